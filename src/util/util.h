@@ -1,0 +1,71 @@
+/* Small helpers every layer uses: limb types, constant-time masks, macros.
+ *
+ * Everything in src/ is static and compiled into one translation unit per
+ * arithmetic backend (see src/core.c), so these are all static inline.
+ */
+#ifndef CUZK_UTIL_H
+#define CUZK_UTIL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if CHAR_BIT != 8
+#error "cuzk needs 8-bit bytes"
+#endif
+#if !defined(__SIZEOF_INT128__)
+#error "cuzk needs a compiler with unsigned __int128 (gcc or clang on a 64-bit target)"
+#endif
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+/* Points in .zkey files are used in place: their layout is our limb layout
+ * on a little-endian host. */
+#error "cuzk supports little-endian hosts only"
+#endif
+
+typedef uint64_t limb_t;
+typedef unsigned __int128 dlimb_t;
+
+#define CUZK_CAT_(a, b) a##b
+#define CUZK_CAT(a, b) CUZK_CAT_(a, b)
+#define CUZK_STR_(a) #a
+#define CUZK_STR(a) CUZK_STR_(a)
+#define CUZK_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define CUZK_UNUSED __attribute__((unused))
+#define CUZK_INLINE static inline
+#define CUZK_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* Keeps the compiler from turning a mask computation back into a branch. */
+CUZK_ALWAYS_INLINE limb_t ct_launder(limb_t x)
+{
+    __asm__("" : "+r"(x));
+    return x;
+}
+
+/* All-ones when x == 0, else zero. */
+CUZK_ALWAYS_INLINE limb_t ct_is_zero_mask(limb_t x)
+{
+    return ct_launder((limb_t)0 - (((~x & (x - 1)) >> 63) & 1));
+}
+
+/* All-ones when bit is 1, zero when it is 0 (bit must be 0 or 1). */
+CUZK_ALWAYS_INLINE limb_t ct_mask(limb_t bit)
+{
+    return ct_launder((limb_t)0 - bit);
+}
+
+/* r = mask ? a : r, limb by limb. */
+CUZK_ALWAYS_INLINE void ct_select_limbs(limb_t *r, const limb_t *a, limb_t mask, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        r[i] ^= (r[i] ^ a[i]) & mask;
+}
+
+/* Zeroes memory in a way the compiler may not elide (for secrets). */
+CUZK_INLINE void cuzk_memzero(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+#endif

@@ -1,0 +1,123 @@
+/* Shared by the test programs: a seeded generator whose seed is printed on
+ * failure, random limbs with long runs of 0 and 1 bits (where carry bugs
+ * hide), and CHECK.
+ *
+ *   CUZK_TEST_SEED=n   rerun with a given seed (printed on every failure)
+ *   CUZK_TEST_ITERS=n  random iterations per property (default per test)
+ */
+#ifndef CUZK_TEST_UTIL_H
+#define CUZK_TEST_UTIL_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t test_seed;
+static uint64_t test_rng[4];
+static const char *test_context = "";
+static long test_checks;
+
+#define CHECK(cond)                                                                                     \
+    do {                                                                                                \
+        test_checks++;                                                                                  \
+        if (!(cond)) {                                                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n  context: %s\n  backend: %s\n  rerun with "      \
+                            "CUZK_TEST_SEED=%" PRIu64 "\n",                                             \
+                    __FILE__, __LINE__, #cond, test_context, CUZK_BACKEND_NAME, test_seed);            \
+            exit(1);                                                                                    \
+        }                                                                                               \
+    } while (0)
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* xoshiro256** */
+static uint64_t test_rand64(void)
+{
+    uint64_t *s = test_rng;
+    uint64_t result = ((s[1] * 5) << 7 | (s[1] * 5) >> 57) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+static void test_init(const char *name)
+{
+    const char *env = getenv("CUZK_TEST_SEED");
+    test_seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    uint64_t x = test_seed;
+    for (int i = 0; i < 4; i++)
+        test_rng[i] = splitmix64(&x);
+    printf("%s (%s backend): seed %" PRIu64 "\n", name, CUZK_BACKEND_NAME, test_seed);
+}
+
+CUZK_UNUSED static long test_iters(long dflt)
+{
+    const char *env = getenv("CUZK_TEST_ITERS");
+    return env ? atol(env) : dflt;
+}
+
+/* n limbs, uniformly random or (half the time) made of runs of equal bits
+ * of random lengths 1..128. */
+static void test_rand_limbs(uint64_t *r, size_t n)
+{
+    if (test_rand64() & 1) {
+        for (size_t i = 0; i < n; i++)
+            r[i] = test_rand64();
+        return;
+    }
+    memset(r, 0, n * 8);
+    size_t pos = 0, nbits = 64 * n;
+    int bit = (int)(test_rand64() & 1);
+    while (pos < nbits) {
+        size_t len = 1 + test_rand64() % 128;
+        for (size_t k = 0; k < len && pos < nbits; k++, pos++)
+            if (bit)
+                r[pos / 64] |= 1ULL << (pos % 64);
+        bit ^= 1;
+    }
+}
+
+CUZK_UNUSED static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Parses exactly 2*len hex digits into len bytes; 0 on success. */
+CUZK_UNUSED static int test_hex_to_bytes(unsigned char *out, size_t len, const char *hex)
+{
+    if (strlen(hex) != 2 * len)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+static void test_done(const char *name)
+{
+    printf("%s (%s backend): %ld checks passed\n", name, CUZK_BACKEND_NAME, test_checks);
+}
+
+#endif
