@@ -8,9 +8,26 @@
 
 #include "../util/util.h"
 
+#if defined(__x86_64__)
+/* adc/sbb chains: baseline x86-64 instructions, and gcc 12 turns
+ * unsigned __int128 carry code into far longer sequences (bench_arith:
+ * bls12_381 Fp add went from 19.3 ns to the figure in BENCHMARKS.md). */
+#include <x86intrin.h>
+#define CUZK_HAVE_ADDCARRY 1
+#endif
+
 /* r = a + b; returns the carry out (0 or 1). r may alias a or b. */
 CUZK_ALWAYS_INLINE limb_t bn_add(limb_t *r, const limb_t *a, const limb_t *b, size_t n)
 {
+#if CUZK_HAVE_ADDCARRY
+    unsigned char c = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long t;
+        c = _addcarry_u64(c, a[i], b[i], &t);
+        r[i] = t;
+    }
+    return c;
+#endif
     dlimb_t acc = 0;
     for (size_t i = 0; i < n; i++) {
         acc += (dlimb_t)a[i] + b[i];
@@ -23,6 +40,15 @@ CUZK_ALWAYS_INLINE limb_t bn_add(limb_t *r, const limb_t *a, const limb_t *b, si
 /* r = a - b; returns the borrow out (0 or 1). r may alias a or b. */
 CUZK_ALWAYS_INLINE limb_t bn_sub(limb_t *r, const limb_t *a, const limb_t *b, size_t n)
 {
+#if CUZK_HAVE_ADDCARRY
+    unsigned char c = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long t;
+        c = _subborrow_u64(c, a[i], b[i], &t);
+        r[i] = t;
+    }
+    return c;
+#endif
     limb_t borrow = 0;
     for (size_t i = 0; i < n; i++) {
         dlimb_t d = (dlimb_t)a[i] - b[i] - borrow;
@@ -35,6 +61,14 @@ CUZK_ALWAYS_INLINE limb_t bn_sub(limb_t *r, const limb_t *a, const limb_t *b, si
 /* All-ones when a < b, else 0. */
 CUZK_ALWAYS_INLINE limb_t bn_lt_mask(const limb_t *a, const limb_t *b, size_t n)
 {
+#if CUZK_HAVE_ADDCARRY
+    unsigned char c = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long t;
+        c = _subborrow_u64(c, a[i], b[i], &t);
+    }
+    return ct_mask(c);
+#endif
     limb_t borrow = 0;
     for (size_t i = 0; i < n; i++) {
         dlimb_t d = (dlimb_t)a[i] - b[i] - borrow;
@@ -47,7 +81,7 @@ CUZK_ALWAYS_INLINE limb_t bn_is_zero_mask(const limb_t *a, size_t n)
 {
     limb_t acc = 0;
     for (size_t i = 0; i < n; i++)
-        acc |= a[i];
+        acc = ct_launder(acc | a[i]);
     return ct_is_zero_mask(acc);
 }
 
@@ -55,7 +89,7 @@ CUZK_ALWAYS_INLINE limb_t bn_eq_mask(const limb_t *a, const limb_t *b, size_t n)
 {
     limb_t acc = 0;
     for (size_t i = 0; i < n; i++)
-        acc |= a[i] ^ b[i];
+        acc = ct_launder(acc | (a[i] ^ b[i]));
     return ct_is_zero_mask(acc);
 }
 

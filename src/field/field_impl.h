@@ -96,7 +96,7 @@ CUZK_ALWAYS_INLINE void F_(sub)(FIELD *r, const FIELD *a, const FIELD *b)
     /* add p back when a < b */
     limb_t mask = ct_mask(borrow);
     for (size_t i = 0; i < F_N; i++)
-        q[i] = F_(modulus).l[i] & mask;
+        q[i] = ct_launder(F_(modulus).l[i] & mask);
     bn_add(r->l, t, q, F_N);
 }
 
@@ -111,7 +111,7 @@ CUZK_INLINE void F_(neg)(FIELD *r, const FIELD *a)
     limb_t nonzero = ~F_(is_zero_mask)(a);
     bn_sub(t, F_(modulus).l, a->l, F_N);
     for (size_t i = 0; i < F_N; i++)
-        r->l[i] = t[i] & nonzero; /* -0 = 0, not p */
+        r->l[i] = ct_launder(t[i] & nonzero); /* -0 = 0, not p */
 }
 
 /* r = a / 2 */
@@ -120,7 +120,7 @@ CUZK_INLINE void F_(half)(FIELD *r, const FIELD *a)
     limb_t t[F_N], q[F_N];
     limb_t odd = ct_mask(a->l[0] & 1);
     for (size_t i = 0; i < F_N; i++)
-        q[i] = F_(modulus).l[i] & odd;
+        q[i] = ct_launder(F_(modulus).l[i] & odd);
     limb_t carry = bn_add(t, a->l, q, F_N);
     bn_shr1(r->l, t, carry, F_N);
 }

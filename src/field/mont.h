@@ -33,7 +33,7 @@ CUZK_ALWAYS_INLINE void mont_final_sub(limb_t *r, const limb_t *t, limb_t top, c
     /* keep t when t < p, i.e. the subtraction borrowed and no top word */
     limb_t keep = ct_mask(borrow) & ct_is_zero_mask(top);
     for (size_t i = 0; i < n; i++)
-        r[i] = (t[i] & keep) | (s[i] & ~keep);
+        r[i] = ct_launder((t[i] & keep) | (s[i] & ~keep)); /* scalar: see ct_select_limbs */
 }
 
 /* Operand scanning with interleaved reduction (CIOS). */

@@ -1,7 +1,9 @@
 // Known-answer test vector generator for cuzk.
 //
-// Usage (inside tests/vectors):   npm ci && node gen_vectors.mjs
-// Writes bls12_381.json and bn254.json next to this script.
+// Usage (inside tests/vectors):   npm ci && node gen_vectors.mjs [OUTDIR]
+// Writes bls12_381.json and bn254.json into OUTDIR (default: next to this
+// script). .ci/run writes them to a temporary folder and compares them with
+// the committed files.
 //
 // All values come from @noble/curves (an independent implementation). Every
 // value is additionally cross-checked against a tiny, slow, textbook BigInt
@@ -25,6 +27,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+const OUT_DIR = process.argv[2] || HERE;
 const NOBLE_DIR = dirname(fileURLToPath(import.meta.resolve('@noble/curves/bls12-381.js')));
 const NOBLE_VERSION = JSON.parse(readFileSync(join(NOBLE_DIR, 'package.json'), 'utf8')).version;
 
@@ -710,7 +713,7 @@ for (const [name, noble] of [
   const accepted = obj._acceptedByNoble || [];
   delete obj._acceptedByNoble;
   const text = JSON.stringify(obj, null, 1) + '\n';
-  const path = join(HERE, `${name}.json`);
+  const path = join(OUT_DIR, `${name}.json`);
   writeFileSync(path, text);
   const counts = Object.entries(obj)
     .filter(([, v]) => Array.isArray(v))
