@@ -111,6 +111,19 @@ CUZK_INLINE int bn254_g2_in_subgroup_var(const bn254_g2_jacobian *a)
     return bn254_g2_eq(&psi, &t);
 }
 
+#define CUZK_DEFINE_AFFINE_SUBGROUP(G)                                                  \
+    CUZK_INLINE int G##_affine_in_subgroup_var(const G##_affine *a)                     \
+    {                                                                                   \
+        G##_jacobian j;                                                                 \
+        G##_from_affine(&j, a);                                                         \
+        return G##_in_subgroup_var(&j);                                                 \
+    }
+CUZK_DEFINE_AFFINE_SUBGROUP(bls12_381_g1)
+CUZK_DEFINE_AFFINE_SUBGROUP(bls12_381_g2)
+CUZK_DEFINE_AFFINE_SUBGROUP(bn254_g1)
+CUZK_DEFINE_AFFINE_SUBGROUP(bn254_g2)
+#undef CUZK_DEFINE_AFFINE_SUBGROUP
+
 #include "encode_impl.h"
 
 #endif

@@ -498,6 +498,30 @@ CUZK_INLINE void P_(xyzz_double_affine)(P_(xyzz) *r, const P_(affine) *a)
     FE_(sub)(&r->y, &s, &w);
 }
 
+/* The common end of the XYZZ additions, given U1, S1, P = U2 - U1 != 0,
+ * R = S2 - S1 and the product of the inputs' ZZ (ZZZ) coordinates:
+ * PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q,
+ * Y3 = R (Q - X3) - S1 PPP, ZZ3 = zz PP, ZZZ3 = zzz PPP. r may alias any input. */
+CUZK_INLINE void P_(xyzz_add_finish)(P_(xyzz) *r, const ECF *u1, const ECF *s1, const ECF *p, const ECF *rr,
+                                     const ECF *zz, const ECF *zzz)
+{
+    ECF pp, ppp, q, t, x3;
+    FE_(sqr)(&pp, p);
+    FE_(mul)(&ppp, p, &pp);
+    FE_(mul)(&q, u1, &pp);
+    FE_(mul)(&t, s1, &ppp);
+    FE_(sqr)(&x3, rr);
+    FE_(sub)(&x3, &x3, &ppp);
+    FE_(sub)(&x3, &x3, &q);
+    FE_(sub)(&x3, &x3, &q);
+    FE_(sub)(&q, &q, &x3);
+    FE_(mul)(&q, rr, &q);
+    FE_(mul)(&r->zz, zz, &pp);
+    FE_(mul)(&r->zzz, zzz, &ppp);
+    FE_(sub)(&r->y, &q, &t);
+    r->x = x3;
+}
+
 /* r = a + b, b affine (madd-2008-s: 8M + 2S), any inputs. */
 CUZK_INLINE void P_(xyzz_add_affine_var)(P_(xyzz) *r, const P_(xyzz) *a, const P_(affine) *b)
 {
@@ -512,7 +536,7 @@ CUZK_INLINE void P_(xyzz_add_affine_var)(P_(xyzz) *r, const P_(xyzz) *a, const P
         FE_(one)(&r->zzz);
         return;
     }
-    ECF u2, s2, pp, ppp, q, rr, t;
+    ECF u2, s2, rr;
     FE_(mul)(&u2, &b->x, &a->zz);
     FE_(mul)(&s2, &b->y, &a->zzz);
     FE_(sub)(&u2, &u2, &a->x); /* P */
@@ -524,19 +548,7 @@ CUZK_INLINE void P_(xyzz_add_affine_var)(P_(xyzz) *r, const P_(xyzz) *a, const P
             P_(xyzz_set_infinity)(r);
         return;
     }
-    FE_(sqr)(&pp, &u2);
-    FE_(mul)(&ppp, &u2, &pp);
-    FE_(mul)(&q, &a->x, &pp);
-    FE_(mul)(&r->zz, &a->zz, &pp);
-    FE_(mul)(&r->zzz, &a->zzz, &ppp);
-    FE_(mul)(&t, &a->y, &ppp);
-    FE_(sqr)(&r->x, &rr);
-    FE_(sub)(&r->x, &r->x, &ppp);
-    FE_(sub)(&r->x, &r->x, &q);
-    FE_(sub)(&r->x, &r->x, &q);
-    FE_(sub)(&q, &q, &r->x);
-    FE_(mul)(&q, &rr, &q);
-    FE_(sub)(&r->y, &q, &t);
+    P_(xyzz_add_finish)(r, &a->x, &a->y, &u2, &rr, &a->zz, &a->zzz);
 }
 
 /* r = a + b (add-2008-s: 12M + 2S), any inputs. */
@@ -550,7 +562,7 @@ CUZK_INLINE void P_(xyzz_add_var)(P_(xyzz) *r, const P_(xyzz) *a, const P_(xyzz)
         *r = *b;
         return;
     }
-    ECF u1, u2, s1, s2, pp, ppp, q, rr, t;
+    ECF u1, u2, s1, s2, rr;
     FE_(mul)(&u1, &a->x, &b->zz);
     FE_(mul)(&u2, &b->x, &a->zz);
     FE_(mul)(&s1, &a->y, &b->zzz);
@@ -564,21 +576,10 @@ CUZK_INLINE void P_(xyzz_add_var)(P_(xyzz) *r, const P_(xyzz) *a, const P_(xyzz)
             P_(xyzz_set_infinity)(r);
         return;
     }
-    FE_(sqr)(&pp, &u2);
-    FE_(mul)(&ppp, &u2, &pp);
-    FE_(mul)(&q, &u1, &pp);
-    FE_(mul)(&r->zz, &a->zz, &b->zz);
-    FE_(mul)(&r->zz, &r->zz, &pp);
-    FE_(mul)(&r->zzz, &a->zzz, &b->zzz);
-    FE_(mul)(&r->zzz, &r->zzz, &ppp);
-    FE_(mul)(&t, &s1, &ppp);
-    FE_(sqr)(&r->x, &rr);
-    FE_(sub)(&r->x, &r->x, &ppp);
-    FE_(sub)(&r->x, &r->x, &q);
-    FE_(sub)(&r->x, &r->x, &q);
-    FE_(sub)(&q, &q, &r->x);
-    FE_(mul)(&q, &rr, &q);
-    FE_(sub)(&r->y, &q, &t);
+    ECF zz, zzz;
+    FE_(mul)(&zz, &a->zz, &b->zz);
+    FE_(mul)(&zzz, &a->zzz, &b->zzz);
+    P_(xyzz_add_finish)(r, &u1, &s1, &u2, &rr, &zz, &zzz);
 }
 
 /* [r]a == infinity: the definition of subgroup membership, slow; the fast

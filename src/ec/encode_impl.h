@@ -38,12 +38,8 @@ enum {
             return CUZK_ERR_NOT_CANONICAL;                                                             \
         if (!G##_affine_is_on_curve(&t)) /* (0, 0), infinity, passes */                               \
             return CUZK_ERR_NOT_ON_CURVE;                                                              \
-        if (check_subgroup) {                                                                          \
-            G##_jacobian j;                                                                            \
-            G##_from_affine(&j, &t);                                                                   \
-            if (!G##_in_subgroup_var(&j))                                                              \
-                return CUZK_ERR_NOT_IN_SUBGROUP;                                                       \
-        }                                                                                              \
+        if (check_subgroup && !G##_affine_in_subgroup_var(&t))                                         \
+            return CUZK_ERR_NOT_IN_SUBGROUP;                                                           \
         *r = t;                                                                                        \
         return CUZK_OK;                                                                                \
     }                                                                                                  \
@@ -150,12 +146,8 @@ CUZK_INLINE int zcash_read_flags(const unsigned char *in, size_t len, int compre
             if (!G##_affine_is_on_curve(&t) || G##_affine_is_infinity(&t))                               \
                 return CUZK_ERR_NOT_ON_CURVE;                                                            \
         }                                                                                                \
-        if (check_subgroup) {                                                                            \
-            G##_jacobian j;                                                                              \
-            G##_from_affine(&j, &t);                                                                     \
-            if (!G##_in_subgroup_var(&j))                                                                \
-                return CUZK_ERR_NOT_IN_SUBGROUP;                                                         \
-        }                                                                                                \
+        if (check_subgroup && !G##_affine_in_subgroup_var(&t))                                           \
+            return CUZK_ERR_NOT_IN_SUBGROUP;                                                             \
         *r = t;                                                                                          \
         return CUZK_OK;                                                                                  \
     }                                                                                                    \
