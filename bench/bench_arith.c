@@ -3,7 +3,7 @@
  *
  *   bench_arith [--reps N] [--quick]
  *
- * --reps: timed repetitions per operation (minimum reported; default 15).
+ * --reps: timed repetitions per operation (minimum reported; default 11).
  * --quick: a tenth of the iterations and 3 repetitions, for a smoke run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ size_t bench_arith_adx(struct bench_row *rows, int reps, double scale);
 
 int main(int argc, char **argv)
 {
-    int reps = 15;
+    int reps = 11;
     double scale = 1.0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) {

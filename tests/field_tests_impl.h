@@ -287,7 +287,7 @@ static void TFN(run)(void)
     /* batch inversion, zeros included, against one-by-one */
     {
         enum { NB = 37 };
-        TF in[NB], out[NB], one_by_one;
+        TF in[NB], out[NB], out_var[NB], one_by_one;
         for (int i = 0; i < NB; i++) {
             TFN(rand_mpz)(a, p);
             if (i % 7 == 3)
@@ -295,9 +295,11 @@ static void TFN(run)(void)
             TFN(from_mpz)(&in[i], a);
         }
         T_(batch_inv)(out, in, NB);
+        T_(batch_inv_var)(out_var, in, NB);
         for (int i = 0; i < NB; i++) {
             T_(inv_var)(&one_by_one, &in[i]);
             CHECK(T_(eq)(&out[i], &one_by_one));
+            CHECK(T_(eq)(&out_var[i], &one_by_one));
         }
         T_(batch_inv)(out, in, 0); /* n = 0 is a no-op */
     }

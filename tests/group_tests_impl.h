@@ -279,7 +279,7 @@ static void GT_(run)(json_t *vec)
             if (j % 17 == 5)
                 G_(set_infinity)(&in[j]);
         }
-        G_(batch_to_affine)(out, in, NB);
+        G_(batch_to_affine_var)(out, in, NB);
         for (int j = 0; j < NB; j++) {
             G_(affine) one;
             G_(to_affine)(&one, &in[j]);

@@ -198,14 +198,16 @@ static void test_kernels(void)
             CHECK(F2##_eq(&r, &s));                                                                    \
         }                                                                                              \
         enum { NB = 9 };                                                                               \
-        F2 in[NB], out[NB], one;                                                                       \
+        F2 in[NB], out[NB], out_var[NB], one;                                                          \
         for (int i = 0; i < NB; i++)                                                                   \
             CHECK(F2##_random(&in[i]) == CUZK_OK);                                                     \
         F2##_zero(&in[4]);                                                                             \
         F2##_batch_inv(out, in, NB);                                                                   \
+        F2##_batch_inv_var(out_var, in, NB);                                                           \
         for (int i = 0; i < NB; i++) {                                                                 \
             F2##_inv(&one, &in[i]);                                                                    \
             CHECK(F2##_eq(&one, &out[i]));                                                             \
+            CHECK(F2##_eq(&one, &out_var[i]));                                                         \
         }                                                                                              \
         mpz_clears(p, a0, a1, b0, b1, t, u, NULL);                                                     \
     }

@@ -409,9 +409,10 @@ CUZK_INLINE void P_(mul_var)(P_(jacobian) *r, const P_(jacobian) *a, const limb_
     *r = acc;
 }
 
-/* out[i] = in[i] in affine form (infinity -> (0, 0)), one inversion per
- * chunk of points (Montgomery's trick). out and in may not overlap. */
-CUZK_INLINE void P_(batch_to_affine)(P_(affine) *out, const P_(jacobian) *in, size_t n)
+/* out[i] = in[i] in affine form (infinity -> (0, 0)), one variable-time
+ * inversion per chunk of points (Montgomery's trick): for public points.
+ * out and in may not overlap. */
+CUZK_INLINE void P_(batch_to_affine_var)(P_(affine) *out, const P_(jacobian) *in, size_t n)
 {
     enum { CHUNK = 128 };
     ECF z[CHUNK], zinv[CHUNK];
@@ -419,7 +420,7 @@ CUZK_INLINE void P_(batch_to_affine)(P_(affine) *out, const P_(jacobian) *in, si
         size_t m = n - base < CHUNK ? n - base : CHUNK;
         for (size_t i = 0; i < m; i++)
             z[i] = in[base + i].z;
-        FE_(batch_inv)(zinv, z, m);
+        FE_(batch_inv_var)(zinv, z, m);
         for (size_t i = 0; i < m; i++) {
             ECF zi2, zi3;
             FE_(sqr)(&zi2, &zinv[i]);

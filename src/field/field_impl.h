@@ -240,31 +240,43 @@ CUZK_INLINE void F_(inv_var)(FIELD *r, const FIELD *a)
 }
 
 /* out[i] = 1/in[i] for i < n with one inversion (Montgomery's trick); zero
- * inputs give zero outputs. Constant time in the values. out and in must not
- * overlap. */
-CUZK_INLINE void F_(batch_inv)(FIELD *out, const FIELD *in, size_t n)
+ * inputs give zero outputs. The values never steer a branch; the one
+ * inversion is `invert`. out and in must not overlap. */
+CUZK_ALWAYS_INLINE void F_(batch_inv_with)(FIELD *out, const FIELD *in, size_t n,
+                                           void (*invert)(FIELD *, const FIELD *))
 {
     if (n == 0)
         return;
-    FIELD acc, t;
+    FIELD acc, t, zero;
     F_(one)(&acc);
+    F_(zero)(&zero);
     for (size_t i = 0; i < n; i++) {
         out[i] = acc; /* product of in[0..i-1], zeros skipped */
         t = in[i];
         F_(cmov)(&t, &F_(one_mont), F_(is_zero_mask)(&in[i]));
         F_(mul)(&acc, &acc, &t);
     }
-    F_(inv)(&acc, &acc);
+    invert(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
-        limb_t zero = F_(is_zero_mask)(&in[i]);
+        limb_t is_zero = F_(is_zero_mask)(&in[i]);
         t = in[i];
-        F_(cmov)(&t, &F_(one_mont), zero);
+        F_(cmov)(&t, &F_(one_mont), is_zero);
         F_(mul)(&out[i], &out[i], &acc);
         F_(mul)(&acc, &acc, &t);
-        FIELD z;
-        F_(zero)(&z);
-        F_(cmov)(&out[i], &z, zero);
+        F_(cmov)(&out[i], &zero, is_zero);
     }
+}
+
+/* Constant time. */
+CUZK_INLINE void F_(batch_inv)(FIELD *out, const FIELD *in, size_t n)
+{
+    F_(batch_inv_with)(out, in, n, F_(inv));
+}
+
+/* For public values: the one inversion is inv_var. */
+CUZK_INLINE void F_(batch_inv_var)(FIELD *out, const FIELD *in, size_t n)
+{
+    F_(batch_inv_with)(out, in, n, F_(inv_var));
 }
 
 /* 1 when a is a square (0 counts as one), else 0: Euler's criterion. */

@@ -166,8 +166,8 @@ CUZK_INLINE void E_(inv_var)(FP2 *r, const FP2 *a)
     B_(neg)(&r->c1, &n);
 }
 
-/* Same contract as the prime field's batch_inv. */
-CUZK_INLINE void E_(batch_inv)(FP2 *out, const FP2 *in, size_t n)
+/* Same contracts as the prime field's batch_inv and batch_inv_var. */
+CUZK_ALWAYS_INLINE void E_(batch_inv_with)(FP2 *out, const FP2 *in, size_t n, void (*invert)(FP2 *, const FP2 *))
 {
     if (n == 0)
         return;
@@ -181,7 +181,7 @@ CUZK_INLINE void E_(batch_inv)(FP2 *out, const FP2 *in, size_t n)
         E_(cmov)(&t, &one, E_(is_zero_mask)(&in[i]));
         E_(mul)(&acc, &acc, &t);
     }
-    E_(inv)(&acc, &acc);
+    invert(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
         limb_t z = E_(is_zero_mask)(&in[i]);
         t = in[i];
@@ -190,6 +190,16 @@ CUZK_INLINE void E_(batch_inv)(FP2 *out, const FP2 *in, size_t n)
         E_(mul)(&acc, &acc, &t);
         E_(cmov)(&out[i], &zero, z);
     }
+}
+
+CUZK_INLINE void E_(batch_inv)(FP2 *out, const FP2 *in, size_t n)
+{
+    E_(batch_inv_with)(out, in, n, E_(inv));
+}
+
+CUZK_INLINE void E_(batch_inv_var)(FP2 *out, const FP2 *in, size_t n)
+{
+    E_(batch_inv_with)(out, in, n, E_(inv_var));
 }
 
 /* r = a^e, fixed 4-bit window, constant time in a and e (nbits is public). */
