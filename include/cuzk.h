@@ -8,6 +8,8 @@
 #ifndef CUZK_H
 #define CUZK_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,8 +42,28 @@ typedef enum cuzk_status {
     CUZK_ERR_UNSUPPORTED = 11,     /* valid, but not supported by this build or machine */
     CUZK_ERR_CUDA = 12,            /* a CUDA call failed */
     CUZK_ERR_NO_DEVICE = 13,       /* no usable GPU */
-    CUZK_ERR_INTERNAL = 14         /* a bug in cuzk: please report it */
+    CUZK_ERR_INTERNAL = 14,        /* a bug in cuzk: please report it */
+    CUZK_ERR_INVALID_PROOF = 15    /* the inputs are well formed but the proof does not verify */
 } cuzk_status;
+
+/* Details of a failure: the status and a sentence naming the input (file,
+ * section, JSON key), what was expected and what was found. Functions that
+ * take a `cuzk_error *` fill it when they fail (it may be NULL). */
+typedef struct cuzk_error {
+    int code;
+    char message[512];
+} cuzk_error;
+
+typedef enum cuzk_curve {
+    CUZK_CURVE_BN254 = 1,    /* circom's "bn128" / alt_bn128 */
+    CUZK_CURVE_BLS12_381 = 2 /* circom's "bls12381" */
+} cuzk_curve;
+
+/* "bn128" or "bls12381", as snarkjs names them in JSON; NULL if unknown. */
+CUZK_API const char *cuzk_curve_name(int curve);
+
+/* Frees memory the library returned (strings, buffers). NULL is a no-op. */
+CUZK_API void cuzk_free(void *p);
 
 /* A constant English sentence describing a status; never NULL (unknown codes
  * get a generic sentence). */
@@ -71,6 +93,98 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_gpu_count(int *count);
  * (field multiplication, curve generators, a scalar multiplication).
  * CUZK_OK or CUZK_ERR_INTERNAL. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_selftest(void);
+
+/* ------------------------------------------------------------ files
+ *
+ * snarkjs/circom binary files (.zkey, .wtns, .r1cs) are mapped, not read:
+ * opening a 2^27-point key costs the header checks only. Every open checks
+ * the magic, the version, that each section lies inside the file and has
+ * the size its header implies, which curve the primes name, and every count
+ * and index it depends on. The verification-key points of a .zkey are
+ * checked (canonical, on the curve, in the subgroup) at open; the large
+ * point sections are checked by cuzk_zkey_check. A failure names the file,
+ * the section and what was expected and found.
+ *
+ * The *_open_memory variants read a caller's buffer, which must outlive the
+ * handle; `name` is used in messages. */
+
+typedef struct cuzk_zkey cuzk_zkey;
+typedef struct cuzk_wtns cuzk_wtns;
+typedef struct cuzk_r1cs cuzk_r1cs;
+
+typedef struct cuzk_zkey_info {
+    int curve;              /* cuzk_curve */
+    unsigned version;       /* file format version (1 or 2) */
+    unsigned n_vars;        /* signals, the constant 1 included */
+    unsigned n_public;      /* public signals (outputs then inputs) */
+    unsigned domain_size;   /* power of two */
+    unsigned long long n_coefs;
+    unsigned long long file_size;
+} cuzk_zkey_info;
+
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err);
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len,
+                                                           const char *name, cuzk_error *err);
+CUZK_API void cuzk_zkey_free(cuzk_zkey *zkey);
+CUZK_API void cuzk_zkey_get_info(const cuzk_zkey *zkey, cuzk_zkey_info *info);
+
+/* Checks every point of every section (canonical coordinates, on the curve,
+ * and with subgroup != 0 in the prime-order subgroup) and every coefficient
+ * entry, using `threads` threads (0: one per core). Slow for large keys:
+ * subgroup checks cost tens of microseconds per point. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_check(const cuzk_zkey *zkey, int subgroup, int threads,
+                                                     cuzk_error *err);
+
+/* The verification key as snarkjs's `zkey export verificationkey` writes it
+ * (verification_key.json). *json is NUL-terminated; free it with cuzk_free. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_export_vk(const cuzk_zkey *zkey, char **json, cuzk_error *err);
+
+typedef struct cuzk_wtns_info {
+    int curve;
+    unsigned version;
+    unsigned n_witness;
+} cuzk_wtns_info;
+
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_wtns_open(cuzk_wtns **out, const char *path, cuzk_error *err);
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_wtns_open_memory(cuzk_wtns **out, const void *data, size_t len,
+                                                           const char *name, cuzk_error *err);
+CUZK_API void cuzk_wtns_free(cuzk_wtns *wtns);
+CUZK_API void cuzk_wtns_get_info(const cuzk_wtns *wtns, cuzk_wtns_info *info);
+
+typedef struct cuzk_r1cs_info {
+    int curve;
+    unsigned version;
+    unsigned n_wires;
+    unsigned n_pub_out, n_pub_in, n_prv_in;
+    unsigned long long n_labels;
+    unsigned n_constraints;
+    unsigned long long n_terms; /* non-zero coefficients in A, B and C */
+} cuzk_r1cs_info;
+
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_r1cs_open(cuzk_r1cs **out, const char *path, cuzk_error *err);
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_r1cs_open_memory(cuzk_r1cs **out, const void *data, size_t len,
+                                                           const char *name, cuzk_error *err);
+CUZK_API void cuzk_r1cs_free(cuzk_r1cs *r1cs);
+CUZK_API void cuzk_r1cs_get_info(const cuzk_r1cs *r1cs, cuzk_r1cs_info *info);
+
+/* ------------------------------------------------------------ verify
+ *
+ * Groth16 verification of snarkjs JSON: verification_key.json,
+ * public.json, proof.json (the order of `snarkjs groth16 verify`).
+ * Returns CUZK_OK when the proof is valid, CUZK_ERR_INVALID_PROOF when the
+ * inputs are well formed and it is not, another status (with err filled) for
+ * malformed input. Stricter than snarkjs: proof points must lie in the
+ * prime-order subgroups, and every number must be canonical (below its
+ * modulus). Needs a build with JSON support (jansson): CUZK_ERR_UNSUPPORTED
+ * otherwise. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_verify_json(const char *vk_json, size_t vk_len, const char *public_json,
+                                                      size_t public_len, const char *proof_json, size_t proof_len,
+                                                      cuzk_error *err);
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_verify_files(const char *vk_path, const char *public_path,
+                                                       const char *proof_path, cuzk_error *err);
+
+/* Whether JSON input (verify) is built in. */
+CUZK_API int cuzk_has_json(void);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@
  */
 #include "core.h"
 
-#include "ec/curves.h"
+#include "pairing/pairings.h"
 
 /* Known answers checked at start-up and by `cuzk selftest`: the Montgomery
  * product in every field, the generators on their curves and of order r,
@@ -64,6 +64,130 @@ static int core_selftest(void)
     return ok ? CUZK_OK : CUZK_ERR_INTERNAL;
 }
 
+/* Per-curve bodies of the operations, stamped for C = bls12_381, bn254. */
+#define CORE_CURVE_OPS(C)                                                                                 \
+    static int C##_check_points(int group, const unsigned char *pts, size_t n, int subgroup, size_t *bad) \
+    {                                                                                                     \
+        for (size_t i = 0; i < n; i++) {                                                                  \
+            int rc;                                                                                       \
+            if (group == 1) {                                                                             \
+                C##_g1_affine p;                                                                          \
+                rc = C##_g1_affine_from_zkey(&p, pts + i * sizeof(p), subgroup);                          \
+            } else {                                                                                      \
+                C##_g2_affine p;                                                                          \
+                rc = C##_g2_affine_from_zkey(&p, pts + i * sizeof(p), subgroup);                          \
+            }                                                                                             \
+            if (rc != CUZK_OK) {                                                                          \
+                *bad = i;                                                                                 \
+                return rc;                                                                                \
+            }                                                                                             \
+        }                                                                                                 \
+        return CUZK_OK;                                                                                   \
+    }                                                                                                     \
+    static void C##_fq_to_mont(unsigned char *out, const unsigned char *plain)                            \
+    {                                                                                                     \
+        C##_fp a;                                                                                         \
+        bn_from_bytes_le(a.l, plain, CUZK_ARRAY_LEN(a.l));                                                \
+        C##_fp_from_raw(&a, a.l);                                                                         \
+        C##_fp_to_mont_bytes_le(out, &a);                                                                 \
+    }                                                                                                     \
+    static void C##_fq_from_mont(unsigned char *out, const unsigned char *mont)                           \
+    {                                                                                                     \
+        C##_fp a;                                                                                         \
+        bn_from_bytes_le(a.l, mont, CUZK_ARRAY_LEN(a.l));                                                 \
+        C##_fp_to_bytes_le(out, &a);                                                                      \
+    }                                                                                                     \
+    static void C##_pairing_bytes(unsigned char *out, const unsigned char *g1, const unsigned char *g2)   \
+    {                                                                                                     \
+        C##_g1_affine p;                                                                                  \
+        C##_g2_affine q;                                                                                  \
+        C##_fp12 e;                                                                                       \
+        memcpy(&p, g1, sizeof(p));                                                                        \
+        memcpy(&q, g2, sizeof(q));                                                                        \
+        C##_pairing_var(&e, &p, &q);                                                                      \
+        memcpy(out, &e, sizeof(e)); /* c0.c0.c0.c0, c0.c0.c0.c1, ... in order */                          \
+    }                                                                                                     \
+    static int C##_groth16_verify(const core_vk *vk, const unsigned char *publics, const core_proof *pr)  \
+    {                                                                                                     \
+        C##_g1_affine P[4], ic;                                                                           \
+        C##_g2_affine Q[4];                                                                               \
+        C##_g1_jacobian acc, term, icj;                                                                   \
+        memcpy(&ic, vk->ic, sizeof(ic));                                                                  \
+        C##_g1_from_affine(&acc, &ic);                                                                   \
+        for (size_t i = 1; i < vk->n_ic; i++) {                                                           \
+            limb_t k[4];                                                                                  \
+            bn_from_bytes_le(k, publics + 32 * (i - 1), 4);                                               \
+            memcpy(&ic, vk->ic + i * sizeof(ic), sizeof(ic));                                             \
+            C##_g1_from_affine(&icj, &ic);                                                                \
+            C##_g1_mul_var(&term, &icj, k, 256);                                                          \
+            C##_g1_add_var(&acc, &acc, &term);                                                            \
+        }                                                                                                 \
+        memcpy(&P[0], pr->a, sizeof(P[0]));                                                               \
+        C##_g1_affine_neg(&P[0], &P[0]);                                                                  \
+        memcpy(&Q[0], pr->b, sizeof(Q[0]));                                                               \
+        C##_g1_to_affine(&P[1], &acc);                                                                    \
+        memcpy(&Q[1], vk->gamma2, sizeof(Q[1]));                                                          \
+        memcpy(&P[2], pr->c, sizeof(P[2]));                                                               \
+        memcpy(&Q[2], vk->delta2, sizeof(Q[2]));                                                          \
+        memcpy(&P[3], vk->alpha1, sizeof(P[3]));                                                          \
+        memcpy(&Q[3], vk->beta2, sizeof(Q[3]));                                                           \
+        C##_fp12 e;                                                                                       \
+        C##_multi_pairing_var(&e, P, Q, 4);                                                               \
+        return C##_fp12_is_one(&e) ? CUZK_OK : CUZK_ERR_INVALID_PROOF;                                    \
+    }
+CORE_CURVE_OPS(bls12_381)
+CORE_CURVE_OPS(bn254)
+#undef CORE_CURVE_OPS
+
+#define CORE_DISPATCH(curve, call)                                                                        \
+    ((curve) == CUZK_CURVE_BLS12_381 ? bls12_381_##call : bn254_##call)
+
+static int core_check_points(int curve, int group, const unsigned char *pts, size_t n, int subgroup, size_t *bad)
+{
+    return CORE_DISPATCH(curve, check_points)(group, pts, n, subgroup, bad);
+}
+
+static int core_check_zcash_points(int group, const unsigned char *pts, size_t n, int compressed, int subgroup,
+                                   size_t *bad)
+{
+    size_t size = (group == 1 ? BLS12_381_G1_COMPRESSED_BYTES : BLS12_381_G2_COMPRESSED_BYTES) * (compressed ? 1 : 2);
+    for (size_t i = 0; i < n; i++) {
+        int rc;
+        if (group == 1) {
+            bls12_381_g1_affine p;
+            rc = bls12_381_g1_affine_from_zcash(&p, pts + i * size, compressed, subgroup);
+        } else {
+            bls12_381_g2_affine p;
+            rc = bls12_381_g2_affine_from_zcash(&p, pts + i * size, compressed, subgroup);
+        }
+        if (rc != CUZK_OK) {
+            *bad = i;
+            return rc;
+        }
+    }
+    return CUZK_OK;
+}
+
+static void core_fq_to_mont(int curve, unsigned char *out, const unsigned char *plain)
+{
+    CORE_DISPATCH(curve, fq_to_mont)(out, plain);
+}
+
+static void core_fq_from_mont(int curve, unsigned char *out, const unsigned char *mont)
+{
+    CORE_DISPATCH(curve, fq_from_mont)(out, mont);
+}
+
+static void core_pairing(int curve, unsigned char *out, const unsigned char *g1, const unsigned char *g2)
+{
+    CORE_DISPATCH(curve, pairing_bytes)(out, g1, g2);
+}
+
+static int core_groth16_verify(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof)
+{
+    return CORE_DISPATCH(curve, groth16_verify)(vk, publics, proof);
+}
+
 #if CUZK_BACKEND_ADX
 const struct cuzk_core_ops cuzk_core_adx = {
 #else
@@ -71,4 +195,10 @@ const struct cuzk_core_ops cuzk_core_portable = {
 #endif
     .name = CUZK_BACKEND_NAME,
     .selftest = core_selftest,
+    .check_points = core_check_points,
+    .check_zcash_points = core_check_zcash_points,
+    .fq_to_mont = core_fq_to_mont,
+    .fq_from_mont = core_fq_from_mont,
+    .pairing = core_pairing,
+    .groth16_verify = core_groth16_verify,
 };

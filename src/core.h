@@ -1,18 +1,58 @@
-/* The interface between src/lib.c (public API, backend choice) and the
- * arithmetic core, which src/core.c compiles once per CPU backend. Only
- * coarse operations cross it, so the backend is chosen once per call of a
- * whole algorithm, never per field operation. */
+/* The interface between the arithmetic core (src/core.c, compiled once per
+ * CPU backend) and the rest of the library. Only coarse operations cross
+ * it, so the backend is chosen once per call of a whole algorithm, never
+ * per field operation.
+ *
+ * Points cross as bytes in the .zkey layout (affine; coordinates as
+ * Montgomery images, little-endian; Fp2 as c0 || c1; infinity all zero).
+ * Curves are cuzk_curve values. */
 #ifndef CUZK_CORE_H
 #define CUZK_CORE_H
+
+#include <stddef.h>
+
+/* A Groth16 verification key and proof, as points in the .zkey layout. */
+typedef struct core_vk {
+    const unsigned char *alpha1, *beta2, *gamma2, *delta2;
+    const unsigned char *ic; /* n_ic G1 points */
+    size_t n_ic;
+} core_vk;
+
+typedef struct core_proof {
+    const unsigned char *a, *b, *c; /* G1, G2, G1 */
+} core_proof;
 
 struct cuzk_core_ops {
     const char *name; /* "portable" or "x86_64-adx" */
     int (*selftest)(void);
+    /* Checks n points of G1 (group 1) or G2 (group 2): coordinates below p,
+     * on the curve, and with subgroup != 0 in the prime-order subgroup.
+     * CUZK_OK, or the first failure's status with its index in *bad. */
+    int (*check_points)(int curve, int group, const unsigned char *pts, size_t n, int subgroup, size_t *bad);
+    /* The same for BLS12-381 points in the ZCash encoding (big-endian,
+     * flags in the top bits; bellperson .params files use it). */
+    int (*check_zcash_points)(int group, const unsigned char *pts, size_t n, int compressed, int subgroup,
+                              size_t *bad);
+    /* Base-field elements between plain little-endian integers (< p) and
+     * their Montgomery images, n8q bytes each. */
+    void (*fq_to_mont)(int curve, unsigned char *out, const unsigned char *plain);
+    void (*fq_from_mont)(int curve, unsigned char *out, const unsigned char *mont);
+    /* out = e(g1, g2): 12 base-field elements in Montgomery form, in the
+     * order c0.c0.c0, c0.c0.c1, c0.c1.c0, ... of Fp12 = Fp6[w], Fp6 = Fp2[v]. */
+    void (*pairing)(int curve, unsigned char *out, const unsigned char *g1, const unsigned char *g2);
+    /* Groth16: e(-A, B) e(IC0 + sum pub_i IC_i, gamma) e(C, delta)
+     * e(alpha, beta) == 1. Points already checked; publics are n_ic - 1
+     * plain 32-byte little-endian scalars below r. CUZK_OK or
+     * CUZK_ERR_INVALID_PROOF. */
+    int (*groth16_verify)(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof);
 };
 
 extern const struct cuzk_core_ops cuzk_core_portable;
 #if defined(__x86_64__)
 extern const struct cuzk_core_ops cuzk_core_adx;
 #endif
+
+/* The backend chosen for this process (src/lib.c). */
+const struct cuzk_core_ops *cuzk_core(void);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "../include/cuzk.h"
 #include "core.h"
+#include "formats/curve.h"
 #include "util/util.h"
 
 #if CUZK_HAVE_CUDA
@@ -48,6 +49,8 @@ const char *cuzk_strerror(int status)
         return "no usable GPU";
     case CUZK_ERR_INTERNAL:
         return "internal error in cuzk (please report it)";
+    case CUZK_ERR_INVALID_PROOF:
+        return "the proof does not verify";
     default:
         return "unknown status code";
     }
@@ -93,7 +96,7 @@ static void choose_core(void)
 #endif
 }
 
-static const struct cuzk_core_ops *core(void)
+const struct cuzk_core_ops *cuzk_core(void)
 {
     pthread_once(&choose_once, choose_core);
     return chosen_core;
@@ -101,12 +104,23 @@ static const struct cuzk_core_ops *core(void)
 
 const char *cuzk_cpu_backend(void)
 {
-    return core()->name;
+    return cuzk_core()->name;
 }
 
 int cuzk_selftest(void)
 {
-    return core()->selftest();
+    return cuzk_core()->selftest();
+}
+
+const char *cuzk_curve_name(int curve)
+{
+    const curve_desc *c = curve_by_id(curve);
+    return c ? c->name : NULL;
+}
+
+void cuzk_free(void *p)
+{
+    free(p);
 }
 
 int cuzk_has_cuda(void)

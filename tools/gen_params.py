@@ -195,6 +195,25 @@ def field_block(name, p, nlimbs, nonresidue_hint=None):
     return "\n".join(out), mont
 
 
+def tower_block(name, p, xi, mont, n):
+    """Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v): xi and the
+    Frobenius coefficients (x -> x^p maps v to xi^((p-1)/3) v and w to
+    xi^((p-1)/6) w)."""
+    assert xi.c1 == 1
+    # xi must be neither a square nor a cube in Fp2, so v^3 - xi and w^2 - v
+    # are irreducible.
+    q = p * p
+    assert xi ** ((q - 1) // 2) != Fp2(p, 1) and xi ** ((q - 1) // 3) != Fp2(p, 1)
+    m2 = lambda v: Fp2(p, mont(v.c0), mont(v.c1))
+    c = lambda v: "{{%s}, {%s}}" % (c_limbs(v.c0, n), c_limbs(v.c1, n))
+    lines = ["/* Tower: Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v), xi = %d + u. */" % xi.c0,
+             "#define %s_FP2_XI_C0 %d" % (name, xi.c0),
+             "#define %s_FP6_FROB_V %s /* xi^((p-1)/3) */" % (name, c(m2(xi ** ((p - 1) // 3)))),
+             "#define %s_FP6_FROB_V2 %s /* xi^(2(p-1)/3) */" % (name, c(m2(xi ** (2 * (p - 1) // 3)))),
+             "#define %s_FP12_FROB_W %s /* xi^((p-1)/6) */" % (name, c(m2(xi ** ((p - 1) // 6))))]
+    return "\n".join(lines)
+
+
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)
@@ -211,6 +230,9 @@ def gen_bls12_381(root):
     x = -0xd201000000010000
     # The BLS12 family: r = x^4 - x^2 + 1, p = (x-1)^2 r / 3 + x.
     assert r == x**4 - x**2 + 1 and p == (x - 1) ** 2 * r // 3 + x
+    # The final exponentiation's hard part (src/pairing/pairing_impl.h):
+    # 3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3.
+    assert 3 * ((p**4 - p**2 + 1) // r) == (x - 1) ** 2 * (x + p) * (x * x + p * p - 1) + 3
     fpb, mont_p = field_block("bls12_381_fp", p, 6)
     frb, mont_r = field_block("bls12_381_fr", r, 4, nonresidue_hint=5)
     # snarkjs derives roots of unity from 5 (notes/snarkjs-groth16-formats.md §4).
@@ -249,7 +271,6 @@ def gen_bls12_381(root):
     # A point of E(Fp) outside G1, and one of E'(Fp2) outside G2, for tests.
     n1 = next_point_outside(lambda v: F(v), b1, r, lambda a: sqrt_fp(a, p))
     n2 = next_point_outside(lambda v: E(v, 1), b2, r, lambda a: sqrt_fp2(a, p))
-    fp, fr = "bls12_381_fp", "bls12_381_fr"
     write(os.path.join(root, "src/field/params_bls12_381.h"), HEADER + """#ifndef CUZK_FIELD_PARAMS_BLS12_381_H
 #define CUZK_FIELD_PARAMS_BLS12_381_H
 
@@ -259,8 +280,10 @@ def gen_bls12_381(root):
 /* Fr: r = %s */
 %s
 
+%s
+
 #endif
-""" % (hex(p), fpb, hex(r), frb))
+""" % (hex(p), fpb, hex(r), frb, tower_block("BLS12_381", p, xi, mont_p, 6)))
     cur = []
     d = lambda k, v: cur.append("#define BLS12_381_%s %s" % (k, v))
     d("X_ABS", "0x%016xULL /* the BLS parameter x is negative: x = -X_ABS */" % (-x))
@@ -348,6 +371,12 @@ def gen_bn254(root):
     x = 4965661367192848881
     # The BN family: p = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r = p - 6x^2.
     assert p == 36 * x**4 + 36 * x**3 + 24 * x**2 + 6 * x + 1 and r == p - 6 * x * x
+    # The final exponentiation's hard part (src/pairing/pairing_impl.h):
+    # 2x(6x^2 + 3x + 1)(p^4 - p^2 + 1)/r = l0 + l1 p + l2 p^2 + l3 p^3.
+    l0, l1 = 1 + 6 * x + 12 * x**2 + 12 * x**3, 4 * x + 6 * x**2 + 12 * x**3
+    l2, l3 = 6 * x + 6 * x**2 + 12 * x**3, -1 + 4 * x + 6 * x**2 + 12 * x**3
+    k = 2 * x * (6 * x * x + 3 * x + 1)
+    assert k * ((p**4 - p**2 + 1) // r) == l0 + l1 * p + l2 * p * p + l3 * p**3 and k < r
     fpb, mont_p = field_block("bn254_fp", p, 4)
     frb, mont_r = field_block("bn254_fr", r, 4, nonresidue_hint=5)
     s, t = two_adicity(r)
@@ -381,8 +410,10 @@ def gen_bn254(root):
 /* Fr: r = %d */
 %s
 
+%s
+
 #endif
-""" % (p, fpb, r, frb))
+""" % (p, fpb, r, frb, tower_block("BN254", p, xi, mont_p, 4)))
     cur = []
     d = lambda k, v: cur.append("#define BN254_%s %s" % (k, v))
     mp2 = lambda v: Fp2(p, mont_p(v.c0), mont_p(v.c1))

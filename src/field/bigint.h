@@ -183,4 +183,56 @@ CUZK_INLINE limb_t bn_div_small(limb_t *r, const limb_t *a, limb_t d, size_t n)
     return (limb_t)rem;
 }
 
+/* Decimal digits of the n-limb integer a and a NUL into out; returns the
+ * digit count, or 0 when cap is too small (n <= 6: 117 digits at most). */
+CUZK_INLINE size_t bn_to_decimal(char *out, size_t cap, const limb_t *a, size_t n)
+{
+    limb_t t[8];
+    char buf[160];
+    size_t pos = sizeof(buf);
+    int last;
+    memcpy(t, a, n * sizeof(limb_t));
+    buf[--pos] = '\0';
+    do {
+        /* 19 digits per division; the most significant chunk unpadded */
+        limb_t rem = bn_div_small(t, t, 10000000000000000000ULL, n);
+        last = (int)(bn_is_zero_mask(t, n) & 1);
+        for (int k = 0; k < 19; k++) {
+            buf[--pos] = (char)('0' + rem % 10);
+            rem /= 10;
+            if (last && rem == 0)
+                break;
+        }
+    } while (!last);
+    size_t digits = sizeof(buf) - 1 - pos;
+    if (cap < digits + 1)
+        return 0;
+    memcpy(out, buf + pos, digits + 1);
+    return digits;
+}
+
+/* Parses a decimal string (digits only, leading zeros allowed) into n
+ * limbs: 0 on success, 1 when empty or a character is not a digit, 2 when
+ * the value does not fit in n limbs. */
+CUZK_INLINE int bn_from_decimal(limb_t *r, size_t n, const char *s, size_t len)
+{
+    memset(r, 0, n * sizeof(limb_t));
+    if (len == 0)
+        return 1;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 1;
+    for (size_t i = 0; i < len;) {
+        /* 19 digits at a time: 10^19 < 2^64 */
+        limb_t chunk = 0, scale = 1;
+        for (int k = 0; k < 19 && i < len; k++, i++) {
+            chunk = chunk * 10 + (limb_t)(s[i] - '0');
+            scale *= 10;
+        }
+        if (bn_mul_small_add(r, scale, chunk, n) != 0)
+            return 2;
+    }
+    return 0;
+}
+
 #endif

@@ -125,6 +125,19 @@ CUZK_INLINE void F_(half)(FIELD *r, const FIELD *a)
     bn_shr1(r->l, t, carry, F_N);
 }
 
+/* r = k*a for a small public constant k (double-and-add over k's bits). */
+CUZK_INLINE void F_(mul_small)(FIELD *r, const FIELD *a, unsigned k)
+{
+    FIELD acc, base = *a;
+    F_(zero)(&acc);
+    for (; k; k >>= 1) {
+        if (k & 1)
+            F_(add)(&acc, &acc, &base);
+        F_(dbl)(&base, &base);
+    }
+    *r = acc;
+}
+
 /* r = mask ? -r : r */
 CUZK_INLINE void F_(cneg)(FIELD *r, limb_t mask)
 {
@@ -373,25 +386,11 @@ CUZK_INLINE void F_(to_mont_bytes_le)(unsigned char out[8 * F_N], const FIELD *a
  * a non-digit, CUZK_ERR_NOT_CANONICAL for a value not below p. */
 CUZK_INLINE int F_(from_decimal)(FIELD *r, const char *s, size_t len)
 {
-    limb_t t[F_N] = {0};
-    if (len == 0)
+    limb_t t[F_N];
+    int rc = bn_from_decimal(t, F_N, s, len);
+    if (rc == 1)
         return CUZK_ERR_FORMAT;
-    for (size_t k = 0; k < len; k++)
-        if (s[k] < '0' || s[k] > '9')
-            return CUZK_ERR_FORMAT;
-    size_t i = 0;
-    while (i < len) {
-        /* 19 digits at a time: 10^19 < 2^64. */
-        limb_t chunk = 0, scale = 1;
-        size_t k = 0;
-        for (; k < 19 && i < len; k++, i++) {
-            chunk = chunk * 10 + (limb_t)(s[i] - '0');
-            scale *= 10;
-        }
-        if (bn_mul_small_add(t, scale, chunk, F_N) != 0)
-            return CUZK_ERR_NOT_CANONICAL;
-    }
-    if (!(F_(raw_is_canonical_mask)(t) & 1))
+    if (rc == 2 || !(F_(raw_is_canonical_mask)(t) & 1))
         return CUZK_ERR_NOT_CANONICAL;
     F_(from_raw)(r, t);
     return CUZK_OK;
@@ -402,28 +401,9 @@ CUZK_INLINE int F_(from_decimal)(FIELD *r, const char *s, size_t len)
  * too small. */
 CUZK_INLINE size_t F_(to_decimal)(char *out, size_t cap, const FIELD *a)
 {
-    char buf[FC_(DECIMAL_DIGITS) + 20];
-    size_t pos = sizeof(buf);
     limb_t t[F_N];
     F_(to_raw)(t, a);
-    buf[--pos] = '\0';
-    int last;
-    do {
-        /* 19 digits per division; the most significant chunk unpadded. */
-        limb_t rem = bn_div_small(t, t, 10000000000000000000ULL, F_N);
-        last = (int)(bn_is_zero_mask(t, F_N) & 1);
-        for (int k = 0; k < 19; k++) {
-            buf[--pos] = (char)('0' + rem % 10);
-            rem /= 10;
-            if (last && rem == 0)
-                break;
-        }
-    } while (!last);
-    size_t n = sizeof(buf) - 1 - pos;
-    if (cap < n + 1)
-        return 0;
-    memcpy(out, buf + pos, n + 1);
-    return n;
+    return bn_to_decimal(out, cap, t, F_N);
 }
 
 /* Uniform in [0, p) from the OS CSPRNG, by rejection sampling. */

@@ -4,6 +4,7 @@
  *   FP2      the type and function prefix, e.g. bls12_381_fp2
  *   FP       the base field prefix (already stamped), e.g. bls12_381_fp
  *   FP_C     the base field's constant prefix, e.g. BLS12_381_FP
+ *   FP2_XI_C0  k in the tower's non-residue xi = k + u (1 or 9)
  *
  * Elements are c0 + c1*u, stored c0 then c1 (the .zkey order). The function
  * names match the prime field's, so the curve code is written once for both.
@@ -96,6 +97,17 @@ CUZK_INLINE void E_(cneg)(FP2 *r, limb_t mask)
 {
     B_(cneg)(&r->c0, mask);
     B_(cneg)(&r->c1, mask);
+}
+
+/* r = xi * a with xi = k + u: (k a0 - a1) + (a0 + k a1) u. */
+CUZK_INLINE void E_(mul_by_xi)(FP2 *r, const FP2 *a)
+{
+    FP ka0, ka1;
+    B_(mul_small)(&ka0, &a->c0, FP2_XI_C0);
+    B_(mul_small)(&ka1, &a->c1, FP2_XI_C0);
+    B_(add)(&ka1, &ka1, &a->c0);
+    B_(sub)(&r->c0, &ka0, &a->c1);
+    r->c1 = ka1;
 }
 
 /* The Frobenius map a -> a^p. */
@@ -299,3 +311,4 @@ CUZK_INLINE int E_(random)(FP2 *r)
 #undef FP2
 #undef FP
 #undef FP_C
+#undef FP2_XI_C0

@@ -18,7 +18,24 @@
 //   * Fp2: [c0, c1] meaning c0 + c1*u, u^2 = -1.
 //   * G1 affine: {"x": fp, "y": fp}; G2 affine: {"x": fp2, "y": fp2};
 //     point at infinity: null.
+//   * Fp12: [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each an Fp2, for
+//     c0 + c1*w, cX = cX.c0 + cX.c1*v + cX.c2*v^2 with the tower (noble's,
+//     checked here against a schoolbook Fp2[w]/(w^6 - xi) reference)
+//       Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v),
+//       xi = 1 + u (BLS12-381), xi = 9 + u (BN254).
+//     Same layout (in decimal) as snarkjs's vk_alphabeta_12.
+//   * pairing.e / fp12_final_exp.fe: noble's (optimal ate) pairing, whose
+//     final exponentiation is a fixed power of the exact one:
+//       BLS12-381: f^(3 (p^12-1)/r); BN254: f^(2x(6x^2+3x+1) (p^12-1)/r),
+//       x = 4965661367192848881.
+//     So e = e_exact^3 (BLS12-381), e = e_exact^(2x(6x^2+3x+1)) (BN254), where
+//     e_exact is the textbook reduced pairing (checked below; for BLS12-381
+//     e_exact(G1, G2) also equals the draft-irtf-cfrg-pairing-friendly-curves
+//     test vector). snarkjs / ffjavascript produce the same values
+//     (vk_alphabeta_12 = noble's e(alpha1, beta2)). e with P or Q at infinity
+//     is 1 (noble refuses these).
 //   * Randomness: splitmix64 over BigInt from a fixed seed (deterministic).
+//     New sections are appended at the end so earlier ones never change.
 
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { bn254 } from '@noble/curves/bn254.js';
@@ -194,6 +211,137 @@ function makeRefCurve(F, b) {
     },
   };
   return C;
+}
+
+// Fp12 written as one degree-6 extension: Fp12 = Fp2[w]/(w^6 - xi), an element
+// being 6 Fp2 coefficients (index k <-> w^k). This is the same field as the
+// tower Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v) once v = w^2, so
+// tower c0 = (w^0, w^2, w^4) and c1 = (w^1, w^3, w^5). Multiplication is
+// schoolbook, with no tower formulas, so it checks noble's tower independently.
+function makeRefFp12(F2, xi) {
+  const { p } = F2;
+  const T = {
+    p,
+    xi,
+    zero: () => Array.from({ length: 6 }, () => [0n, 0n]),
+    one: () => T.mono(0, [1n, 0n]),
+    mono: (k, c) => {
+      const z = T.zero();
+      z[k] = [modn(c[0], p), modn(c[1], p)];
+      return z;
+    },
+    fromFp: (a) => T.mono(0, [a, 0n]),
+    sub: (a, b) => a.map((x, i) => F2.sub(x, b[i])),
+    eq: (a, b) => a.every((x, i) => F2.eq(x, b[i])),
+    isOne: (a) => T.eq(a, T.one()),
+    mul: (a, b) => {
+      const c = Array.from({ length: 11 }, () => [0n, 0n]);
+      for (let i = 0; i < 6; i++) {
+        const [a0, a1] = a[i];
+        if (a0 === 0n && a1 === 0n) continue;
+        for (let j = 0; j < 6; j++) {
+          const [b0, b1] = b[j];
+          c[i + j][0] += a0 * b0 - a1 * b1; // u^2 = -1
+          c[i + j][1] += a0 * b1 + a1 * b0;
+        }
+      }
+      const out = [];
+      for (let k = 0; k < 6; k++) {
+        let [r0, r1] = c[k];
+        if (k + 6 < 11) {
+          const [h0, h1] = c[k + 6]; // w^(k+6) = xi * w^k
+          r0 += h0 * xi[0] - h1 * xi[1];
+          r1 += h0 * xi[1] + h1 * xi[0];
+        }
+        out.push([modn(r0, p), modn(r1, p)]);
+      }
+      return out;
+    },
+    pow: (a, e) => {
+      check(e >= 0n, 'negative exponent');
+      let r = T.one();
+      for (let i = e.toString(2).length - 1; i >= 0; i--) {
+        r = T.mul(r, r);
+        if ((e >> BigInt(i)) & 1n) r = T.mul(r, a);
+      }
+      return r;
+    },
+    // tower layout [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] (each Fp2)
+    toTower: (a) => [
+      [a[0], a[2], a[4]],
+      [a[1], a[3], a[5]],
+    ],
+    fromTower: (t) => [t[0][0], t[1][0], t[0][1], t[1][1], t[0][2], t[1][2]],
+  };
+  return T;
+}
+
+// Textbook reduced optimal-ate pairing e(P, Q) = f^((p^12-1)/r), exact final
+// exponent (generic square-and-multiply). Miller loop by plain double-and-add
+// over the bits of o.loop with affine tangent/chord lines evaluated at P on
+// E(Fp12): the slope is computed on the twist E'(Fp2) and carried over by the
+// untwisting isomorphism (D-type: (x w^2, y w^3); M-type: (x / w^2, y / w^3)).
+// Vertical lines are dropped: their values lie in Fp6 and die in the final
+// exponentiation. BN: two extra lines through pi(Q) and -pi^2(Q), with the
+// Frobenius pi computed as the p-th power of the untwisted coordinates.
+// Negative loop parameter (BLS12-381): f_{-n} = 1/(f_n v), i.e. the inverse.
+function refPairing(P, Q, o) {
+  const { F2, E2, F12, r } = o;
+  const p = F2.p;
+  if (P === null || Q === null) return F12.one();
+  const xi = F12.xi;
+  const xiInv = F2.inv(xi);
+  const untwist = (A) =>
+    o.divisive
+      ? { x: F12.mono(2, A.x), y: F12.mono(3, A.y) }
+      : { x: F12.mono(4, F2.mul(A.x, xiInv)), y: F12.mono(3, F2.mul(A.y, xiInv)) };
+  const onlyAt = (a, k) => {
+    a.forEach((c, i) => check(i === k || F2.isZero(c), 'Frobenius image is not on the twist'));
+    return a[k];
+  };
+  const twist = (X) =>
+    o.divisive
+      ? { x: onlyAt(X.x, 2), y: onlyAt(X.y, 3) }
+      : { x: F2.mul(onlyAt(X.x, 4), xi), y: F2.mul(onlyAt(X.y, 3), xi) };
+  const Px = F12.fromFp(P.x);
+  const Py = F12.fromFp(P.y);
+  const line = (T, S) => {
+    let lam;
+    if (F2.eq(T.x, S.x)) {
+      check(F2.eq(T.y, S.y) && !F2.isZero(T.y), 'unexpected vertical line');
+      lam = F2.mul(F2.mul(F2.small(3n), F2.sqr(T.x)), F2.inv(F2.add(T.y, T.y)));
+    } else {
+      lam = F2.mul(F2.sub(S.y, T.y), F2.inv(F2.sub(S.x, T.x)));
+    }
+    // slope on E: lam * w (D-type) or lam / w = lam * w^5 / xi (M-type)
+    const L = o.divisive ? F12.mono(1, lam) : F12.mono(5, F2.mul(lam, xiInv));
+    const Tu = untwist(T);
+    return F12.sub(F12.sub(Py, Tu.y), F12.mul(L, F12.sub(Px, Tu.x)));
+  };
+  const n = o.loop;
+  let f = F12.one();
+  let T = Q;
+  for (let i = n.toString(2).length - 2; i >= 0; i--) {
+    f = F12.mul(F12.mul(f, f), line(T, T));
+    T = E2.add(T, T);
+    if ((n >> BigInt(i)) & 1n) {
+      f = F12.mul(f, line(T, Q));
+      T = E2.add(T, Q);
+    }
+  }
+  if (o.bn) {
+    const Qu = untwist(Q);
+    const Q1 = twist({ x: F12.pow(Qu.x, p), y: F12.pow(Qu.y, p) });
+    const Q2 = twist({ x: F12.pow(Qu.x, p * p), y: F12.pow(Qu.y, p * p) });
+    check(E2.onCurve(Q1) && E2.onCurve(Q2), 'pi(Q), pi^2(Q) on the twist');
+    f = F12.mul(f, line(T, Q1));
+    T = E2.add(T, Q1);
+    f = F12.mul(f, line(T, E2.neg(Q2)));
+  }
+  check((p ** 12n - 1n) % r === 0n, 'r | p^12 - 1');
+  let e = F12.pow(f, (p ** 12n - 1n) / r);
+  if (o.negLoop) e = F12.pow(e, r - 1n);
+  return e;
 }
 
 // ---------------------------------------------------------------------------
@@ -700,6 +848,149 @@ function generate(curveName, noble) {
     out.g2_invalid = invalidSection('g2');
     out._acceptedByNoble = acceptedByNoble;
   }
+
+  // ---- Fp12 and pairing --------------------------------------------------
+  // Appended after all other sections so that their random draws (and hence
+  // their content) do not change.
+  const xi = isBls ? [1n, 1n] : [9n, 1n];
+  const nFp6 = noble.fields.Fp6;
+  const nFp12 = noble.fields.Fp12;
+  check(F2.eq(toRef2(nFp2.NONRESIDUE), xi), 'noble Fp6 non-residue xi');
+  check(nFp2.Fp_NONRESIDUE === p - 1n, 'noble Fp2 non-residue -1 (u^2 = -1)');
+  const F12 = makeRefFp12(F2, xi);
+  const tow12 = (a) =>
+    [a.c0, a.c1].map((c) => [c.c0, c.c1, c.c2].map(toRef2)); // noble -> tower layout
+  const toRef12 = (a) => F12.fromTower(tow12(a));
+  const toNoble12 = (a) => {
+    const t = F12.toTower(a);
+    const six = (row) => nFp6.create({ c0: toNoble2(row[0]), c1: toNoble2(row[1]), c2: toNoble2(row[2]) });
+    return nFp12.create({ c0: six(t[0]), c1: six(t[1]) });
+  };
+  const jFp12 = (a) => F12.toTower(a).map((row) => row.map(hFp2));
+  const randFp12 = () => F12.fromTower([0, 1].map(() => [0, 1, 2].map(() => randFp2())));
+  {
+    const a = randFp12();
+    check(F12.eq(toRef12(toNoble12(a)), a), 'Fp12 layout round trip');
+  }
+
+  const fp12Mul = [];
+  const addFp12Mul = (a, b) => {
+    const ab = toRef12(nFp12.mul(toNoble12(a), toNoble12(b)));
+    check(F12.eq(ab, F12.mul(a, b)), 'Fp12 mul vs reference (tower layout)');
+    fp12Mul.push({ a: jFp12(a), b: jFp12(b), ab: jFp12(ab) });
+  };
+  const W1 = F12.mono(1, [1n, 0n]); // w
+  addFp12Mul(W1, W1); // w * w = v
+  addFp12Mul(W1, F12.mono(5, [1n, 0n])); // w * w^5 = xi
+  addFp12Mul(F12.mono(4, [1n, 0n]), F12.mono(2, [0n, 1n])); // v^2 * (u v) = u xi
+  for (let i = 0; i < 5; i++) addFp12Mul(randFp12(), randFp12());
+  out.fp12_mul = fp12Mul;
+
+  const fp12Frob = [];
+  for (let i = 0; i < 3; i++) {
+    const a = randFp12();
+    const ap = toRef12(nFp12.frobeniusMap(toNoble12(a), 1));
+    check(F12.eq(ap, F12.pow(a, p)), 'Fp12 Frobenius vs a^p');
+    fp12Frob.push({ a: jFp12(a), a_p: jFp12(ap) });
+  }
+  out.fp12_frobenius = fp12Frob;
+
+  // noble's pairing is NOT the reduced pairing with the exact exponent
+  // (p^12-1)/r: its final exponentiation computes a fixed power of it,
+  //   BLS12-381: m^(3 (p^12-1)/r)              (cube)
+  //   BN254:     m^(2x(6x^2+3x+1) (p^12-1)/r)  (x = 4965661367192848881)
+  // which is also what snarkjs/ffjavascript produce (vk_alphabeta_12).
+  const blsX = 0xd201000000010000n; // |x|, x negative
+  const bnX = 4965661367192848881n;
+  check(noble.params.xNegative === isBls, 'x sign');
+  check(noble.params.ateLoopSize === (isBls ? blsX : 6n * bnX + 2n), 'ate loop size');
+  check(noble.params.twistType === (isBls ? 'multiplicative' : 'divisive'), 'twist type');
+  const expMul = isBls ? 3n : 2n * bnX * (6n * bnX * bnX + 3n * bnX + 1n);
+  const pairOpts = {
+    F2, E2, F12, r,
+    loop: isBls ? blsX : 6n * bnX + 2n,
+    negLoop: isBls,
+    divisive: !isBls,
+    bn: !isBls,
+  };
+  const fullExp = ((p ** 12n - 1n) / r) * expMul;
+
+  const fp12FinalExp = [];
+  for (let i = 0; i < 3; i++) {
+    const f = randFp12();
+    const fe = toRef12(nFp12.finalExponentiate(toNoble12(f)));
+    check(F12.eq(fe, F12.pow(f, fullExp)), 'noble finalExponentiate = f^(k (p^12-1)/r)');
+    fp12FinalExp.push({ f: jFp12(f), fe: jFp12(fe) });
+  }
+  out.fp12_final_exp = fp12FinalExp;
+
+  const pairingList = [];
+  const addPairing = (Pn, Qn) => {
+    const Pr = refG1(Pn);
+    const Qr = refG2(Qn);
+    let e;
+    if (Pn.is0() || Qn.is0()) {
+      // noble refuses infinity; e(O, Q) = e(P, O) = 1 by definition
+      let refused = false;
+      try {
+        noble.pairing(Pn, Qn);
+      } catch (err) {
+        refused = true;
+      }
+      check(refused, 'noble pairing with infinity');
+      e = F12.one();
+    } else {
+      e = toRef12(noble.pairing(Pn, Qn));
+      check(F12.eq(e, toRef12(nFp12.finalExponentiate(noble.pairing(Pn, Qn, false)))),
+        'pairing = finalExponentiate(millerLoop)');
+      check(!F12.isOne(e) && F12.isOne(F12.pow(e, r)), 'pairing value has order r');
+    }
+    const eExact = refPairing(Pr, Qr, pairOpts);
+    check(F12.eq(e, F12.pow(eExact, expMul)), 'pairing vs textbook reference');
+    pairingList.push({ P: jG1(Pr), Q: jG2(Qr), e: jFp12(e) });
+    return { e, eExact };
+  };
+  const B1 = G1.BASE;
+  const B2 = G2.BASE;
+  const { e: eGG, eExact: eGGExact } = addPairing(B1, B2);
+  if (isBls) {
+    // e(G1, G2) test vector of draft-irtf-cfrg-pairing-friendly-curves-11
+    // (exact final exponent), same coefficient order as our flattened tower.
+    const cfrg = [
+      '11619b45f61edfe3b47a15fac19442526ff489dcda25e59121d9931438907dfd448299a87dde3a649bdba96e84d54558',
+      '153ce14a76a53e205ba8f275ef1137c56a566f638b52d34ba3bf3bf22f277d70f76316218c0dfd583a394b8448d2be7f',
+      '095668fb4a02fe930ed44767834c915b283b1c6ca98c047bd4c272e9ac3f3ba6ff0b05a93e59c71fba77bce995f04692',
+      '16deedaa683124fe7260085184d88f7d036b86f53bb5b7f1fc5e248814782065413e7d958d17960109ea006b2afdeb5f',
+      '09c92cf02f3cd3d2f9d34bc44eee0dd50314ed44ca5d30ce6a9ec0539be7a86b121edc61839ccc908c4bdde256cd6048',
+      '111061f398efc2a97ff825b04d21089e24fd8b93a47e41e60eae7e9b2a38d54fa4dedced0811c34ce528781ab9e929c7',
+      '01ecfcf31c86257ab00b4709c33f1c9c4e007659dd5ffc4a735192167ce197058cfb4c94225e7f1b6c26ad9ba68f63bc',
+      '08890726743a1f94a8193a166800b7787744a8ad8e2f9365db76863e894b7a11d83f90d873567e9d645ccf725b32d26f',
+      '0e61c752414ca5dfd258e9606bac08daec29b3e2c57062669556954fb227d3f1260eedf25446a086b0844bcd43646c10',
+      '0fe63f185f56dd29150fc498bbeea78969e7e783043620db33f75a05a0a2ce5c442beaff9da195ff15164c00ab66bdde',
+      '10900338a92ed0b47af211636f7cfdec717b7ee43900eee9b5fc24f0000c5874d4801372db478987691c566a8c474978',
+      '1454814f3085f0e6602247671bc408bbce2007201536818c901dbd4d2095dd86c1ec8b888e59611f60a301af7776be3d',
+    ];
+    check(JSON.stringify(jFp12(eGGExact).flat(2)) === JSON.stringify(cfrg),
+      'textbook e(G1, G2) = CFRG draft test vector');
+  }
+  const e2G = addPairing(B1.double(), B2).e;
+  const eG3 = addPairing(B1, B2.multiply(3n)).e;
+  const eNeg = addPairing(B1.negate(), B2).e;
+  check(F12.eq(e2G, F12.pow(eGG, 2n)) && F12.eq(eG3, F12.pow(eGG, 3n)), 'bilinearity (small)');
+  check(F12.eq(eNeg, F12.pow(eGG, r - 1n)), 'e(-P, Q) = e(P, Q)^-1');
+  {
+    const a = rng.nonzeroBelow(r);
+    const b = rng.nonzeroBelow(r);
+    const eaG = addPairing(B1.multiply(a), B2).e;
+    const eGb = addPairing(B1, B2.multiply(b)).e;
+    const eab = addPairing(B1.multiply(a), B2.multiply(b)).e;
+    check(F12.eq(eaG, F12.pow(eGG, a)) && F12.eq(eGb, F12.pow(eGG, b)) &&
+      F12.eq(eab, F12.pow(eGG, (a * b) % r)), 'bilinearity (random)');
+  }
+  addPairing(randMultiple(groups.g1), randMultiple(groups.g2));
+  addPairing(G1.ZERO, randMultiple(groups.g2));
+  addPairing(randMultiple(groups.g1), G2.ZERO);
+  out.pairing = pairingList;
   return out;
 }
 

@@ -1,9 +1,21 @@
 /* The cuzk command-line tool. Only this program exits; the library returns
- * status codes. */
+ * status codes.
+ *
+ * Exit codes: 0 success; 1 a proof that does not verify (verify); 2 bad
+ * input or usage, with a message on stderr. */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../include/cuzk.h"
+#include "../../src/formats/binfile.h"
+#include "../../src/formats/params.h"
+#include "../../src/formats/r1cs.h"
+#include "../../src/formats/wtns.h"
+#include "../../src/formats/zkey.h"
 
 static void usage(FILE *out)
 {
@@ -11,9 +23,35 @@ static void usage(FILE *out)
             "usage: cuzk <command> [arguments]\n"
             "\n"
             "commands:\n"
+            "  verify <verification_key.json> <public.json> <proof.json>\n"
+            "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
+            "             or INVALID (exit 1); malformed input exits 2\n"
+            "  zkey export-vk <circuit.zkey> <verification_key.json>\n"
+            "             write the verification key as snarkjs does\n"
+            "  info <file> [--check] [--threads N]\n"
+            "             describe a .zkey, .wtns, .r1cs, .ptau or bellperson .params file;\n"
+            "             --check also checks every point of a .zkey (on the curve and in the\n"
+            "             subgroup) with N threads (default: all cores)\n"
             "  version    print the version, the CPU backend and the GPUs found\n"
             "  selftest   run the arithmetic known-answer checks\n"
             "  help       print this message\n");
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cuzk: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static int fail_err(const cuzk_error *err)
+{
+    return fail("%s", err->message[0] ? err->message : cuzk_strerror(err->code));
 }
 
 static int cmd_version(void)
@@ -28,18 +66,256 @@ static int cmd_version(void)
         printf("cuda: built in; device query failed: %s\n", cuzk_strerror(err));
     else
         printf("cuda: built in; %d device%s\n", gpus, gpus == 1 ? "" : "s");
+    printf("json input: %s\n", cuzk_has_json() ? "yes (jansson)" : "no (built without jansson)");
     return 0;
 }
 
 static int cmd_selftest(void)
 {
     int err = cuzk_selftest();
-    if (err != CUZK_OK) {
-        fprintf(stderr, "cuzk: selftest failed with the %s backend: %s\n", cuzk_cpu_backend(), cuzk_strerror(err));
-        return 1;
-    }
+    if (err != CUZK_OK)
+        return fail("selftest failed with the %s backend: %s", cuzk_cpu_backend(), cuzk_strerror(err));
     printf("selftest passed (%s backend)\n", cuzk_cpu_backend());
     return 0;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    if (argc != 3)
+        return fail("verify takes 3 arguments: <verification_key.json> <public.json> <proof.json>, got %d", argc);
+    cuzk_error err = {0};
+    int rc = cuzk_verify_files(argv[0], argv[1], argv[2], &err);
+    if (rc == CUZK_OK) {
+        printf("OK\n");
+        return 0;
+    }
+    if (rc == CUZK_ERR_INVALID_PROOF) {
+        printf("INVALID\n");
+        fprintf(stderr, "cuzk: %s\n", err.message);
+        return 1;
+    }
+    return fail_err(&err);
+}
+
+/* Writes text to path through a temporary file and a rename, so a failure
+ * never leaves a partial file behind. */
+static int write_file_atomic(const char *path, const char *text)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return fail("%s: out of memory", path);
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        int e = errno;
+        free(tmp);
+        return fail("%s: cannot write: %s", path, strerror(e));
+    }
+    size_t len = strlen(text);
+    int ok = fwrite(text, 1, len, f) == len;
+    ok &= fflush(f) == 0;
+    int e = errno;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            e = errno;
+        remove(tmp);
+        free(tmp);
+        return fail("%s: cannot write: %s", path, strerror(e));
+    }
+    free(tmp);
+    return 0;
+}
+
+static int cmd_zkey(int argc, char **argv)
+{
+    if (argc >= 1 && (!strcmp(argv[0], "export-vk") ||
+                      (!strcmp(argv[0], "export") && argc >= 2 && !strcmp(argv[1], "verificationkey")))) {
+        int skip = !strcmp(argv[0], "export") ? 2 : 1;
+        argc -= skip;
+        argv += skip;
+        if (argc != 2)
+            return fail("zkey export-vk takes 2 arguments: <circuit.zkey> <verification_key.json>, got %d", argc);
+        cuzk_error err = {0};
+        cuzk_zkey *zk;
+        if (cuzk_zkey_open(&zk, argv[0], &err) != CUZK_OK)
+            return fail_err(&err);
+        char *json;
+        int rc = cuzk_zkey_export_vk(zk, &json, &err);
+        cuzk_zkey_free(zk);
+        if (rc != CUZK_OK)
+            return fail_err(&err);
+        rc = write_file_atomic(argv[1], json);
+        cuzk_free(json);
+        return rc;
+    }
+    return fail("unknown zkey command%s%s (known: export-vk)", argc ? " " : "", argc ? argv[0] : "");
+}
+
+static void print_sections(const binfile *bf)
+{
+    printf("  sections:      ");
+    for (uint32_t i = 0; i < bf->n_sections; i++)
+        printf("%s%u (%llu bytes)", i ? ", " : "", bf->sections[i].id, (unsigned long long)bf->sections[i].size);
+    printf("\n");
+}
+
+static int info_zkey(const char *path, int check, int threads)
+{
+    cuzk_error err = {0};
+    cuzk_zkey *zk;
+    if (cuzk_zkey_open(&zk, path, &err) != CUZK_OK)
+        return fail_err(&err);
+    cuzk_zkey_info in;
+    cuzk_zkey_get_info(zk, &in);
+    int log2 = 0;
+    while ((1u << log2) < in.domain_size)
+        log2++;
+    printf("%s: snarkjs Groth16 proving key (zkey version %u)\n", path, in.version);
+    printf("  curve:         %s (%s)\n", zk->curve->display, zk->curve->name);
+    printf("  signals:       %u (the constant 1, %u public, %u private)\n", in.n_vars, in.n_public,
+           in.n_vars - in.n_public - 1);
+    printf("  domain size:   %u (2^%d)\n", in.domain_size, log2);
+    printf("  coefficients:  %llu (A and B matrices)\n", in.n_coefs);
+    printf("  file size:     %llu bytes\n", in.file_size);
+    print_sections(&zk->bf);
+    int rc = 0;
+    if (check) {
+        if (cuzk_zkey_check(zk, 1, threads, &err) != CUZK_OK)
+            rc = fail_err(&err);
+        else
+            printf("  check:         every point canonical, on the curve and in the subgroup; coefficients in range\n");
+    }
+    cuzk_zkey_free(zk);
+    return rc;
+}
+
+static int info_wtns(const char *path)
+{
+    cuzk_error err = {0};
+    cuzk_wtns *w;
+    if (cuzk_wtns_open(&w, path, &err) != CUZK_OK)
+        return fail_err(&err);
+    cuzk_wtns_info in;
+    cuzk_wtns_get_info(w, &in);
+    printf("%s: circom witness (wtns version %u)\n", path, in.version);
+    printf("  curve:         %s (%s)\n", w->curve->display, w->curve->name);
+    printf("  values:        %u\n", in.n_witness);
+    print_sections(&w->bf);
+    cuzk_wtns_free(w);
+    return 0;
+}
+
+static int info_r1cs(const char *path)
+{
+    cuzk_error err = {0};
+    cuzk_r1cs *r;
+    if (cuzk_r1cs_open(&r, path, &err) != CUZK_OK)
+        return fail_err(&err);
+    cuzk_r1cs_info in;
+    cuzk_r1cs_get_info(r, &in);
+    printf("%s: circom constraint system (r1cs version %u)\n", path, in.version);
+    printf("  curve:         %s (%s)\n", r->curve->display, r->curve->name);
+    printf("  wires:         %u (%u public outputs, %u public inputs, %u private inputs)\n", in.n_wires, in.n_pub_out,
+           in.n_pub_in, in.n_prv_in);
+    printf("  labels:        %llu\n", in.n_labels);
+    printf("  constraints:   %u (%llu terms)\n", in.n_constraints, in.n_terms);
+    print_sections(&r->bf);
+    cuzk_r1cs_free(r);
+    return 0;
+}
+
+static int info_ptau(const char *path)
+{
+    cuzk_error err = {0};
+    binfile bf;
+    if (binfile_open(&bf, path, "ptau", 1, &err) != CUZK_OK)
+        return fail_err(&err);
+    const binfile_section *h = binfile_require(&bf, 1, "header", &err);
+    int rc = 0;
+    if (!h) {
+        rc = fail_err(&err);
+    } else {
+        const unsigned char *p = binfile_data(&bf, h);
+        uint32_t n8 = h->size >= 4 ? read_u32le(p) : 0;
+        const curve_desc *c = (n8 == 32 || n8 == 48) && h->size == 4ULL + n8 + 8 ? curve_by_q(p + 4, n8) : NULL;
+        if (!c) {
+            rc = fail("%s: section 1 (header): expected n8, a BN254 or BLS12-381 base-field prime, power and "
+                      "ceremony power",
+                      path);
+        } else {
+            printf("%s: powers of tau (ptau version %u)\n", path, bf.version);
+            printf("  curve:         %s (%s)\n", c->display, c->name);
+            printf("  power:         %u (ceremony power %u)\n", read_u32le(p + 4 + n8), read_u32le(p + 8 + n8));
+            print_sections(&bf);
+        }
+    }
+    binfile_close(&bf);
+    return rc;
+}
+
+static int info_params(const char *path)
+{
+    cuzk_error err = {0};
+    params_file pf;
+    if (params_open(&pf, path, &err) != CUZK_OK)
+        return fail("%s (not a .zkey, .wtns, .r1cs or .ptau file either: no magic matched)", err.message);
+    printf("%s: bellperson Groth16 parameters (BLS12-381)\n", path);
+    for (int v = 0; v < PARAMS_VECTORS; v++)
+        printf("  %-5s          %u points\n", params_vector_name[v], pf.count[v]);
+    printf("  file size:     %zu bytes\n", pf.size);
+    params_close(&pf);
+    return 0;
+}
+
+static int parse_threads(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < 0 || v > 1024)
+        return fail("--threads expects an integer in [0, 1024] (0: all cores), got '%s'", s);
+    *out = (int)v;
+    return 0;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    const char *path = NULL;
+    int check = 0, threads = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--check"))
+            check = 1;
+        else if (!strcmp(argv[i], "--threads")) {
+            if (i + 1 >= argc)
+                return fail("--threads needs a value");
+            if (parse_threads(argv[++i], &threads))
+                return 2;
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return fail("info: unknown option '%s'", argv[i]);
+        else if (path)
+            return fail("info takes one file, got '%s' and '%s'", path, argv[i]);
+        else
+            path = argv[i];
+    }
+    if (!path)
+        return fail("info needs a file: cuzk info <file> [--check] [--threads N]");
+    cuzk_error err = {0};
+    char magic[5];
+    if (binfile_peek_magic(path, magic, &err) != CUZK_OK && err.code == CUZK_ERR_IO)
+        return fail_err(&err);
+    if (check && strcmp(magic, "zkey") != 0)
+        return fail("--check applies to .zkey files only");
+    if (!strcmp(magic, "zkey"))
+        return info_zkey(path, check, threads);
+    if (!strcmp(magic, "wtns"))
+        return info_wtns(path);
+    if (!strcmp(magic, "r1cs"))
+        return info_r1cs(path);
+    if (!strcmp(magic, "ptau"))
+        return info_ptau(path);
+    return info_params(path);
 }
 
 int main(int argc, char **argv)
@@ -49,14 +325,18 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (argc > 2 && (!strcmp(cmd, "version") || !strcmp(cmd, "selftest"))) {
-        fprintf(stderr, "cuzk: '%s' takes no arguments, got '%s'\n", cmd, argv[2]);
-        return 2;
-    }
+    if (argc > 2 && (!strcmp(cmd, "version") || !strcmp(cmd, "selftest")))
+        return fail("'%s' takes no arguments, got '%s'", cmd, argv[2]);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
         return cmd_version();
     if (!strcmp(cmd, "selftest"))
         return cmd_selftest();
+    if (!strcmp(cmd, "verify"))
+        return cmd_verify(argc - 2, argv + 2);
+    if (!strcmp(cmd, "zkey"))
+        return cmd_zkey(argc - 2, argv + 2);
+    if (!strcmp(cmd, "info"))
+        return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;

@@ -1,0 +1,76 @@
+/* The iden3 binary container shared by .zkey, .wtns, .r1cs and .ptau:
+ *
+ *   magic[4] u32 version u32 nSections { u32 id; u64 size; u8 data[size] }*
+ *
+ * all little-endian (notes/snarkjs-groth16-formats.md §1). Sections may come
+ * in any order and are indexed by id. Files are mapped read-only; buffers
+ * can be parsed in place too (fuzzing, HTTP bodies).
+ */
+#ifndef CUZK_FORMATS_BINFILE_H
+#define CUZK_FORMATS_BINFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../include/cuzk.h"
+
+#define BINFILE_MAX_SECTIONS 64
+
+typedef struct binfile_section {
+    uint32_t id;
+    uint64_t offset; /* of the data, from the start of the file */
+    uint64_t size;
+} binfile_section;
+
+typedef struct binfile {
+    char name[256];            /* for messages: the path, or the caller's name */
+    const unsigned char *data; /* the whole file */
+    size_t size;
+    void *map;                 /* non-NULL when we mapped it */
+    size_t map_size;
+    char magic[5];
+    uint32_t version;
+    uint32_t n_sections;
+    binfile_section sections[BINFILE_MAX_SECTIONS];
+} binfile;
+
+/* Maps `path` and parses the container: magic must equal `magic`, version
+ * be in [1, max_version]; every section must lie inside the file and no id
+ * may repeat. */
+int binfile_open(binfile *bf, const char *path, const char *magic, uint32_t max_version, cuzk_error *err);
+
+/* The same over a caller's buffer (which must outlive bf). */
+int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, const char *magic,
+                  uint32_t max_version, cuzk_error *err);
+
+void binfile_close(binfile *bf);
+
+/* The section with this id, or NULL (and err set, naming `what`) when the
+ * file has none. */
+const binfile_section *binfile_require(const binfile *bf, uint32_t id, const char *what, cuzk_error *err);
+
+/* Pointer to a section's data. */
+static inline const unsigned char *binfile_data(const binfile *bf, const binfile_section *s)
+{
+    return bf->data + s->offset;
+}
+
+static inline uint32_t read_u32le(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t read_u64le(const unsigned char *p)
+{
+    return (uint64_t)read_u32le(p) | (uint64_t)read_u32le(p + 4) << 32;
+}
+
+/* Maps a whole regular file read-only (*map NULL for an empty file). */
+int map_file(const char *path, void **map, size_t *size, cuzk_error *err);
+void unmap_file(void *map, size_t size);
+
+/* Reads the magic of a file (4 bytes) into magic[5]; 0 on success. Used by
+ * `cuzk info` to tell file types apart. */
+int binfile_peek_magic(const char *path, char magic[5], cuzk_error *err);
+
+#endif

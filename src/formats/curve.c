@@ -1,0 +1,78 @@
+#include "curve.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "../../include/cuzk.h"
+#include "../field/params_bls12_381.h"
+#include "../field/params_bn254.h"
+#include "binfile.h"
+
+static const uint64_t bn254_q[4] = BN254_FP_MODULUS, bn254_r[4] = BN254_FR_MODULUS;
+static const uint64_t bls_q[6] = BLS12_381_FP_MODULUS, bls_r[4] = BLS12_381_FR_MODULUS;
+
+static const curve_desc curves[] = {
+    {CUZK_CURVE_BN254, "bn128", "BN254", 32, 32, bn254_q, bn254_r, 64, 128},
+    {CUZK_CURVE_BLS12_381, "bls12381", "BLS12-381", 48, 32, bls_q, bls_r, 96, 192},
+};
+
+const curve_desc *curve_by_id(int id)
+{
+    for (size_t i = 0; i < sizeof(curves) / sizeof(curves[0]); i++)
+        if (curves[i].id == id)
+            return &curves[i];
+    return NULL;
+}
+
+static int bytes_equal_limbs(const unsigned char *b, const uint64_t *m, uint32_t n8)
+{
+    for (uint32_t i = 0; i < n8 / 8; i++)
+        if (read_u64le(b + 8 * i) != m[i])
+            return 0;
+    return 1;
+}
+
+const curve_desc *curve_by_q(const unsigned char *q, uint32_t n8)
+{
+    for (size_t i = 0; i < sizeof(curves) / sizeof(curves[0]); i++)
+        if (curves[i].n8q == n8 && bytes_equal_limbs(q, curves[i].q, n8))
+            return &curves[i];
+    return NULL;
+}
+
+const curve_desc *curve_by_r(const unsigned char *r, uint32_t n8)
+{
+    for (size_t i = 0; i < sizeof(curves) / sizeof(curves[0]); i++)
+        if (curves[i].n8r == n8 && bytes_equal_limbs(r, curves[i].r, n8))
+            return &curves[i];
+    return NULL;
+}
+
+const curve_desc *curve_by_name(const char *name)
+{
+    char norm[32];
+    size_t n = 0;
+    for (const char *c = name; *c; c++) {
+        if (!isalnum((unsigned char)*c))
+            continue;
+        if (n + 1 >= sizeof(norm))
+            return NULL;
+        norm[n++] = (char)toupper((unsigned char)*c);
+    }
+    norm[n] = '\0';
+    if (!strcmp(norm, "BN128") || !strcmp(norm, "BN254") || !strcmp(norm, "ALTBN128"))
+        return curve_by_id(CUZK_CURVE_BN254);
+    if (!strcmp(norm, "BLS12381"))
+        return curve_by_id(CUZK_CURVE_BLS12_381);
+    return NULL;
+}
+
+int bytes_below(const unsigned char *v, const uint64_t *m, uint32_t n8)
+{
+    for (uint32_t i = n8 / 8; i-- > 0;) {
+        uint64_t x = read_u64le(v + 8 * i);
+        if (x != m[i])
+            return x < m[i];
+    }
+    return 0;
+}

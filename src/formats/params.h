@@ -1,0 +1,31 @@
+/* bellperson Groth16 parameter files (.params, used by Filecoin): no magic;
+ * the verification key (alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1,
+ * delta_g2: 864 bytes) then six vectors, each a big-endian u32 count and
+ * that many uncompressed ZCash points: IC, H, L, A, B_G1 (G1) and B_G2 (G2)
+ * (notes/filecoin-gpu-provers.md §1.2). Mapped, not read. */
+#ifndef CUZK_FORMATS_PARAMS_H
+#define CUZK_FORMATS_PARAMS_H
+
+#include "binfile.h"
+
+enum { PARAMS_IC, PARAMS_H, PARAMS_L, PARAMS_A, PARAMS_B_G1, PARAMS_B_G2, PARAMS_VECTORS };
+
+typedef struct params_file {
+    char name[256];
+    const unsigned char *data;
+    size_t size;
+    void *map;
+    const unsigned char *vk; /* 864 bytes */
+    uint32_t count[PARAMS_VECTORS];
+    const unsigned char *vec[PARAMS_VECTORS];
+} params_file;
+
+extern const char *const params_vector_name[PARAMS_VECTORS];
+
+/* Maps and parses; checks the layout against the file size and the six
+ * verification-key points (canonical, on the curve, in the subgroup). */
+int params_open(params_file *pf, const char *path, cuzk_error *err);
+int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err);
+void params_close(params_file *pf);
+
+#endif

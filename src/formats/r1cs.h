@@ -1,0 +1,20 @@
+/* circom constraint systems (.r1cs, iden3/r1csfile's r1cs_bin_format.md):
+ * section 1 header, section 2 the constraints A*B = C as three linear
+ * combinations each, section 3 the wire-to-label map. Coefficients are
+ * plain little-endian field elements. */
+#ifndef CUZK_FORMATS_R1CS_H
+#define CUZK_FORMATS_R1CS_H
+
+#include "binfile.h"
+#include "curve.h"
+
+struct cuzk_r1cs {
+    binfile bf;
+    const curve_desc *curve;
+    uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
+    uint64_t n_labels, n_terms;
+    const unsigned char *constraints; /* section 2, validated */
+    uint64_t constraints_size;
+};
+
+#endif

@@ -1,0 +1,55 @@
+/* snarkjs's JSON files: verification_key.json, proof.json, public.json
+ * (notes/snarkjs-groth16-formats.md §4-5). Parsed with jansson when the
+ * build has it (CUZK_HAVE_JANSSON); otherwise the parsers return
+ * CUZK_ERR_UNSUPPORTED.
+ *
+ * Points come out in the .zkey layout (affine, Montgomery, little-endian;
+ * infinity all zero), checked: coordinates canonical, on the curve and in
+ * the prime-order subgroup. Scalars come out as plain 32-byte little-endian
+ * values below r. Every message names the file and the JSON path
+ * ("proof.json: pi_b[1][0]: ..."). */
+#ifndef CUZK_FORMATS_SNARKJS_JSON_H
+#define CUZK_FORMATS_SNARKJS_JSON_H
+
+#include <stddef.h>
+
+#include "../../include/cuzk.h"
+#include "curve.h"
+
+/* Largest JSON file read: a vk with ~1.5 M public inputs. */
+#define SNARKJS_JSON_MAX_BYTES (256u << 20)
+
+typedef struct snarkjs_vk {
+    const curve_desc *curve;
+    unsigned n_public;
+    unsigned char alpha1[96], beta2[192], gamma2[192], delta2[192];
+    unsigned char *ic; /* n_public + 1 G1 points */
+} snarkjs_vk;
+
+typedef struct snarkjs_proof {
+    const curve_desc *curve;
+    unsigned char a[96], b[192], c[96];
+} snarkjs_proof;
+
+typedef struct snarkjs_public {
+    size_t n;
+    unsigned char *values; /* n * 32 bytes */
+} snarkjs_public;
+
+int snarkjs_vk_parse(snarkjs_vk *vk, const char *text, size_t len, const char *name, cuzk_error *err);
+void snarkjs_vk_free(snarkjs_vk *vk);
+
+/* The proof's curve is its "curve" key when present (rapidsnark omits it),
+ * else `curve`; the two must agree. */
+int snarkjs_proof_parse(snarkjs_proof *proof, const char *text, size_t len, const char *name,
+                        const curve_desc *curve, cuzk_error *err);
+
+int snarkjs_public_parse(snarkjs_public *pub, const char *text, size_t len, const char *name,
+                         const curve_desc *curve, cuzk_error *err);
+void snarkjs_public_free(snarkjs_public *pub);
+
+/* Reads a whole file of at most SNARKJS_JSON_MAX_BYTES into a NUL-terminated
+ * buffer (free() it). */
+int read_text_file(const char *path, char **text, size_t *len, cuzk_error *err);
+
+#endif

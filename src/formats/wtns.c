@@ -1,0 +1,101 @@
+#include "wtns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/error.h"
+
+static int wtns_parse(struct cuzk_wtns *w, cuzk_error *err)
+{
+    const binfile *bf = &w->bf;
+    const binfile_section *h = binfile_require(bf, 1, "header", err);
+    if (!h)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    const unsigned char *p = binfile_data(bf, h);
+    if (h->size < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, too short for n8",
+                              bf->name, (unsigned long long)h->size);
+    uint32_t n8 = read_u32le(p);
+    if (n8 != 32)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 1 (header): field size n8 = %u, expected 32 (BN254 or BLS12-381)", bf->name,
+                              n8);
+    if (h->size != 4 + (uint64_t)n8 + 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, expected %u", bf->name,
+                              (unsigned long long)h->size, 4 + n8 + 4);
+    w->curve = curve_by_r(p + 4, n8);
+    if (!w->curve)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 1 (header): the prime is neither BN254's nor BLS12-381's scalar field",
+                              bf->name);
+    w->n_witness = read_u32le(p + 4 + n8);
+    const binfile_section *d = binfile_require(bf, 2, "witness values", err);
+    if (!d)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    if (d->size != (uint64_t)n8 * w->n_witness)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: section 2 (witness values) has %llu bytes, expected %llu for the %u values the "
+                              "header declares",
+                              bf->name, (unsigned long long)d->size, (unsigned long long)n8 * w->n_witness,
+                              w->n_witness);
+    w->values = binfile_data(bf, d);
+    for (uint32_t i = 0; i < w->n_witness; i++)
+        if (!bytes_below(w->values + (size_t)i * n8, w->curve->r, n8))
+            return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL,
+                                  "%s: section 2 (witness values): value %u is not below the scalar-field prime r",
+                                  bf->name, i);
+    return CUZK_OK;
+}
+
+static int wtns_finish(struct cuzk_wtns *w, int rc, cuzk_wtns **out, cuzk_error *err)
+{
+    if (rc == CUZK_OK)
+        rc = wtns_parse(w, err);
+    if (rc != CUZK_OK) {
+        binfile_close(&w->bf);
+        free(w);
+        return rc;
+    }
+    *out = w;
+    return CUZK_OK;
+}
+
+int cuzk_wtns_open(cuzk_wtns **out, const char *path, cuzk_error *err)
+{
+    if (!out || !path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_wtns_open: NULL argument");
+    *out = NULL;
+    struct cuzk_wtns *w = calloc(1, sizeof(*w));
+    if (!w)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
+    return wtns_finish(w, binfile_open(&w->bf, path, "wtns", 2, err), out, err);
+}
+
+int cuzk_wtns_open_memory(cuzk_wtns **out, const void *data, size_t len, const char *name, cuzk_error *err)
+{
+    if (!out || (!data && len))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_wtns_open_memory: NULL argument");
+    *out = NULL;
+    struct cuzk_wtns *w = calloc(1, sizeof(*w));
+    if (!w)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    static const unsigned char empty[1];
+    int rc = binfile_parse(&w->bf, data ? data : empty, len, name ? name : "wtns", "wtns", 2, err);
+    return wtns_finish(w, rc, out, err);
+}
+
+void cuzk_wtns_free(cuzk_wtns *w)
+{
+    if (!w)
+        return;
+    binfile_close(&w->bf);
+    free(w);
+}
+
+void cuzk_wtns_get_info(const cuzk_wtns *w, cuzk_wtns_info *info)
+{
+    memset(info, 0, sizeof(*info));
+    info->curve = w->curve->id;
+    info->version = w->bf.version;
+    info->n_witness = w->n_witness;
+}

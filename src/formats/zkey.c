@@ -1,0 +1,407 @@
+#include "zkey.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core.h"
+#include "../util/error.h"
+#include "decimal.h"
+#include "json_out.h"
+
+/* The data of section `id`, which must hold exactly `expected` bytes. */
+static const unsigned char *section_exact(const binfile *bf, uint32_t id, const char *what, uint64_t expected,
+                                          const char *why, cuzk_error *err)
+{
+    const binfile_section *s = binfile_require(bf, id, what, err);
+    if (!s)
+        return NULL;
+    if (s->size != expected) {
+        cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section %u (%s) has %llu bytes, expected %llu (%s)", bf->name, id,
+                       what, (unsigned long long)s->size, (unsigned long long)expected, why);
+        return NULL;
+    }
+    return binfile_data(bf, s);
+}
+
+static int check_vk_point(const struct cuzk_zkey *zk, const unsigned char *p, int group, const char *what,
+                          cuzk_error *err)
+{
+    size_t bad;
+    int rc = cuzk_core()->check_points(zk->curve->id, group, p, 1, 1, &bad);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: section 2 (header): %s: %s", zk->bf.name, what, cuzk_strerror(rc));
+    return CUZK_OK;
+}
+
+static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
+{
+    const binfile *bf = &zk->bf;
+    const char *name = bf->name;
+    const unsigned char *p = section_exact(bf, ZKEY_SEC_PROTOCOL, "protocol", 4, "one u32", err);
+    if (!p)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    uint32_t protocol = read_u32le(p);
+    if (protocol != 1) {
+        const char *known = protocol == 2 ? " (PLONK)" : protocol == 10 ? " (FFLONK)" : "";
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: not a Groth16 key: protocol %u%s, expected 1 (Groth16)",
+                              name, protocol, known);
+    }
+
+    const binfile_section *hs = binfile_require(bf, ZKEY_SEC_HEADER, "Groth16 header", err);
+    if (!hs)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    const unsigned char *h = binfile_data(bf, hs);
+    uint64_t hsize = hs->size;
+    if (hsize < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 2 (header) has %llu bytes, too short for n8q", name,
+                              (unsigned long long)hsize);
+    uint32_t n8q = read_u32le(h);
+    if (n8q != 32 && n8q != 48)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: section 2 (header): base-field size n8q = %u, expected 32 (BN254) or 48 (BLS12-381)",
+                              name, n8q);
+    if (hsize < 4 + (uint64_t)n8q + 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 2 (header) has %llu bytes, too short for q and n8r",
+                              name, (unsigned long long)hsize);
+    zk->curve = curve_by_q(h + 4, n8q);
+    if (!zk->curve)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 2 (header): the base-field prime q is neither BN254's nor BLS12-381's", name);
+    uint32_t n8r = read_u32le(h + 4 + n8q);
+    uint64_t expected = 4 + n8q + 4 + (uint64_t)n8r + 12 + 9 * (uint64_t)zk->curve->g1_bytes / 2 * 2;
+    expected = 4 + (uint64_t)n8q + 4 + n8r + 12 + 3 * zk->curve->g1_bytes + 3 * zk->curve->g2_bytes;
+    if (n8r != zk->curve->n8r)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 2 (header): scalar size n8r = %u, expected %u for %s",
+                              name, n8r, zk->curve->n8r, zk->curve->display);
+    if (hsize != expected)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 2 (header) has %llu bytes, expected %llu for %s",
+                              name, (unsigned long long)hsize, (unsigned long long)expected, zk->curve->display);
+    if (curve_by_r(h + 8 + n8q, n8r) != zk->curve)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: section 2 (header): the scalar-field prime r is not %s's, though q is", name,
+                              zk->curve->display);
+    const unsigned char *q = h + 8 + n8q + n8r;
+    zk->n_vars = read_u32le(q);
+    zk->n_public = read_u32le(q + 4);
+    zk->domain_size = read_u32le(q + 8);
+    if (zk->n_vars < 1 || (uint64_t)zk->n_public + 1 > zk->n_vars)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: section 2 (header): nPublic = %u needs nVars >= nPublic + 1, found nVars = %u", name,
+                              zk->n_public, zk->n_vars);
+    if (zk->domain_size == 0 || (zk->domain_size & (zk->domain_size - 1)) != 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 2 (header): domain size %u is not a power of two",
+                              name, zk->domain_size);
+    const unsigned char *pt = q + 12;
+    size_t g1 = zk->curve->g1_bytes, g2 = zk->curve->g2_bytes;
+    zk->alpha1 = pt;
+    zk->beta1 = pt + g1;
+    zk->beta2 = pt + 2 * g1;
+    zk->gamma2 = pt + 2 * g1 + g2;
+    zk->delta1 = pt + 2 * g1 + 2 * g2;
+    zk->delta2 = pt + 3 * g1 + 2 * g2;
+    int rc;
+    if ((rc = check_vk_point(zk, zk->alpha1, 1, "alpha1", err)) || (rc = check_vk_point(zk, zk->beta1, 1, "beta1", err)) ||
+        (rc = check_vk_point(zk, zk->beta2, 2, "beta2", err)) || (rc = check_vk_point(zk, zk->gamma2, 2, "gamma2", err)) ||
+        (rc = check_vk_point(zk, zk->delta1, 1, "delta1", err)) || (rc = check_vk_point(zk, zk->delta2, 2, "delta2", err)))
+        return rc;
+
+    uint64_t nv = zk->n_vars, npub1 = (uint64_t)zk->n_public + 1;
+    if (!(zk->ic = section_exact(bf, ZKEY_SEC_IC, "IC", npub1 * g1, "nPublic + 1 G1 points", err)))
+        return err ? err->code : CUZK_ERR_FORMAT;
+    size_t bad;
+    rc = cuzk_core()->check_points(zk->curve->id, 1, zk->ic, npub1, 1, &bad);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: section 3 (IC): point %zu: %s", name, bad, cuzk_strerror(rc));
+
+    const binfile_section *cs = binfile_require(bf, ZKEY_SEC_COEFS, "coefficients", err);
+    if (!cs)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    if (cs->size < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients) has %llu bytes, too short for a count",
+                              name, (unsigned long long)cs->size);
+    zk->n_coefs = read_u32le(binfile_data(bf, cs));
+    uint64_t csize = 4 + zk->n_coefs * (12 + n8r);
+    if (cs->size != csize)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: section 4 (coefficients) has %llu bytes, expected %llu for the %llu entries it declares",
+                              name, (unsigned long long)cs->size, (unsigned long long)csize,
+                              (unsigned long long)zk->n_coefs);
+    zk->coefs = binfile_data(bf, cs) + 4;
+    if (!(zk->a = section_exact(bf, ZKEY_SEC_A, "A", nv * g1, "nVars G1 points", err)) ||
+        !(zk->b1 = section_exact(bf, ZKEY_SEC_B1, "B1", nv * g1, "nVars G1 points", err)) ||
+        !(zk->b2 = section_exact(bf, ZKEY_SEC_B2, "B2", nv * g2, "nVars G2 points", err)) ||
+        !(zk->c = section_exact(bf, ZKEY_SEC_C, "C", (nv - npub1) * g1, "nVars - nPublic - 1 G1 points", err)) ||
+        !(zk->h = section_exact(bf, ZKEY_SEC_H, "H", (uint64_t)zk->domain_size * g1, "domain size G1 points", err)))
+        return err ? err->code : CUZK_ERR_FORMAT;
+    return CUZK_OK;
+}
+
+int zkey_load(struct cuzk_zkey *zk, cuzk_error *err)
+{
+    int rc = zkey_parse(zk, err);
+    if (rc != CUZK_OK)
+        binfile_close(&zk->bf);
+    return rc;
+}
+
+int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err)
+{
+    if (!out || !path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_open: NULL argument");
+    *out = NULL;
+    struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
+    if (!zk)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
+    int rc = binfile_open(&zk->bf, path, "zkey", 2, err);
+    if (rc == CUZK_OK)
+        rc = zkey_load(zk, err);
+    if (rc != CUZK_OK) {
+        free(zk);
+        return rc;
+    }
+    *out = zk;
+    return CUZK_OK;
+}
+
+int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len, const char *name, cuzk_error *err)
+{
+    if (!out || (!data && len))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_open_memory: NULL argument");
+    *out = NULL;
+    struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
+    if (!zk)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", name ? name : "zkey");
+    static const unsigned char empty[1];
+    int rc = binfile_parse(&zk->bf, data ? data : empty, len, name ? name : "zkey", "zkey", 2, err);
+    if (rc == CUZK_OK)
+        rc = zkey_load(zk, err);
+    if (rc != CUZK_OK) {
+        free(zk);
+        return rc;
+    }
+    *out = zk;
+    return CUZK_OK;
+}
+
+void cuzk_zkey_free(cuzk_zkey *zk)
+{
+    if (!zk)
+        return;
+    binfile_close(&zk->bf);
+    free(zk);
+}
+
+void cuzk_zkey_get_info(const cuzk_zkey *zk, cuzk_zkey_info *info)
+{
+    memset(info, 0, sizeof(*info));
+    info->curve = zk->curve->id;
+    info->version = zk->bf.version;
+    info->n_vars = zk->n_vars;
+    info->n_public = zk->n_public;
+    info->domain_size = zk->domain_size;
+    info->n_coefs = zk->n_coefs;
+    info->file_size = zk->bf.size;
+}
+
+/* ------------------------------------------------------------ full check */
+
+typedef struct point_job {
+    const struct cuzk_zkey *zk;
+    const unsigned char *pts;
+    size_t begin, end; /* point indices */
+    int group, subgroup;
+    int rc;
+    size_t bad;
+} point_job;
+
+static void *point_worker(void *arg)
+{
+    point_job *j = arg;
+    size_t sz = j->group == 1 ? j->zk->curve->g1_bytes : j->zk->curve->g2_bytes;
+    size_t bad = 0;
+    j->rc = cuzk_core()->check_points(j->zk->curve->id, j->group, j->pts + j->begin * sz, j->end - j->begin,
+                                      j->subgroup, &bad);
+    j->bad = j->begin + bad;
+    return NULL;
+}
+
+/* Checks n points with `threads` threads; reports the first bad one. */
+static int check_section(const struct cuzk_zkey *zk, const unsigned char *pts, size_t n, int group, int subgroup,
+                         int threads, uint32_t id, const char *what, cuzk_error *err)
+{
+    enum { MAX_THREADS = 256 };
+    point_job jobs[MAX_THREADS];
+    pthread_t tids[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if ((size_t)threads > n)
+        threads = n ? (int)n : 1;
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (point_job){zk, pts, n * t / threads, n * (t + 1) / threads, group, subgroup, CUZK_OK, 0};
+        started[t] = threads > 1 && pthread_create(&tids[t], NULL, point_worker, &jobs[t]) == 0;
+        if (!started[t])
+            point_worker(&jobs[t]);
+    }
+    int rc = CUZK_OK;
+    size_t bad = 0;
+    for (int t = 0; t < threads; t++) {
+        if (started[t])
+            pthread_join(tids[t], NULL);
+        if (jobs[t].rc != CUZK_OK && rc == CUZK_OK) {
+            rc = jobs[t].rc;
+            bad = jobs[t].bad;
+        }
+    }
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: section %u (%s): point %zu of %zu: %s", zk->bf.name, id, what, bad, n,
+                              cuzk_strerror(rc));
+    return CUZK_OK;
+}
+
+int cuzk_zkey_check(const cuzk_zkey *zk, int subgroup, int threads, cuzk_error *err)
+{
+    if (!zk)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_check: NULL key");
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    for (uint64_t i = 0; i < zk->n_coefs; i++) {
+        zkey_coef c = zkey_coef_at(zk, i);
+        if (c.matrix > 1 || c.constraint >= zk->domain_size || c.signal >= zk->n_vars ||
+            !bytes_below(c.value, zk->curve->r, zk->curve->n8r))
+            return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                                  "%s: section 4 (coefficients): entry %llu (matrix %u, constraint %u, signal %u) is "
+                                  "out of range: expected matrix 0 or 1, constraint < %u, signal < %u, value < r",
+                                  zk->bf.name, (unsigned long long)i, c.matrix, c.constraint, c.signal,
+                                  zk->domain_size, zk->n_vars);
+    }
+    size_t nv = zk->n_vars, nc = zk->n_vars - zk->n_public - 1;
+    int rc;
+    if ((rc = check_section(zk, zk->a, nv, 1, subgroup, threads, ZKEY_SEC_A, "A", err)) ||
+        (rc = check_section(zk, zk->b1, nv, 1, subgroup, threads, ZKEY_SEC_B1, "B1", err)) ||
+        (rc = check_section(zk, zk->b2, nv, 2, subgroup, threads, ZKEY_SEC_B2, "B2", err)) ||
+        (rc = check_section(zk, zk->c, nc, 1, subgroup, threads, ZKEY_SEC_C, "C", err)) ||
+        (rc = check_section(zk, zk->h, zk->domain_size, 1, subgroup, threads, ZKEY_SEC_H, "H", err)))
+        return rc;
+    return CUZK_OK;
+}
+
+/* ------------------------------------------------------------ export-vk */
+
+/* Writes an Fq element given as its Montgomery image as a decimal string. */
+static void jo_fq(json_out *j, const struct cuzk_zkey *zk, const unsigned char *mont)
+{
+    unsigned char plain[48];
+    char dec[128];
+    cuzk_core()->fq_from_mont(zk->curve->id, plain, mont);
+    decimal_from_le(dec, sizeof(dec), plain, zk->curve->n8q);
+    jo_string(j, dec);
+}
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+/* [x, y, "1"], or snarkjs's ["0", "1", "0"] for infinity */
+static void jo_g1(json_out *j, const struct cuzk_zkey *zk, const unsigned char *p)
+{
+    size_t n8 = zk->curve->n8q;
+    jo_array_begin(j);
+    if (all_zero(p, 2 * n8)) {
+        jo_string(j, "0");
+        jo_string(j, "1");
+        jo_string(j, "0");
+    } else {
+        jo_fq(j, zk, p);
+        jo_fq(j, zk, p + n8);
+        jo_string(j, "1");
+    }
+    jo_array_end(j);
+}
+
+static void jo_fq2(json_out *j, const struct cuzk_zkey *zk, const unsigned char *p)
+{
+    jo_array_begin(j);
+    jo_fq(j, zk, p);
+    jo_fq(j, zk, p + zk->curve->n8q);
+    jo_array_end(j);
+}
+
+/* [[x0, x1], [y0, y1], ["1", "0"]] */
+static void jo_g2(json_out *j, const struct cuzk_zkey *zk, const unsigned char *p)
+{
+    size_t n8 = zk->curve->n8q;
+    jo_array_begin(j);
+    if (all_zero(p, 4 * n8)) {
+        static const char *inf[3][2] = {{"0", "0"}, {"1", "0"}, {"0", "0"}};
+        for (int k = 0; k < 3; k++) {
+            jo_array_begin(j);
+            jo_string(j, inf[k][0]);
+            jo_string(j, inf[k][1]);
+            jo_array_end(j);
+        }
+    } else {
+        jo_fq2(j, zk, p);
+        jo_fq2(j, zk, p + 2 * n8);
+        jo_array_begin(j);
+        jo_string(j, "1");
+        jo_string(j, "0");
+        jo_array_end(j);
+    }
+    jo_array_end(j);
+}
+
+int cuzk_zkey_export_vk(const cuzk_zkey *zk, char **json, cuzk_error *err)
+{
+    if (!zk || !json)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_export_vk: NULL argument");
+    *json = NULL;
+    size_t n8 = zk->curve->n8q;
+    unsigned char e[12 * 48];
+    cuzk_core()->pairing(zk->curve->id, e, zk->alpha1, zk->beta2);
+    json_out j;
+    jo_init(&j);
+    jo_object_begin(&j);
+    jo_key(&j, "protocol");
+    jo_string(&j, "groth16");
+    jo_key(&j, "curve");
+    jo_string(&j, zk->curve->name);
+    jo_key(&j, "nPublic");
+    jo_uint(&j, zk->n_public);
+    jo_key(&j, "vk_alpha_1");
+    jo_g1(&j, zk, zk->alpha1);
+    jo_key(&j, "vk_beta_2");
+    jo_g2(&j, zk, zk->beta2);
+    jo_key(&j, "vk_gamma_2");
+    jo_g2(&j, zk, zk->gamma2);
+    jo_key(&j, "vk_delta_2");
+    jo_g2(&j, zk, zk->delta2);
+    jo_key(&j, "vk_alphabeta_12");
+    jo_array_begin(&j);
+    for (int c6 = 0; c6 < 2; c6++) {
+        jo_array_begin(&j);
+        for (int c2 = 0; c2 < 3; c2++)
+            jo_fq2(&j, zk, e + (size_t)(c6 * 3 + c2) * 2 * n8);
+        jo_array_end(&j);
+    }
+    jo_array_end(&j);
+    jo_key(&j, "IC");
+    jo_array_begin(&j);
+    for (uint32_t i = 0; i <= zk->n_public; i++)
+        jo_g1(&j, zk, zk->ic + (size_t)i * zk->curve->g1_bytes);
+    jo_array_end(&j);
+    jo_object_end(&j);
+    char *text = jo_finish(&j);
+    if (!text)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory writing the verification key", zk->bf.name);
+    *json = text;
+    return CUZK_OK;
+}

@@ -1,0 +1,52 @@
+/* snarkjs Groth16 proving keys (.zkey), read in place from a mapped file
+ * (notes/snarkjs-groth16-formats.md §2). */
+#ifndef CUZK_FORMATS_ZKEY_H
+#define CUZK_FORMATS_ZKEY_H
+
+#include "binfile.h"
+#include "curve.h"
+
+enum {
+    ZKEY_SEC_PROTOCOL = 1,
+    ZKEY_SEC_HEADER = 2,
+    ZKEY_SEC_IC = 3,
+    ZKEY_SEC_COEFS = 4,
+    ZKEY_SEC_A = 5,
+    ZKEY_SEC_B1 = 6,
+    ZKEY_SEC_B2 = 7,
+    ZKEY_SEC_C = 8,
+    ZKEY_SEC_H = 9,
+    ZKEY_SEC_CONTRIBUTIONS = 10,
+};
+
+/* One coefficient entry of section 4: value = coef * R^2 mod r, plain LE. */
+typedef struct zkey_coef {
+    uint32_t matrix;     /* 0 = A, 1 = B */
+    uint32_t constraint; /* row, < domain size */
+    uint32_t signal;     /* column, < nVars */
+    const unsigned char *value;
+} zkey_coef;
+
+struct cuzk_zkey {
+    binfile bf;
+    const curve_desc *curve;
+    uint32_t n_vars, n_public, domain_size;
+    uint64_t n_coefs;
+    /* verification-key points inside section 2 */
+    const unsigned char *alpha1, *beta1, *beta2, *gamma2, *delta1, *delta2;
+    const unsigned char *ic;    /* n_public + 1 G1 */
+    const unsigned char *coefs; /* n_coefs entries of 12 + n8r bytes */
+    const unsigned char *a, *b1, *b2, *c, *h;
+};
+
+/* Parses an already opened container (takes ownership of bf on success and
+ * failure alike). */
+int zkey_load(struct cuzk_zkey *zk, cuzk_error *err);
+
+static inline zkey_coef zkey_coef_at(const struct cuzk_zkey *zk, uint64_t i)
+{
+    const unsigned char *p = zk->coefs + i * (12 + zk->curve->n8r);
+    return (zkey_coef){read_u32le(p), read_u32le(p + 4), read_u32le(p + 8), p + 12};
+}
+
+#endif
