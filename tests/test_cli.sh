@@ -1,8 +1,17 @@
 #!/bin/sh
-# The cuzk command: exit codes and messages. Usage: test_cli.sh path/to/cuzk
+# The cuzk command: exit codes, messages, no partial output files.
+# Usage: test_cli.sh path/to/cuzk FIXTURES_DIR
 set -u
 cuzk=$1
+fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+expect() { # expect CODE command...: run, check the exit code, keep stderr in $tmp/err
+  want=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $(cat "$tmp/err")"
+}
 
 out=$("$cuzk" version) || fail "cuzk version exited $?"
 echo "$out" | grep -q '^cuzk [0-9]*\.[0-9]*\.[0-9]*$' || fail "version line missing: $out"
@@ -12,9 +21,59 @@ echo "$out" | grep -q '^cpu backend: ' || fail "backend line missing: $out"
 out=$(CUZK_CPU_BACKEND=portable "$cuzk" selftest) || fail "selftest failed with the portable backend"
 echo "$out" | grep -q 'portable' || fail "CUZK_CPU_BACKEND=portable not honoured: $out"
 
-"$cuzk" >/dev/null 2>&1; [ $? -eq 2 ] || fail "no command should exit 2"
-err=$("$cuzk" frobnicate 2>&1 >/dev/null); [ $? -eq 2 ] || fail "unknown command should exit 2"
-echo "$err" | grep -q "unknown command 'frobnicate'" || fail "unknown command message: $err"
-"$cuzk" version extra >/dev/null 2>&1; [ $? -eq 2 ] || fail "extra argument should exit 2"
+expect 2 "$cuzk"
+expect 2 "$cuzk" frobnicate
+grep -q "unknown command 'frobnicate'" "$tmp/err" || fail "unknown command message: $(cat "$tmp/err")"
+expect 2 "$cuzk" version extra
 "$cuzk" help | grep -q 'usage: cuzk' || fail "help text"
+
+for c in bn128 bls12381; do
+  d=$fx/$c
+  # verify: valid, tampered (exit 1), malformed (exit 2)
+  expect 0 "$cuzk" verify "$d/mul1k.vk.json" "$d/mul1k.public.json" "$d/mul1k.proof.json"
+  grep -qx OK "$tmp/out" || fail "verify should print OK"
+  sed 's/"[0-9]*"/"7"/' "$d/mul1k.public.json" >"$tmp/public.json"
+  expect 1 "$cuzk" verify "$d/mul1k.vk.json" "$tmp/public.json" "$d/mul1k.proof.json"
+  grep -qx INVALID "$tmp/out" || fail "verify should print INVALID"
+  expect 1 "$cuzk" verify "$d/mul1k.vk.json" "$d/tiny.public.json" "$d/tiny.proof.json"
+  head -c 100 "$d/mul1k.proof.json" >"$tmp/proof.json"
+  expect 2 "$cuzk" verify "$d/mul1k.vk.json" "$d/mul1k.public.json" "$tmp/proof.json"
+  grep -q "proof.json: not valid JSON" "$tmp/err" || fail "truncated proof message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" verify "$d/mul1k.vk.json" "$d/mul1k.public.json" "$tmp/missing.json"
+  grep -q "missing.json: cannot open" "$tmp/err" || fail "missing file message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" verify "$d/mul1k.vk.json" "$d/mul1k.public.json"
+
+  # zkey export-vk: same bytes as snarkjs; failures leave no file behind
+  expect 0 "$cuzk" zkey export-vk "$d/poseidon3.zkey" "$tmp/vk.json"
+  cmp -s "$tmp/vk.json" "$d/poseidon3.vk.json" || fail "export-vk differs from snarkjs's vk.json ($c)"
+  expect 0 "$cuzk" zkey export verificationkey "$d/tiny.zkey" "$tmp/vk2.json"
+  cmp -s "$tmp/vk2.json" "$d/tiny.vk.json" || fail "export verificationkey differs ($c)"
+  expect 2 "$cuzk" zkey export-vk "$d/tiny.zkey" "$tmp/no/such/dir/vk.json"
+  grep -q "cannot write" "$tmp/err" || fail "unwritable output message: $(cat "$tmp/err")"
+  ls "$tmp/no" >/dev/null 2>&1 && fail "export-vk created a directory"
+  head -c 2000 "$d/tiny.zkey" >"$tmp/trunc.zkey"
+  expect 2 "$cuzk" zkey export-vk "$tmp/trunc.zkey" "$tmp/vk3.json"
+  [ -e "$tmp/vk3.json" ] && fail "export-vk left a file behind after a failure"
+  grep -q "trunc.zkey: truncated" "$tmp/err" || fail "truncated zkey message: $(cat "$tmp/err")"
+
+  # info: every kind of file; bad files exit 2 with a message naming them
+  expect 0 "$cuzk" info "$d/mul1k.zkey" --check --threads 2
+  grep -q "curve: *$( [ $c = bn128 ] && echo BN254 || echo BLS12-381)" "$tmp/out" || fail "info curve"
+  grep -q "check: " "$tmp/out" || fail "info --check result"
+  expect 0 "$cuzk" info "$d/mul1k.wtns"
+  grep -q "values: *1003" "$tmp/out" || fail "info wtns count"
+  expect 0 "$cuzk" info "$d/mul1k.r1cs"
+  grep -q "constraints: *1000" "$tmp/out" || fail "info r1cs constraints"
+  expect 2 "$cuzk" info "$tmp/trunc.zkey"
+  printf 'wtns\002\000\000\000' >"$tmp/short.wtns"
+  expect 2 "$cuzk" info "$tmp/short.wtns"
+  grep -q "short.wtns" "$tmp/err" || fail "short wtns message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" info "$d/mul1k.wtns" --check
+  expect 2 "$cuzk" info "$d/mul1k.zkey" --threads many
+  expect 2 "$cuzk" info "$d/mul1k.zkey" --bogus
+done
+head -c 5000 /dev/zero >"$tmp/zeros.bin"
+expect 2 "$cuzk" info "$tmp/zeros.bin"
+grep -q "zeros.bin" "$tmp/err" || fail "unknown file message: $(cat "$tmp/err")"
+expect 2 "$cuzk" info "$tmp/nonexistent"
 echo "cli: ok"

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#define TEST_UNUSED __attribute__((unused))
+
 static uint64_t test_seed;
 static uint64_t test_rng[4];
 static const char *test_context = "";
@@ -39,7 +41,7 @@ static uint64_t splitmix64(uint64_t *x)
 }
 
 /* xoshiro256** */
-static uint64_t test_rand64(void)
+TEST_UNUSED static uint64_t test_rand64(void)
 {
     uint64_t *s = test_rng;
     uint64_t result = ((s[1] * 5) << 7 | (s[1] * 5) >> 57) * 9;
@@ -63,7 +65,7 @@ static void test_init(const char *name)
     printf("%s (%s backend): seed %" PRIu64 "\n", name, CUZK_BACKEND_NAME, test_seed);
 }
 
-CUZK_UNUSED static long test_iters(long dflt)
+TEST_UNUSED static long test_iters(long dflt)
 {
     const char *env = getenv("CUZK_TEST_ITERS");
     return env ? atol(env) : dflt;
@@ -71,7 +73,7 @@ CUZK_UNUSED static long test_iters(long dflt)
 
 /* n limbs, uniformly random or (half the time) made of runs of equal bits
  * of random lengths 1..128. */
-static void test_rand_limbs(uint64_t *r, size_t n)
+TEST_UNUSED static void test_rand_limbs(uint64_t *r, size_t n)
 {
     if (test_rand64() & 1) {
         for (size_t i = 0; i < n; i++)
@@ -90,7 +92,7 @@ static void test_rand_limbs(uint64_t *r, size_t n)
     }
 }
 
-CUZK_UNUSED static int hexval(int c)
+TEST_UNUSED static int hexval(int c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -102,7 +104,7 @@ CUZK_UNUSED static int hexval(int c)
 }
 
 /* Parses exactly 2*len hex digits into len bytes; 0 on success. */
-CUZK_UNUSED static int test_hex_to_bytes(unsigned char *out, size_t len, const char *hex)
+TEST_UNUSED static int test_hex_to_bytes(unsigned char *out, size_t len, const char *hex)
 {
     if (strlen(hex) != 2 * len)
         return -1;

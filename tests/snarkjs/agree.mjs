@@ -1,0 +1,69 @@
+// cuzk verify must agree with snarkjs groth16 verify (0.7.6), the
+// independent oracle, on every fixture's proof and on tampered copies.
+//
+//   node agree.mjs path/to/cuzk FIXTURES_DIR
+//
+// For each case the proof is checked by `cuzk verify` (a child process) and
+// by snarkjs.groth16.verify in this process: cuzk's exit 0 must match
+// snarkjs's true and exit 1 its false. Exit status: 0 when all agree.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as snarkjs from 'snarkjs';
+
+const [cuzk, fixtures] = process.argv.slice(2);
+if (!cuzk || !fixtures) {
+  console.error('usage: node agree.mjs path/to/cuzk FIXTURES_DIR');
+  process.exit(2);
+}
+const tmp = mkdtempSync(join(tmpdir(), 'cuzk-agree-'));
+const load = (curve, file) => JSON.parse(readFileSync(join(fixtures, curve, file), 'utf8'));
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+let failures = 0, cases = 0;
+async function check(label, vk, pub, proof) {
+  const files = ['vk', 'public', 'proof'].map((n) => join(tmp, `${n}.json`));
+  [vk, pub, proof].forEach((doc, i) => writeFileSync(files[i], JSON.stringify(doc, null, 1)));
+  const r = spawnSync(cuzk, ['verify', ...files], { encoding: 'utf8' });
+  let expected;
+  try {
+    expected = await snarkjs.groth16.verify(vk, pub, proof, silent);
+  } catch (e) {
+    expected = `error: ${e.message}`;
+  }
+  const got = r.status === 0 ? true : r.status === 1 ? false : `exit ${r.status}: ${r.stderr.trim()}`;
+  cases++;
+  if (got !== expected) {
+    failures++;
+    console.log(`DISAGREE ${label}: snarkjs ${expected}, cuzk ${got}`);
+  }
+}
+
+const bump = (s) => (BigInt(s) + 1n).toString();
+for (const curve of ['bn128', 'bls12381']) {
+  const circuits = ['tiny', 'mul1k', 'poseidon3', 'sha256_256'];
+  for (const [i, name] of circuits.entries()) {
+    const vk = load(curve, `${name}.vk.json`);
+    const pub = load(curve, `${name}.public.json`);
+    const proof = load(curve, `${name}.proof.json`);
+    const at = `${curve}/${name}`;
+    await check(`${at} valid`, vk, pub, proof);
+    if (pub.length > 0) {
+      await check(`${at} public[0] + 1`, vk, [bump(pub[0]), ...pub.slice(1)], proof);
+      await check(`${at} last public + 1`, vk, [...pub.slice(0, -1), bump(pub[pub.length - 1])], proof);
+    }
+    await check(`${at} pi_a := alpha`, vk, pub, { ...proof, pi_a: vk.vk_alpha_1 });
+    await check(`${at} pi_b := gamma`, vk, pub, { ...proof, pi_b: vk.vk_gamma_2 });
+    await check(`${at} pi_c := IC[0]`, vk, pub, { ...proof, pi_c: vk.IC[0] });
+    await check(`${at} pi_a, pi_c swapped`, vk, pub, { ...proof, pi_a: proof.pi_c, pi_c: proof.pi_a });
+    const other = circuits[(i + 1) % circuits.length];
+    const opub = load(curve, `${other}.public.json`);
+    if (opub.length === pub.length)
+      await check(`${at} proof of ${other}`, vk, opub, load(curve, `${other}.proof.json`));
+  }
+}
+rmSync(tmp, { recursive: true, force: true });
+console.log(`snarkjs agreement: ${cases - failures}/${cases} cases agree`);
+await globalThis.curve_bn128?.terminate?.();
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,445 @@
+/* File formats and verification through the public API:
+ *   - every fixture's snarkjs proof verifies; tampered ones do not;
+ *   - the exported verification key equals snarkjs's vk.json byte for byte;
+ *   - truncated, oversized-count, wrong-magic, wrong-version, wrong-curve,
+ *     mismatched-section and out-of-range files are refused with the
+ *     documented status and a message naming the file and the section.
+ * Usage: test_formats FIXTURES_DIR */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/cuzk.h"
+
+#define CUZK_BACKEND_NAME "library"
+#include "test_util.h"
+
+static const char *fixtures;
+
+static unsigned char *slurp(const char *curve, const char *file, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s/%s", fixtures, curve, file);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc((size_t)n + 1);
+    CHECK(buf && fread(buf, 1, (size_t)n, f) == (size_t)n);
+    buf[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static int verify_docs(json_t *vk, json_t *pub, json_t *proof, cuzk_error *err)
+{
+    char *a = json_dumps(vk, 0), *b = json_dumps(pub, JSON_ENCODE_ANY), *c = json_dumps(proof, 0);
+    CHECK(a && b && c);
+    int rc = cuzk_verify_json(a, strlen(a), b, strlen(b), c, strlen(c), err);
+    free(a);
+    free(b);
+    free(c);
+    return rc;
+}
+
+static json_t *load_json(const char *curve, const char *file)
+{
+    size_t len;
+    unsigned char *text = slurp(curve, file, &len);
+    json_error_t je;
+    json_t *v = json_loadb((const char *)text, len, 0, &je);
+    CHECK(v != NULL);
+    free(text);
+    return v;
+}
+
+/* ------------------------------------------------------------ verify */
+
+static void test_verify(const char *curve, const char *name, const char *other)
+{
+    char ctx[128], f[128];
+    snprintf(ctx, sizeof(ctx), "verify %s/%s", curve, name);
+    test_context = ctx;
+    snprintf(f, sizeof(f), "%s.vk.json", name);
+    json_t *vk = load_json(curve, f);
+    snprintf(f, sizeof(f), "%s.public.json", name);
+    json_t *pub = load_json(curve, f);
+    snprintf(f, sizeof(f), "%s.proof.json", name);
+    json_t *proof = load_json(curve, f);
+    cuzk_error err = {0};
+    int rc = verify_docs(vk, pub, proof, &err);
+    if (rc != CUZK_OK)
+        fprintf(stderr, "%s\n", err.message);
+    CHECK(rc == CUZK_OK);
+
+    /* through the files too */
+    char p1[4096], p2[4096], p3[4096];
+    snprintf(p1, sizeof(p1), "%s/%s/%s.vk.json", fixtures, curve, name);
+    snprintf(p2, sizeof(p2), "%s/%s/%s.public.json", fixtures, curve, name);
+    snprintf(p3, sizeof(p3), "%s/%s/%s.proof.json", fixtures, curve, name);
+    CHECK(cuzk_verify_files(p1, p2, p3, &err) == CUZK_OK);
+
+    /* one public changed */
+    if (json_array_size(pub) > 0) {
+        json_t *t = json_deep_copy(pub);
+        const char *s = json_string_value(json_array_get(t, 0));
+        char changed[128];
+        snprintf(changed, sizeof(changed), "%s", s);
+        size_t n = strlen(changed);
+        changed[n - 1] = changed[n - 1] == '9' ? '8' : (char)(changed[n - 1] + 1);
+        json_array_set_new(t, 0, json_string(changed));
+        CHECK(verify_docs(vk, t, proof, &err) == CUZK_ERR_INVALID_PROOF);
+        CHECK(strstr(err.message, "does not verify") != NULL);
+        json_decref(t);
+    }
+
+    /* each proof point replaced by another valid point: G1 by vk_alpha_1,
+     * G2 by vk_gamma_2 */
+    const char *keys[3] = {"pi_a", "pi_b", "pi_c"};
+    for (int k = 0; k < 3; k++) {
+        json_t *t = json_deep_copy(proof);
+        json_object_set(t, keys[k], json_object_get(vk, k == 1 ? "vk_gamma_2" : "vk_alpha_1"));
+        CHECK(verify_docs(vk, pub, t, &err) == CUZK_ERR_INVALID_PROOF);
+        json_decref(t);
+    }
+
+    /* a proof of another circuit (with the publics that go with it) */
+    if (other) {
+        snprintf(f, sizeof(f), "%s.public.json", other);
+        json_t *opub = load_json(curve, f);
+        snprintf(f, sizeof(f), "%s.proof.json", other);
+        json_t *oproof = load_json(curve, f);
+        if (json_array_size(opub) == json_array_size(pub))
+            CHECK(verify_docs(vk, opub, oproof, &err) == CUZK_ERR_INVALID_PROOF);
+        CHECK(verify_docs(vk, pub, oproof, &err) == CUZK_ERR_INVALID_PROOF);
+        json_decref(opub);
+        json_decref(oproof);
+    }
+
+    /* malformed inputs: a status other than valid/invalid, and a message
+     * naming the place */
+    json_t *t = json_deep_copy(proof);
+    json_array_set_new(json_object_get(t, "pi_a"), 0, json_string("12x"));
+    CHECK(verify_docs(vk, pub, t, &err) == CUZK_ERR_FORMAT && strstr(err.message, "pi_a[0]"));
+    json_array_set_new(json_object_get(t, "pi_a"), 0, json_string("1"));
+    rc = verify_docs(vk, pub, t, &err);
+    CHECK(rc == CUZK_ERR_NOT_ON_CURVE && strstr(err.message, "pi_a"));
+    json_decref(t);
+    t = json_deep_copy(proof);
+    json_array_set_new(json_object_get(t, "pi_c"), 2, json_string("2"));
+    CHECK(verify_docs(vk, pub, t, &err) == CUZK_ERR_FORMAT && strstr(err.message, "pi_c[2]"));
+    json_object_set_new(t, "curve", json_string(!strcmp(curve, "bn128") ? "bls12381" : "bn128"));
+    CHECK(verify_docs(vk, pub, t, &err) == CUZK_ERR_FORMAT && strstr(err.message, "curve"));
+    json_decref(t);
+    t = json_deep_copy(pub);
+    json_array_append_new(t, json_string("1"));
+    CHECK(verify_docs(vk, t, proof, &err) == CUZK_ERR_FORMAT && strstr(err.message, "public signals"));
+    json_decref(t);
+    if (json_array_size(pub) > 0) { /* a public of r or more */
+        t = json_deep_copy(pub);
+        json_array_set_new(t, 0, json_string("52435875175126190479447740508185965837690552500527637822603658699938581184513"
+                                             "0"));
+        CHECK(verify_docs(vk, t, proof, &err) == CUZK_ERR_NOT_CANONICAL);
+        json_decref(t);
+    }
+    t = json_deep_copy(vk);
+    json_object_set_new(t, "protocol", json_string("plonk"));
+    CHECK(verify_docs(t, pub, proof, &err) == CUZK_ERR_UNSUPPORTED);
+    json_decref(t);
+    CHECK(cuzk_verify_json("{", 1, "[]", 2, "{}", 2, &err) == CUZK_ERR_FORMAT && strstr(err.message, "not valid JSON"));
+
+    json_decref(vk);
+    json_decref(pub);
+    json_decref(proof);
+}
+
+/* ------------------------------------------------------------ export-vk */
+
+static void test_export_vk(const char *curve, const char *name)
+{
+    char ctx[128], f[128];
+    snprintf(ctx, sizeof(ctx), "export-vk %s/%s", curve, name);
+    test_context = ctx;
+    snprintf(f, sizeof(f), "%s.zkey", name);
+    size_t zlen, vlen;
+    unsigned char *z = slurp(curve, f, &zlen);
+    snprintf(f, sizeof(f), "%s.vk.json", name);
+    unsigned char *v = slurp(curve, f, &vlen);
+    cuzk_zkey *zk;
+    cuzk_error err = {0};
+    CHECK(cuzk_zkey_open_memory(&zk, z, zlen, f, &err) == CUZK_OK);
+    char *json;
+    CHECK(cuzk_zkey_export_vk(zk, &json, &err) == CUZK_OK);
+    CHECK(strlen(json) == vlen && memcmp(json, v, vlen) == 0);
+    CHECK(cuzk_zkey_check(zk, 1, 2, &err) == CUZK_OK);
+    cuzk_zkey_info info;
+    cuzk_zkey_get_info(zk, &info);
+    CHECK(info.curve == (!strcmp(curve, "bn128") ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381));
+    cuzk_free(json);
+    cuzk_zkey_free(zk);
+    free(z);
+    free(v);
+}
+
+/* ------------------------------------------------------------ bad files */
+
+typedef int (*open_fn)(void **out, const void *data, size_t len, const char *name, cuzk_error *err);
+typedef void (*free_fn)(void *);
+
+static int open_zkey(void **out, const void *d, size_t n, const char *name, cuzk_error *e)
+{
+    return cuzk_zkey_open_memory((cuzk_zkey **)out, d, n, name, e);
+}
+static int open_wtns(void **out, const void *d, size_t n, const char *name, cuzk_error *e)
+{
+    return cuzk_wtns_open_memory((cuzk_wtns **)out, d, n, name, e);
+}
+static int open_r1cs(void **out, const void *d, size_t n, const char *name, cuzk_error *e)
+{
+    return cuzk_r1cs_open_memory((cuzk_r1cs **)out, d, n, name, e);
+}
+static void free_zkey(void *p)
+{
+    cuzk_zkey_free(p);
+}
+static void free_wtns(void *p)
+{
+    cuzk_wtns_free(p);
+}
+static void free_r1cs(void *p)
+{
+    cuzk_r1cs_free(p);
+}
+
+/* Opens a (mutated) buffer; returns the status, message in err. */
+static int try_open(open_fn op, free_fn fr, const unsigned char *d, size_t n, cuzk_error *err)
+{
+    void *h = NULL;
+    memset(err, 0, sizeof(*err));
+    int rc = op(&h, d, n, "mutated", err);
+    if (rc == CUZK_OK)
+        fr(h);
+    else
+        CHECK(h == NULL && err->code == rc && strstr(err->message, "mutated") != NULL);
+    return rc;
+}
+
+/* Offset of section `id`'s 12-byte header in a container. */
+static size_t section_header(const unsigned char *d, size_t n, uint32_t id)
+{
+    size_t pos = 12;
+    uint32_t count = d[8] | d[9] << 8 | d[10] << 16 | (uint32_t)d[11] << 24;
+    for (uint32_t i = 0; i < count && pos + 12 <= n; i++) {
+        uint32_t sid = d[pos] | d[pos + 1] << 8 | d[pos + 2] << 16 | (uint32_t)d[pos + 3] << 24;
+        uint64_t len = 0;
+        for (int k = 7; k >= 0; k--)
+            len = len << 8 | d[pos + 4 + k];
+        if (sid == id)
+            return pos;
+        pos += 12 + len;
+    }
+    CHECK(!"section not found");
+    return 0;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void common_mutations(const char *label, open_fn op, free_fn fr, const unsigned char *d, size_t n)
+{
+    char ctx[128];
+    snprintf(ctx, sizeof(ctx), "bad %s", label);
+    test_context = ctx;
+    cuzk_error err;
+    unsigned char *m = malloc(n);
+    CHECK(try_open(op, fr, d, n, &err) == CUZK_OK);
+    /* every truncation is refused cleanly */
+    for (size_t len = 0; len < n; len += (n > 4000 ? 1 + len / 64 : 1)) {
+        memcpy(m, d, len);
+        int rc = try_open(op, fr, m, len, &err);
+        CHECK(rc != CUZK_OK);
+        CHECK(rc == CUZK_ERR_FORMAT || rc == CUZK_ERR_UNSUPPORTED || rc == CUZK_ERR_NOT_CANONICAL);
+    }
+    memcpy(m, d, n);
+    memcpy(m, "abcd", 4);
+    CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "magic"));
+    memcpy(m, d, n);
+    put_u32(m + 4, 99);
+    CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "version 99"));
+    memcpy(m, d, n);
+    put_u32(m + 8, 100000);
+    CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "sections"));
+    memcpy(m, d, n);
+    put_u32(m + 16, 0x7fffffff); /* first section's size: past the end */
+    CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "truncated"));
+    free(m);
+}
+
+static void test_bad_zkey(const char *curve)
+{
+    size_t n;
+    unsigned char *d = slurp(curve, "tiny.zkey", &n);
+    common_mutations("zkey", open_zkey, free_zkey, d, n);
+    cuzk_error err;
+    unsigned char *m = malloc(n);
+    size_t h = section_header(d, n, 2) + 12; /* section 2's data */
+    uint32_t n8q = d[h] | d[h + 1] << 8;
+    /* wrong curve: the base-field prime altered */
+    memcpy(m, d, n);
+    m[h + 4] ^= 1;
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "section 2"));
+    /* n8q of neither curve */
+    memcpy(m, d, n);
+    put_u32(m + h, 40);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "n8q = 40"));
+    /* not Groth16 */
+    memcpy(m, d, n);
+    put_u32(m + section_header(d, n, 1) + 12, 2);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "PLONK"));
+    /* oversized counts: nVars and nCoefs far beyond the sections */
+    size_t counts = h + 4 + n8q + 4 + 32;
+    memcpy(m, d, n);
+    put_u32(m + counts, 0xfffffff0u);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "section 5"));
+    memcpy(m, d, n);
+    put_u32(m + section_header(d, n, 4) + 12, 0x7fffffffu);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "section 4"));
+    /* nPublic >= nVars; domain not a power of two */
+    memcpy(m, d, n);
+    put_u32(m + counts + 4, 1000);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "nPublic"));
+    memcpy(m, d, n);
+    put_u32(m + counts + 8, 6);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "power of two"));
+    /* a section whose size disagrees with the header: section 9 (H) one
+     * point short (the file is rebuilt without its last 8 bytes of H,
+     * with the section size and the next section shifted) */
+    size_t s9 = section_header(d, n, 9);
+    memcpy(m, d, n);
+    m[s9 + 4] = (unsigned char)(m[s9 + 4] - 8); /* claims 8 bytes fewer */
+    int rc = try_open(open_zkey, free_zkey, m, n, &err);
+    CHECK(rc == CUZK_ERR_FORMAT);
+    /* alpha1 moved off the curve; a coordinate >= p */
+    size_t alpha = counts + 12;
+    memcpy(m, d, n);
+    m[alpha + n8q] ^= 1;
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_NOT_ON_CURVE && strstr(err.message, "alpha1"));
+    memcpy(m, d, n);
+    memset(m + alpha, 0xff, n8q);
+    CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_NOT_CANONICAL && strstr(err.message, "alpha1"));
+    /* a point of section 5 (A) off the curve: found by the full check */
+    memcpy(m, d, n);
+    size_t a = section_header(d, n, 5) + 12 + 2 * (2 * n8q); /* third point */
+    m[a] ^= 1;
+    cuzk_zkey *zk;
+    CHECK(cuzk_zkey_open_memory(&zk, m, n, "mutated", &err) == CUZK_OK);
+    rc = cuzk_zkey_check(zk, 1, 2, &err);
+    CHECK((rc == CUZK_ERR_NOT_ON_CURVE || rc == CUZK_ERR_NOT_CANONICAL) && strstr(err.message, "section 5 (A): point 2"));
+    cuzk_zkey_free(zk);
+    /* a coefficient entry out of range */
+    memcpy(m, d, n);
+    put_u32(m + section_header(d, n, 4) + 12 + 4 + 8, 1000); /* entry 0's signal */
+    CHECK(cuzk_zkey_open_memory(&zk, m, n, "mutated", &err) == CUZK_OK);
+    CHECK(cuzk_zkey_check(zk, 1, 1, &err) == CUZK_ERR_FORMAT && strstr(err.message, "section 4"));
+    cuzk_zkey_free(zk);
+    /* a key of the other version (snarkjs's "zkey new" section order) opens */
+    free(d);
+    d = slurp(curve, "tiny_0.zkey", &n);
+    CHECK(try_open(open_zkey, free_zkey, d, n, &err) == CUZK_OK);
+    free(m);
+    free(d);
+}
+
+static void test_bad_wtns(const char *curve)
+{
+    size_t n;
+    unsigned char *d = slurp(curve, "mul1k.wtns", &n);
+    common_mutations("wtns", open_wtns, free_wtns, d, n);
+    cuzk_error err;
+    unsigned char *m = malloc(n);
+    size_t h = section_header(d, n, 1) + 12;
+    memcpy(m, d, n);
+    put_u32(m + h, 48);
+    CHECK(try_open(open_wtns, free_wtns, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "n8 = 48"));
+    memcpy(m, d, n);
+    m[h + 4] ^= 1; /* prime of no curve */
+    CHECK(try_open(open_wtns, free_wtns, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "prime"));
+    memcpy(m, d, n);
+    put_u32(m + h + 36, 2000000); /* more values than section 2 holds */
+    CHECK(try_open(open_wtns, free_wtns, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "section 2"));
+    memcpy(m, d, n);
+    memset(m + section_header(d, n, 2) + 12 + 32 * 5, 0xff, 32); /* value 5 >= r */
+    CHECK(try_open(open_wtns, free_wtns, m, n, &err) == CUZK_ERR_NOT_CANONICAL && strstr(err.message, "value 5"));
+    cuzk_wtns *w;
+    CHECK(cuzk_wtns_open_memory(&w, d, n, "mul1k.wtns", &err) == CUZK_OK);
+    cuzk_wtns_info info;
+    cuzk_wtns_get_info(w, &info);
+    CHECK(info.n_witness == 1003);
+    cuzk_wtns_free(w);
+    free(m);
+    free(d);
+}
+
+static void test_bad_r1cs(const char *curve)
+{
+    size_t n;
+    unsigned char *d = slurp(curve, "tiny.r1cs", &n);
+    common_mutations("r1cs", open_r1cs, free_r1cs, d, n);
+    cuzk_error err;
+    unsigned char *m = malloc(n);
+    size_t c = section_header(d, n, 2) + 12; /* constraint 0, A's term count */
+    memcpy(m, d, n);
+    put_u32(m + c, 1000000);
+    CHECK(try_open(open_r1cs, free_r1cs, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "constraint 0"));
+    memcpy(m, d, n);
+    put_u32(m + c + 4, 77); /* A's first wire */
+    CHECK(try_open(open_r1cs, free_r1cs, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "wire 77"));
+    memcpy(m, d, n);
+    memset(m + c + 8, 0xff, 32); /* A's first coefficient >= r */
+    CHECK(try_open(open_r1cs, free_r1cs, m, n, &err) == CUZK_ERR_NOT_CANONICAL && strstr(err.message, "coefficient"));
+    size_t h = section_header(d, n, 1) + 12;
+    memcpy(m, d, n);
+    put_u32(m + h + 36 + 12 + 4 + 8, 5); /* 5 constraints declared, 1 present */
+    CHECK(try_open(open_r1cs, free_r1cs, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "section 2"));
+    cuzk_r1cs *r;
+    CHECK(cuzk_r1cs_open_memory(&r, d, n, "tiny.r1cs", &err) == CUZK_OK);
+    cuzk_r1cs_info info;
+    cuzk_r1cs_get_info(r, &info);
+    CHECK(info.n_constraints == 1 && info.n_wires == 4 && info.n_pub_out == 1 && info.n_pub_in == 1);
+    cuzk_r1cs_free(r);
+    free(m);
+    free(d);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s FIXTURES_DIR\n", argv[0]);
+        return 2;
+    }
+    fixtures = argv[1];
+    test_init("test_formats");
+    static const char *curves[2] = {"bn128", "bls12381"};
+    static const char *circuits[4] = {"tiny", "mul1k", "poseidon3", "sha256_256"};
+    for (int c = 0; c < 2; c++) {
+        for (int k = 0; k < 4; k++)
+            test_verify(curves[c], circuits[k], circuits[(k + 1) % 4]);
+        for (int k = 0; k < 3; k++)
+            test_export_vk(curves[c], circuits[k]);
+        test_bad_zkey(curves[c]);
+        test_bad_wtns(curves[c]);
+        test_bad_r1cs(curves[c]);
+    }
+    test_done("test_formats");
+    return 0;
+}
