@@ -6,7 +6,9 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all test asan-test bench vectors clean
+FUZZ_SECONDS ?= 600
+
+.PHONY: all test asan-test bench fuzz vectors clean
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -27,9 +29,13 @@ asan-test: $(ASAN_BUILD)/CMakeCache.txt
 bench: all
 	$(BUILD)/bench/bench_arith
 
+# libFuzzer on the file readers (clang), FUZZ_SECONDS each, two at a time.
+fuzz:
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 # Regenerates the @noble/curves known-answer vectors (needs node and npm).
 vectors:
 	cd tests/vectors && npm ci --silent && node gen_vectors.mjs
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
