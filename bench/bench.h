@@ -13,7 +13,7 @@ struct bench_row {
     double ns;
 };
 
-#define BENCH_MAX_ROWS 96
+#define BENCH_MAX_ROWS 128
 
 static inline double bench_now(void)
 {

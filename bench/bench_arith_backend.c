@@ -1,7 +1,7 @@
 /* Field and curve operation timings for one CPU backend; compiled twice
  * (CUZK_BACKEND_ADX=0/1) into bench_arith, which prints both side by side. */
 #include "bench.h"
-#include "ec/curves.h"
+#include "pairing/pairings.h"
 
 #if CUZK_BACKEND_ADX
 #define BENCH_ENTRY bench_arith_adx
@@ -60,6 +60,31 @@ size_t BENCH_ENTRY(struct bench_row *rows, int reps, double scale);
         sink ^= *(const limb_t *)&r.x ^ *(const limb_t *)&xz.x;                                  \
     } while (0)
 
+#define PAIRING_BENCH(C, label)                                                                  \
+    do {                                                                                         \
+        C##_g1_jacobian g1, t1;                                                                  \
+        C##_g2_jacobian g2, t2;                                                                  \
+        C##_g1_affine P[4];                                                                      \
+        C##_g2_affine Q[4];                                                                      \
+        C##_g1_generator(&g1);                                                                   \
+        C##_g2_generator(&g2);                                                                   \
+        for (int i = 0; i < 4; i++) {                                                            \
+            const limb_t k[1] = {0x9e3779b97f4a7c15ULL * (limb_t)(i + 1)};                       \
+            C##_g1_mul_var(&t1, &g1, k, 64);                                                     \
+            C##_g2_mul_var(&t2, &g2, k, 64);                                                     \
+            C##_g1_to_affine(&P[i], &t1);                                                        \
+            C##_g2_to_affine(&Q[i], &t2);                                                        \
+        }                                                                                        \
+        C##_fp12 e, f;                                                                           \
+        BENCH(rows, &n, reps, label " Miller loop", 20 * scale + 1, C##_miller_loop_batch(&f, P, Q, 1)); \
+        BENCH(rows, &n, reps, label " final exponentiation", 20 * scale + 1,                     \
+              C##_final_exponentiation(&e, &f));                                                 \
+        BENCH(rows, &n, reps, label " pairing", 20 * scale + 1, C##_pairing_var(&e, &P[0], &Q[0])); \
+        BENCH(rows, &n, reps, label " 4-pairing product", 10 * scale + 1,                        \
+              C##_multi_pairing_var(&e, P, Q, 4));                                               \
+        sink ^= e.c0.c0.c0.l[0];                                                                 \
+    } while (0)
+
 size_t BENCH_ENTRY(struct bench_row *rows, int reps, double scale)
 {
     size_t n = 0;
@@ -89,6 +114,8 @@ size_t BENCH_ENTRY(struct bench_row *rows, int reps, double scale)
     GROUP_BENCH(bls12_381_g2, "bls12_381 G2", k);
     GROUP_BENCH(bn254_g1, "bn254 G1", k);
     GROUP_BENCH(bn254_g2, "bn254 G2", k);
+    PAIRING_BENCH(bls12_381, "bls12_381");
+    PAIRING_BENCH(bn254, "bn254");
     /* keep the chains alive */
     if (sink == 0x123456789)
         rows[0].ns += 1e-9;

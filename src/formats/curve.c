@@ -76,3 +76,10 @@ int bytes_below(const unsigned char *v, const uint64_t *m, uint32_t n8)
     }
     return 0;
 }
+
+void curve_prime_bytes(unsigned char *out, const uint64_t *m, uint32_t n8)
+{
+    for (uint32_t i = 0; i < n8 / 8; i++)
+        for (int k = 0; k < 8; k++)
+            out[8 * i + k] = (unsigned char)(m[i] >> (8 * k));
+}

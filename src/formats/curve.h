@@ -25,6 +25,9 @@ const curve_desc *curve_by_r(const unsigned char *r, uint32_t n8);
  * "bn128", "BN254", "alt_bn128", "bls12-381" and "BLS12381" all work. */
 const curve_desc *curve_by_name(const char *name);
 
+/* Writes the prime m (little-endian limbs) as n8 little-endian bytes. */
+void curve_prime_bytes(unsigned char *out, const uint64_t *m, uint32_t n8);
+
 /* 1 when the n8-byte little-endian integer v is below the prime m. */
 int bytes_below(const unsigned char *v, const uint64_t *m, uint32_t n8);
 

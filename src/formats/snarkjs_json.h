@@ -48,6 +48,20 @@ int snarkjs_public_parse(snarkjs_public *pub, const char *text, size_t len, cons
                          const curve_desc *curve, cuzk_error *err);
 void snarkjs_public_free(snarkjs_public *pub);
 
+/* ---- writing, in snarkjs's layout (JSON.stringify(value, null, 1)) ---- */
+
+struct json_out;
+/* Points given in the .zkey layout, written as snarkjs's projective
+ * triples ([x, y, "1"]; infinity ["0", "1", "0"]); an Fp2 pair. */
+void jo_g1(struct json_out *j, const curve_desc *c, const unsigned char *p);
+void jo_g2(struct json_out *j, const curve_desc *c, const unsigned char *p);
+void jo_fq2(struct json_out *j, const curve_desc *c, const unsigned char *p);
+
+/* proof.json and public.json texts (free() them); NULL when out of memory. */
+char *snarkjs_proof_json(const curve_desc *c, const unsigned char *a, const unsigned char *b,
+                         const unsigned char *cpt);
+char *snarkjs_public_json(const unsigned char *values, size_t n);
+
 /* Reads a whole file of at most SNARKJS_JSON_MAX_BYTES into a NUL-terminated
  * buffer (free() it). */
 int read_text_file(const char *path, char **text, size_t *len, cuzk_error *err);

@@ -7,8 +7,8 @@
 
 #include "../core.h"
 #include "../util/error.h"
-#include "decimal.h"
 #include "json_out.h"
+#include "snarkjs_json.h"
 
 /* The data of section `id`, which must hold exactly `expected` bytes. */
 static const unsigned char *section_exact(const binfile *bf, uint32_t id, const char *what, uint64_t expected,
@@ -290,74 +290,97 @@ int cuzk_zkey_check(const cuzk_zkey *zk, int subgroup, int threads, cuzk_error *
     return CUZK_OK;
 }
 
-/* ------------------------------------------------------------ export-vk */
+/* ------------------------------------------------------------ writing */
 
-/* Writes an Fq element given as its Montgomery image as a decimal string. */
-static void jo_fq(json_out *j, const struct cuzk_zkey *zk, const unsigned char *mont)
+void zkey_parts_of(const struct cuzk_zkey *zk, zkey_parts *p)
 {
-    unsigned char plain[48];
-    char dec[128];
-    cuzk_core()->fq_from_mont(zk->curve->id, plain, mont);
-    decimal_from_le(dec, sizeof(dec), plain, zk->curve->n8q);
-    jo_string(j, dec);
-}
-
-static int all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0;
-}
-
-/* [x, y, "1"], or snarkjs's ["0", "1", "0"] for infinity */
-static void jo_g1(json_out *j, const struct cuzk_zkey *zk, const unsigned char *p)
-{
-    size_t n8 = zk->curve->n8q;
-    jo_array_begin(j);
-    if (all_zero(p, 2 * n8)) {
-        jo_string(j, "0");
-        jo_string(j, "1");
-        jo_string(j, "0");
-    } else {
-        jo_fq(j, zk, p);
-        jo_fq(j, zk, p + n8);
-        jo_string(j, "1");
-    }
-    jo_array_end(j);
-}
-
-static void jo_fq2(json_out *j, const struct cuzk_zkey *zk, const unsigned char *p)
-{
-    jo_array_begin(j);
-    jo_fq(j, zk, p);
-    jo_fq(j, zk, p + zk->curve->n8q);
-    jo_array_end(j);
-}
-
-/* [[x0, x1], [y0, y1], ["1", "0"]] */
-static void jo_g2(json_out *j, const struct cuzk_zkey *zk, const unsigned char *p)
-{
-    size_t n8 = zk->curve->n8q;
-    jo_array_begin(j);
-    if (all_zero(p, 4 * n8)) {
-        static const char *inf[3][2] = {{"0", "0"}, {"1", "0"}, {"0", "0"}};
-        for (int k = 0; k < 3; k++) {
-            jo_array_begin(j);
-            jo_string(j, inf[k][0]);
-            jo_string(j, inf[k][1]);
-            jo_array_end(j);
+    memset(p, 0, sizeof(*p));
+    p->curve = zk->curve;
+    p->n_vars = zk->n_vars;
+    p->n_public = zk->n_public;
+    p->domain_size = zk->domain_size;
+    p->alpha1 = zk->alpha1;
+    p->beta1 = zk->beta1;
+    p->beta2 = zk->beta2;
+    p->gamma2 = zk->gamma2;
+    p->delta1 = zk->delta1;
+    p->delta2 = zk->delta2;
+    p->ic = zk->ic;
+    p->coefs = zk->coefs;
+    p->n_coefs = zk->n_coefs;
+    p->a = zk->a;
+    p->b1 = zk->b1;
+    p->b2 = zk->b2;
+    p->c = zk->c;
+    p->h = zk->h;
+    for (uint32_t i = 0; i < zk->bf.n_sections; i++)
+        if (zk->bf.sections[i].id == ZKEY_SEC_CONTRIBUTIONS) {
+            p->contributions = binfile_data(&zk->bf, &zk->bf.sections[i]);
+            p->contributions_size = zk->bf.sections[i].size;
         }
-    } else {
-        jo_fq2(j, zk, p);
-        jo_fq2(j, zk, p + 2 * n8);
-        jo_array_begin(j);
-        jo_string(j, "1");
-        jo_string(j, "0");
-        jo_array_end(j);
-    }
-    jo_array_end(j);
 }
+
+int zkey_write(const char *path, const zkey_parts *p, cuzk_error *err)
+{
+    const curve_desc *c = p->curve;
+    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    uint64_t nv = p->n_vars, npub1 = (uint64_t)p->n_public + 1;
+    binwriter w;
+    int rc = binwriter_open(&w, path, "zkey", 1, p->contributions ? 10 : 9, err);
+    if (rc != CUZK_OK)
+        return rc;
+    unsigned char prime[48];
+    binwriter_section_begin(&w, ZKEY_SEC_PROTOCOL);
+    binwriter_u32(&w, 1); /* Groth16 */
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_HEADER);
+    binwriter_u32(&w, c->n8q);
+    curve_prime_bytes(prime, c->q, c->n8q);
+    binwriter_write(&w, prime, c->n8q);
+    binwriter_u32(&w, c->n8r);
+    curve_prime_bytes(prime, c->r, c->n8r);
+    binwriter_write(&w, prime, c->n8r);
+    binwriter_u32(&w, p->n_vars);
+    binwriter_u32(&w, p->n_public);
+    binwriter_u32(&w, p->domain_size);
+    binwriter_write(&w, p->alpha1, g1);
+    binwriter_write(&w, p->beta1, g1);
+    binwriter_write(&w, p->beta2, g2);
+    binwriter_write(&w, p->gamma2, g2);
+    binwriter_write(&w, p->delta1, g1);
+    binwriter_write(&w, p->delta2, g2);
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_IC);
+    binwriter_write(&w, p->ic, npub1 * g1);
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_COEFS);
+    binwriter_u32(&w, (uint32_t)p->n_coefs);
+    binwriter_write(&w, p->coefs, p->n_coefs * (12 + c->n8r));
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_A);
+    binwriter_write(&w, p->a, nv * g1);
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_B1);
+    binwriter_write(&w, p->b1, nv * g1);
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_B2);
+    binwriter_write(&w, p->b2, nv * g2);
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_C);
+    binwriter_write(&w, p->c, (nv - npub1) * g1);
+    binwriter_section_end(&w);
+    binwriter_section_begin(&w, ZKEY_SEC_H);
+    binwriter_write(&w, p->h, (uint64_t)p->domain_size * g1);
+    binwriter_section_end(&w);
+    if (p->contributions) {
+        binwriter_section_begin(&w, ZKEY_SEC_CONTRIBUTIONS);
+        binwriter_write(&w, p->contributions, p->contributions_size);
+        binwriter_section_end(&w);
+    }
+    return binwriter_commit(&w, err);
+}
+
+/* ------------------------------------------------------------ export-vk */
 
 int cuzk_zkey_export_vk(const cuzk_zkey *zk, char **json, cuzk_error *err)
 {
@@ -377,26 +400,26 @@ int cuzk_zkey_export_vk(const cuzk_zkey *zk, char **json, cuzk_error *err)
     jo_key(&j, "nPublic");
     jo_uint(&j, zk->n_public);
     jo_key(&j, "vk_alpha_1");
-    jo_g1(&j, zk, zk->alpha1);
+    jo_g1(&j, zk->curve, zk->alpha1);
     jo_key(&j, "vk_beta_2");
-    jo_g2(&j, zk, zk->beta2);
+    jo_g2(&j, zk->curve, zk->beta2);
     jo_key(&j, "vk_gamma_2");
-    jo_g2(&j, zk, zk->gamma2);
+    jo_g2(&j, zk->curve, zk->gamma2);
     jo_key(&j, "vk_delta_2");
-    jo_g2(&j, zk, zk->delta2);
+    jo_g2(&j, zk->curve, zk->delta2);
     jo_key(&j, "vk_alphabeta_12");
     jo_array_begin(&j);
     for (int c6 = 0; c6 < 2; c6++) {
         jo_array_begin(&j);
         for (int c2 = 0; c2 < 3; c2++)
-            jo_fq2(&j, zk, e + (size_t)(c6 * 3 + c2) * 2 * n8);
+            jo_fq2(&j, zk->curve, e + (size_t)(c6 * 3 + c2) * 2 * n8);
         jo_array_end(&j);
     }
     jo_array_end(&j);
     jo_key(&j, "IC");
     jo_array_begin(&j);
     for (uint32_t i = 0; i <= zk->n_public; i++)
-        jo_g1(&j, zk, zk->ic + (size_t)i * zk->curve->g1_bytes);
+        jo_g1(&j, zk->curve, zk->ic + (size_t)i * zk->curve->g1_bytes);
     jo_array_end(&j);
     jo_object_end(&j);
     char *text = jo_finish(&j);

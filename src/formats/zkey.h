@@ -4,6 +4,7 @@
 #define CUZK_FORMATS_ZKEY_H
 
 #include "binfile.h"
+#include "binwriter.h"
 #include "curve.h"
 
 enum {
@@ -38,6 +39,26 @@ struct cuzk_zkey {
     const unsigned char *coefs; /* n_coefs entries of 12 + n8r bytes */
     const unsigned char *a, *b1, *b2, *c, *h;
 };
+
+/* Everything a .zkey holds, for writing one. Points are in the .zkey
+ * layout (Montgomery, little-endian); coefs are n_coefs raw entries of
+ * 12 + n8r bytes; contributions (section 10) may be NULL. */
+typedef struct zkey_parts {
+    const curve_desc *curve;
+    uint32_t n_vars, n_public, domain_size;
+    const unsigned char *alpha1, *beta1, *beta2, *gamma2, *delta1, *delta2;
+    const unsigned char *ic, *coefs, *a, *b1, *b2, *c, *h;
+    uint64_t n_coefs;
+    const unsigned char *contributions;
+    uint64_t contributions_size;
+} zkey_parts;
+
+/* Writes a key (version 1, sections 1 to 9 in order, then 10 if present)
+ * through binwriter: atomically, or not at all. */
+int zkey_write(const char *path, const zkey_parts *p, cuzk_error *err);
+
+/* The parts of an opened key (pointers into its mapping). */
+void zkey_parts_of(const struct cuzk_zkey *zk, zkey_parts *p);
 
 /* Parses an already opened container (takes ownership of bf on success and
  * failure alike). */

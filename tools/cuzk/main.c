@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../../include/cuzk.h"
 #include "../../src/formats/binfile.h"
@@ -16,6 +15,7 @@
 #include "../../src/formats/r1cs.h"
 #include "../../src/formats/wtns.h"
 #include "../../src/formats/zkey.h"
+#include "../../src/util/file.h"
 
 static void usage(FILE *out)
 {
@@ -97,37 +97,6 @@ static int cmd_verify(int argc, char **argv)
     return fail_err(&err);
 }
 
-/* Writes text to path through a temporary file and a rename, so a failure
- * never leaves a partial file behind. */
-static int write_file_atomic(const char *path, const char *text)
-{
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return fail("%s: out of memory", path);
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int e = errno;
-        free(tmp);
-        return fail("%s: cannot write: %s", path, strerror(e));
-    }
-    size_t len = strlen(text);
-    int ok = fwrite(text, 1, len, f) == len;
-    ok &= fflush(f) == 0;
-    int e = errno;
-    ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        if (ok)
-            e = errno;
-        remove(tmp);
-        free(tmp);
-        return fail("%s: cannot write: %s", path, strerror(e));
-    }
-    free(tmp);
-    return 0;
-}
-
 static int cmd_zkey(int argc, char **argv)
 {
     if (argc >= 1 && (!strcmp(argv[0], "export-vk") ||
@@ -146,9 +115,9 @@ static int cmd_zkey(int argc, char **argv)
         cuzk_zkey_free(zk);
         if (rc != CUZK_OK)
             return fail_err(&err);
-        rc = write_file_atomic(argv[1], json);
+        rc = write_file_atomic(argv[1], json, strlen(json), &err);
         cuzk_free(json);
-        return rc;
+        return rc == CUZK_OK ? 0 : fail_err(&err);
     }
     return fail("unknown zkey command%s%s (known: export-vk)", argc ? " " : "", argc ? argv[0] : "");
 }
