@@ -2,7 +2,7 @@
  * (tests/vectors/{bls12_381,bn254}.json, made by tests/vectors/gen_vectors.mjs), group laws
  * on random points, subgroup checks, and the .zkey and ZCash encodings.
  * Usage: test_curve_<backend> VECTORS_DIR */
-#include <jansson.h>
+#include "test_vectors.h"
 
 #include "ec/curves.h"
 #include "test_util.h"
@@ -205,19 +205,6 @@ static int reason_code(const char *reason)
     }
 DEFINE_ZCASH_VECTORS(bls12_381_g1, "g1", 48)
 DEFINE_ZCASH_VECTORS(bls12_381_g2, "g2", 96)
-
-static json_t *load_vectors(const char *dir, const char *file)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", dir, file);
-    json_error_t err;
-    json_t *v = json_load_file(path, 0, &err);
-    if (!v) {
-        fprintf(stderr, "cannot read %s: %s (line %d)\n", path, err.text, err.line);
-        exit(1);
-    }
-    return v;
-}
 
 int main(int argc, char **argv)
 {

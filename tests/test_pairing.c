@@ -3,7 +3,7 @@
  * and the pairing's defining properties on random points: bilinearity,
  * non-degeneracy, e(P, -Q) e(P, Q) = 1, multi-pairing = product of
  * pairings. Usage: test_pairing_<backend> VECTORS_DIR */
-#include <jansson.h>
+#include "test_vectors.h"
 
 #include "pairing/pairings.h"
 #include "test_util.h"
@@ -11,19 +11,6 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
-
-static json_t *load_vectors(const char *dir, const char *file)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", dir, file);
-    json_error_t err;
-    json_t *v = json_load_file(path, 0, &err);
-    if (!v) {
-        fprintf(stderr, "cannot read %s: %s (line %d)\n", path, err.text, err.line);
-        exit(1);
-    }
-    return v;
-}
 
 #define PAIRING_TESTS(C)                                                                            \
     static void C##_parse_fp(C##_fp *r, json_t *j)                                                  \

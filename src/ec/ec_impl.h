@@ -158,18 +158,26 @@ CUZK_INLINE int P_(is_on_curve)(const P_(jacobian) *a)
     return (int)((FE_(eq_mask)(&lhs, &rhs) | P_(is_infinity_mask)(a)) & 1);
 }
 
+/* Both points over the common denominator: U1 = X1 Z2^2, U2 = X2 Z1^2,
+ * S1 = Y1 Z2^3, S2 = Y2 Z1^3 (and Z1^2, Z2^2, which addition reuses). */
+CUZK_INLINE void P_(cross)(ECF *u1, ECF *u2, ECF *s1, ECF *s2, ECF *z1z1, ECF *z2z2, const P_(jacobian) *a,
+                           const P_(jacobian) *b)
+{
+    FE_(sqr)(z1z1, &a->z);
+    FE_(sqr)(z2z2, &b->z);
+    FE_(mul)(u1, &a->x, z2z2);
+    FE_(mul)(u2, &b->x, z1z1);
+    FE_(mul)(s1, &a->y, &b->z);
+    FE_(mul)(s1, s1, z2z2);
+    FE_(mul)(s2, &b->y, &a->z);
+    FE_(mul)(s2, s2, z1z1);
+}
+
 /* X1 Z2^2 = X2 Z1^2 and Y1 Z2^3 = Y2 Z1^3, or both at infinity. */
 CUZK_INLINE int P_(eq)(const P_(jacobian) *a, const P_(jacobian) *b)
 {
     ECF z1z1, z2z2, u1, u2, s1, s2;
-    FE_(sqr)(&z1z1, &a->z);
-    FE_(sqr)(&z2z2, &b->z);
-    FE_(mul)(&u1, &a->x, &z2z2);
-    FE_(mul)(&u2, &b->x, &z1z1);
-    FE_(mul)(&s1, &a->y, &b->z);
-    FE_(mul)(&s1, &s1, &z2z2);
-    FE_(mul)(&s2, &b->y, &a->z);
-    FE_(mul)(&s2, &s2, &z1z1);
+    P_(cross)(&u1, &u2, &s1, &s2, &z1z1, &z2z2, a, b);
     limb_t inf_a = P_(is_infinity_mask)(a), inf_b = P_(is_infinity_mask)(b);
     limb_t same = FE_(eq_mask)(&u1, &u2) & FE_(eq_mask)(&s1, &s2) & ~inf_a & ~inf_b;
     return (int)((same | (inf_a & inf_b)) & 1);
@@ -209,14 +217,7 @@ CUZK_INLINE void P_(add_unchecked)(P_(jacobian) *r, const P_(jacobian) *a, const
                                    limb_t *h_zero, limb_t *r_zero)
 {
     ECF z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
-    FE_(sqr)(&z1z1, &a->z);
-    FE_(sqr)(&z2z2, &b->z);
-    FE_(mul)(&u1, &a->x, &z2z2);
-    FE_(mul)(&u2, &b->x, &z1z1);
-    FE_(mul)(&s1, &a->y, &b->z);
-    FE_(mul)(&s1, &s1, &z2z2);
-    FE_(mul)(&s2, &b->y, &a->z);
-    FE_(mul)(&s2, &s2, &z1z1);
+    P_(cross)(&u1, &u2, &s1, &s2, &z1z1, &z2z2, a, b);
     FE_(sub)(&h, &u2, &u1);
     FE_(sub)(&rr, &s2, &s1);
     *h_zero = FE_(is_zero_mask)(&h);

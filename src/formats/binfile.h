@@ -69,6 +69,52 @@ static inline uint64_t read_u64le(const unsigned char *p)
 int map_file(const char *path, void **map, size_t *size, cuzk_error *err);
 void unmap_file(void *map, size_t size);
 
+/* The public open functions of a file type stamped from one parser:
+ * cuzk_T_open(out, path, err), cuzk_T_open_memory(out, data, len, name, err)
+ * and cuzk_T_free(obj), for `struct cuzk_T { binfile bf; ... }` and
+ * `static int T_parse(struct cuzk_T *, cuzk_error *)`, which runs on an
+ * opened container. */
+#define BINFILE_DEFINE_OPEN(T, MAGIC, MAX_VERSION)                                                      \
+    static int T##_open_any(struct cuzk_##T **out, const char *path, const void *data, size_t len,      \
+                            const char *name, cuzk_error *err)                                          \
+    {                                                                                                   \
+        if (!out || (!path && !data && len))                                                            \
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL argument");  \
+        *out = NULL;                                                                                    \
+        struct cuzk_##T *obj = calloc(1, sizeof(*obj));                                                 \
+        if (!obj)                                                                                       \
+            return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path ? path : name);   \
+        static const unsigned char empty[1];                                                            \
+        int rc = path ? binfile_open(&obj->bf, path, MAGIC, MAX_VERSION, err)                           \
+                      : binfile_parse(&obj->bf, data ? data : empty, len, name, MAGIC, MAX_VERSION, err); \
+        if (rc == CUZK_OK && (rc = T##_parse(obj, err)) != CUZK_OK)                                     \
+            binfile_close(&obj->bf);                                                                    \
+        if (rc != CUZK_OK) {                                                                            \
+            free(obj);                                                                                  \
+            return rc;                                                                                  \
+        }                                                                                               \
+        *out = obj;                                                                                     \
+        return CUZK_OK;                                                                                 \
+    }                                                                                                   \
+    int cuzk_##T##_open(struct cuzk_##T **out, const char *path, cuzk_error *err)                       \
+    {                                                                                                   \
+        if (!path)                                                                                      \
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
+        return T##_open_any(out, path, NULL, 0, NULL, err);                                             \
+    }                                                                                                   \
+    int cuzk_##T##_open_memory(struct cuzk_##T **out, const void *data, size_t len, const char *name,   \
+                               cuzk_error *err)                                                         \
+    {                                                                                                   \
+        return T##_open_any(out, NULL, data, len, name ? name : MAGIC, err);                            \
+    }                                                                                                   \
+    void cuzk_##T##_free(struct cuzk_##T *obj)                                                          \
+    {                                                                                                   \
+        if (!obj)                                                                                       \
+            return;                                                                                     \
+        binfile_close(&obj->bf);                                                                        \
+        free(obj);                                                                                      \
+    }
+
 /* Reads the magic of a file (4 bytes) into magic[5]; 0 on success. Used by
  * `cuzk info` to tell file types apart. */
 int binfile_peek_magic(const char *path, char magic[5], cuzk_error *err);

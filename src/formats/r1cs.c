@@ -93,50 +93,7 @@ static int r1cs_parse(struct cuzk_r1cs *r, cuzk_error *err)
     return CUZK_OK;
 }
 
-static int r1cs_finish(struct cuzk_r1cs *r, int rc, cuzk_r1cs **out, cuzk_error *err)
-{
-    if (rc == CUZK_OK)
-        rc = r1cs_parse(r, err);
-    if (rc != CUZK_OK) {
-        binfile_close(&r->bf);
-        free(r);
-        return rc;
-    }
-    *out = r;
-    return CUZK_OK;
-}
-
-int cuzk_r1cs_open(cuzk_r1cs **out, const char *path, cuzk_error *err)
-{
-    if (!out || !path)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_r1cs_open: NULL argument");
-    *out = NULL;
-    struct cuzk_r1cs *r = calloc(1, sizeof(*r));
-    if (!r)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
-    return r1cs_finish(r, binfile_open(&r->bf, path, "r1cs", 1, err), out, err);
-}
-
-int cuzk_r1cs_open_memory(cuzk_r1cs **out, const void *data, size_t len, const char *name, cuzk_error *err)
-{
-    if (!out || (!data && len))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_r1cs_open_memory: NULL argument");
-    *out = NULL;
-    struct cuzk_r1cs *r = calloc(1, sizeof(*r));
-    if (!r)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    static const unsigned char empty[1];
-    int rc = binfile_parse(&r->bf, data ? data : empty, len, name ? name : "r1cs", "r1cs", 1, err);
-    return r1cs_finish(r, rc, out, err);
-}
-
-void cuzk_r1cs_free(cuzk_r1cs *r)
-{
-    if (!r)
-        return;
-    binfile_close(&r->bf);
-    free(r);
-}
+BINFILE_DEFINE_OPEN(r1cs, "r1cs", 1)
 
 void cuzk_r1cs_get_info(const cuzk_r1cs *r, cuzk_r1cs_info *info)
 {

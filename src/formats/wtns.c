@@ -48,50 +48,7 @@ static int wtns_parse(struct cuzk_wtns *w, cuzk_error *err)
     return CUZK_OK;
 }
 
-static int wtns_finish(struct cuzk_wtns *w, int rc, cuzk_wtns **out, cuzk_error *err)
-{
-    if (rc == CUZK_OK)
-        rc = wtns_parse(w, err);
-    if (rc != CUZK_OK) {
-        binfile_close(&w->bf);
-        free(w);
-        return rc;
-    }
-    *out = w;
-    return CUZK_OK;
-}
-
-int cuzk_wtns_open(cuzk_wtns **out, const char *path, cuzk_error *err)
-{
-    if (!out || !path)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_wtns_open: NULL argument");
-    *out = NULL;
-    struct cuzk_wtns *w = calloc(1, sizeof(*w));
-    if (!w)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
-    return wtns_finish(w, binfile_open(&w->bf, path, "wtns", 2, err), out, err);
-}
-
-int cuzk_wtns_open_memory(cuzk_wtns **out, const void *data, size_t len, const char *name, cuzk_error *err)
-{
-    if (!out || (!data && len))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_wtns_open_memory: NULL argument");
-    *out = NULL;
-    struct cuzk_wtns *w = calloc(1, sizeof(*w));
-    if (!w)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    static const unsigned char empty[1];
-    int rc = binfile_parse(&w->bf, data ? data : empty, len, name ? name : "wtns", "wtns", 2, err);
-    return wtns_finish(w, rc, out, err);
-}
-
-void cuzk_wtns_free(cuzk_wtns *w)
-{
-    if (!w)
-        return;
-    binfile_close(&w->bf);
-    free(w);
-}
+BINFILE_DEFINE_OPEN(wtns, "wtns", 2)
 
 void cuzk_wtns_get_info(const cuzk_wtns *w, cuzk_wtns_info *info)
 {

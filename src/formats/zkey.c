@@ -138,60 +138,7 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
     return CUZK_OK;
 }
 
-int zkey_load(struct cuzk_zkey *zk, cuzk_error *err)
-{
-    int rc = zkey_parse(zk, err);
-    if (rc != CUZK_OK)
-        binfile_close(&zk->bf);
-    return rc;
-}
-
-int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err)
-{
-    if (!out || !path)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_open: NULL argument");
-    *out = NULL;
-    struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
-    if (!zk)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
-    int rc = binfile_open(&zk->bf, path, "zkey", 2, err);
-    if (rc == CUZK_OK)
-        rc = zkey_load(zk, err);
-    if (rc != CUZK_OK) {
-        free(zk);
-        return rc;
-    }
-    *out = zk;
-    return CUZK_OK;
-}
-
-int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len, const char *name, cuzk_error *err)
-{
-    if (!out || (!data && len))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_open_memory: NULL argument");
-    *out = NULL;
-    struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
-    if (!zk)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", name ? name : "zkey");
-    static const unsigned char empty[1];
-    int rc = binfile_parse(&zk->bf, data ? data : empty, len, name ? name : "zkey", "zkey", 2, err);
-    if (rc == CUZK_OK)
-        rc = zkey_load(zk, err);
-    if (rc != CUZK_OK) {
-        free(zk);
-        return rc;
-    }
-    *out = zk;
-    return CUZK_OK;
-}
-
-void cuzk_zkey_free(cuzk_zkey *zk)
-{
-    if (!zk)
-        return;
-    binfile_close(&zk->bf);
-    free(zk);
-}
+BINFILE_DEFINE_OPEN(zkey, "zkey", 2)
 
 void cuzk_zkey_get_info(const cuzk_zkey *zk, cuzk_zkey_info *info)
 {

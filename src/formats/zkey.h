@@ -60,10 +60,6 @@ int zkey_write(const char *path, const zkey_parts *p, cuzk_error *err);
 /* The parts of an opened key (pointers into its mapping). */
 void zkey_parts_of(const struct cuzk_zkey *zk, zkey_parts *p);
 
-/* Parses an already opened container (takes ownership of bf on success and
- * failure alike). */
-int zkey_load(struct cuzk_zkey *zk, cuzk_error *err);
-
 static inline zkey_coef zkey_coef_at(const struct cuzk_zkey *zk, uint64_t i)
 {
     const unsigned char *p = zk->coefs + i * (12 + zk->curve->n8r);
