@@ -183,6 +183,40 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_verify_json(const char *vk_json, size_
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_verify_files(const char *vk_path, const char *public_path,
                                                        const char *proof_path, cuzk_error *err);
 
+/* ------------------------------------------------------------ prove */
+
+typedef struct cuzk_prove_options {
+    int threads;   /* worker threads; 0 = one per core */
+    int no_verify; /* 1 skips verifying the proof before returning it (not recommended) */
+} cuzk_prove_options;
+
+/* Wall time of each phase of a proof, in seconds, and what the witness
+ * looked like. */
+typedef struct cuzk_timings {
+    double eval;   /* a = A w, b = B w, c = a o b from the key's coefficients */
+    double ntt;    /* a, b, c to the odd coset; h = a b - c */
+    double msm_a, msm_b1, msm_b2, msm_c, msm_h;
+    double blind;  /* adding alpha, beta, r delta, s delta, ... */
+    double verify; /* the pairing check of the result */
+    double json;   /* writing proof.json and public.json texts */
+    double total;
+    unsigned long long witness_ones;  /* witness values equal to 1 */
+    unsigned long long witness_other; /* neither 0 nor 1 (the MSMs' Pippenger part) */
+} cuzk_timings;
+
+/* Proves that `wtns` satisfies the circuit of `zkey` (snarkjs's groth16
+ * prove). On success *proof_json and *public_json hold proof.json and
+ * public.json exactly as snarkjs writes them (free with cuzk_free). r and
+ * s come from the OS CSPRNG; the proof is checked with the pairing before it
+ * is returned (unless opts->no_verify), so a wrong proof is never handed
+ * out. opts and timings may be NULL. Errors: CUZK_ERR_FORMAT (witness and key
+ * disagree: curve, count, constant signal; a bad coefficient entry),
+ * CUZK_ERR_UNSUPPORTED, CUZK_ERR_NO_MEMORY, CUZK_ERR_RANDOM,
+ * CUZK_ERR_INTERNAL (the self-check failed). */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_prove(const cuzk_zkey *zkey, const cuzk_wtns *wtns,
+                                                const cuzk_prove_options *opts, char **proof_json,
+                                                char **public_json, cuzk_timings *timings, cuzk_error *err);
+
 /* Whether JSON input (verify) is built in. */
 CUZK_API int cuzk_has_json(void);
 

@@ -8,7 +8,17 @@
  */
 #include "core.h"
 
+#include <omp.h>
+#include <time.h>
+
+#include "msm/msms.h"
+#include "ntt/ntts.h"
 #include "pairing/pairings.h"
+
+#define PROVE_C bls12_381
+#include "groth16/prove_impl.h"
+#define PROVE_C bn254
+#include "groth16/prove_impl.h"
 
 /* Known answers checked at start-up and by `cuzk selftest`: the Montgomery
  * product in every field, the generators on their curves and of order r,
@@ -183,6 +193,11 @@ static void core_pairing(int curve, unsigned char *out, const unsigned char *g1,
     CORE_DISPATCH(curve, pairing_bytes)(out, g1, g2);
 }
 
+static int core_groth16_prove(const core_prove_in *in, core_prove_out *out)
+{
+    return CORE_DISPATCH(in->curve, groth16_prove)(in, out);
+}
+
 static int core_groth16_verify(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof)
 {
     return CORE_DISPATCH(curve, groth16_verify)(vk, publics, proof);
@@ -201,4 +216,5 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .fq_from_mont = core_fq_from_mont,
     .pairing = core_pairing,
     .groth16_verify = core_groth16_verify,
+    .groth16_prove = core_groth16_prove,
 };

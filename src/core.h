@@ -22,6 +22,39 @@ typedef struct core_proof {
     const unsigned char *a, *b, *c; /* G1, G2, G1 */
 } core_proof;
 
+/* Phases of a proof, as timed by groth16_prove. */
+enum {
+    CORE_PHASE_EVAL,
+    CORE_PHASE_NTT,
+    CORE_PHASE_MSM_A,
+    CORE_PHASE_MSM_B1,
+    CORE_PHASE_MSM_B2,
+    CORE_PHASE_MSM_C,
+    CORE_PHASE_MSM_H,
+    CORE_PHASE_BLIND,
+    CORE_PHASES
+};
+
+/* A proving key's sections and a witness, as the file readers hand them
+ * over (pointers into mapped files, possibly unaligned), plus r and s. */
+typedef struct core_prove_in {
+    int curve, threads;
+    unsigned n_vars, n_public, domain_size;
+    unsigned long long n_coefs;
+    const unsigned char *coefs;                          /* section 4 entries (after the count) */
+    const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* sections 5-9 */
+    const unsigned char *alpha1, *beta1, *beta2, *delta1, *delta2;
+    const unsigned char *witness; /* n_vars plain 32-byte values, below r */
+    const unsigned char *r, *s;   /* the blinding scalars, plain 32 bytes, below r */
+} core_prove_in;
+
+typedef struct core_prove_out {
+    unsigned char a[96], b[192], c[96]; /* the proof, .zkey layout */
+    double seconds[CORE_PHASES];
+    unsigned long long bad_coef; /* with CUZK_ERR_FORMAT: the entry out of range */
+    size_t n_ones, n_tail;       /* witness values equal to 1, and neither 0 nor 1 */
+} core_prove_out;
+
 struct cuzk_core_ops {
     const char *name; /* "portable" or "x86_64-adx" */
     int (*selftest)(void);
@@ -45,6 +78,10 @@ struct cuzk_core_ops {
      * plain 32-byte little-endian scalars below r. CUZK_OK or
      * CUZK_ERR_INVALID_PROOF. */
     int (*groth16_verify)(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof);
+    /* A Groth16 proof (src/groth16/prove_impl.h). CUZK_OK, CUZK_ERR_NO_MEMORY,
+     * CUZK_ERR_FORMAT (a coefficient entry out of range: out->bad_coef) or
+     * CUZK_ERR_UNSUPPORTED (a domain too large for the field). */
+    int (*groth16_prove)(const core_prove_in *in, core_prove_out *out);
 };
 
 extern const struct cuzk_core_ops cuzk_core_portable;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../include/cuzk.h"
 #include "../../src/formats/binfile.h"
@@ -15,6 +16,7 @@
 #include "../../src/formats/r1cs.h"
 #include "../../src/formats/wtns.h"
 #include "../../src/formats/zkey.h"
+#include "../../src/util/error.h"
 #include "../../src/util/file.h"
 
 static void usage(FILE *out)
@@ -23,6 +25,11 @@ static void usage(FILE *out)
             "usage: cuzk <command> [arguments]\n"
             "\n"
             "commands:\n"
+            "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+            "        [--threads N] [--timings] [--json] [--no-verify]\n"
+            "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
+            "             is verified before it is written; --timings prints each phase's time\n"
+            "             to stderr, --json prints timings and counts as JSON to stdout\n"
             "  verify <verification_key.json> <public.json> <proof.json>\n"
             "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
             "             or INVALID (exit 1); malformed input exits 2\n"
@@ -76,6 +83,124 @@ static int cmd_selftest(void)
     if (err != CUZK_OK)
         return fail("selftest failed with the %s backend: %s", cuzk_cpu_backend(), cuzk_strerror(err));
     printf("selftest passed (%s backend)\n", cuzk_cpu_backend());
+    return 0;
+}
+
+static int parse_threads(const char *s, int *out);
+
+/* Writes two files so that both appear or neither: the first goes to a
+ * temporary file, the second is written (atomically), then the first is
+ * renamed into place. */
+static int write_pair(const char *p1, const char *t1, const char *p2, const char *t2)
+{
+    cuzk_error err = {0};
+    char *tmp1 = tmp_path_for(p1);
+    if (!tmp1)
+        return fail("out of memory");
+    FILE *f = fopen(tmp1, "wb");
+    int ok = f && fwrite(t1, 1, strlen(t1), f) == strlen(t1);
+    int e = errno;
+    if (f && fclose(f) != 0 && ok) {
+        ok = 0;
+        e = errno;
+    }
+    if (!ok) {
+        remove(tmp1);
+        free(tmp1);
+        return fail("%s: cannot write: %s", p1, strerror(e));
+    }
+    if (write_file_atomic(p2, t2, strlen(t2), &err) != CUZK_OK) {
+        remove(tmp1);
+        free(tmp1);
+        return fail_err(&err);
+    }
+    if (rename(tmp1, p1) != 0) {
+        e = errno;
+        remove(tmp1);
+        remove(p2);
+        free(tmp1);
+        return fail("%s: cannot write: %s", p1, strerror(e));
+    }
+    free(tmp1);
+    return 0;
+}
+
+static int cmd_prove(int argc, char **argv)
+{
+    const char *paths[4];
+    int npaths = 0, timings = 0, json = 0;
+    cuzk_prove_options opts = {0};
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads")) {
+            if (i + 1 >= argc)
+                return fail("--threads needs a value");
+            if (parse_threads(argv[++i], &opts.threads))
+                return 2;
+        } else if (!strcmp(argv[i], "--timings"))
+            timings = 1;
+        else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--no-verify"))
+            opts.no_verify = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return fail("prove: unknown option '%s'", argv[i]);
+        else if (npaths == 4)
+            return fail("prove takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>; '%s' is a "
+                        "fifth",
+                        argv[i]);
+        else
+            paths[npaths++] = argv[i];
+    }
+    if (npaths != 4)
+        return fail("prove takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got %d", npaths);
+    struct timespec ts0, ts1;
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    cuzk_error err = {0};
+    cuzk_zkey *zk = NULL;
+    cuzk_wtns *w = NULL;
+    if (cuzk_zkey_open(&zk, paths[0], &err) != CUZK_OK)
+        return fail_err(&err);
+    if (cuzk_wtns_open(&w, paths[1], &err) != CUZK_OK) {
+        cuzk_zkey_free(zk);
+        return fail_err(&err);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts1);
+    double load = (double)(ts1.tv_sec - ts0.tv_sec) + 1e-9 * (double)(ts1.tv_nsec - ts0.tv_nsec);
+    char *proof = NULL, *pub = NULL;
+    cuzk_timings t;
+    int rc = cuzk_prove(zk, w, &opts, &proof, &pub, &t, &err);
+    cuzk_wtns_free(w);
+    cuzk_zkey_free(zk);
+    if (rc != CUZK_OK)
+        return fail_err(&err);
+    rc = write_pair(paths[2], proof, paths[3], pub);
+    cuzk_free(proof);
+    cuzk_free(pub);
+    if (rc != 0)
+        return rc;
+    if (timings) {
+        fprintf(stderr, "phase        seconds\n");
+        fprintf(stderr, "load       %9.4f\n", load);
+        fprintf(stderr, "eval       %9.4f\n", t.eval);
+        fprintf(stderr, "ntt        %9.4f\n", t.ntt);
+        fprintf(stderr, "msm A      %9.4f\n", t.msm_a);
+        fprintf(stderr, "msm B1     %9.4f\n", t.msm_b1);
+        fprintf(stderr, "msm B2     %9.4f\n", t.msm_b2);
+        fprintf(stderr, "msm C      %9.4f\n", t.msm_c);
+        fprintf(stderr, "msm H      %9.4f\n", t.msm_h);
+        fprintf(stderr, "blind      %9.4f\n", t.blind);
+        fprintf(stderr, "verify     %9.4f%s\n", t.verify, opts.no_verify ? " (skipped)" : "");
+        fprintf(stderr, "json       %9.4f\n", t.json);
+        fprintf(stderr, "total      %9.4f (%s backend; witness: %llu ones, %llu other)\n", load + t.total,
+                cuzk_cpu_backend(), t.witness_ones, t.witness_other);
+    }
+    if (json)
+        printf("{\"load\": %.6f, \"eval\": %.6f, \"ntt\": %.6f, \"msm_a\": %.6f, \"msm_b1\": %.6f, "
+               "\"msm_b2\": %.6f, \"msm_c\": %.6f, \"msm_h\": %.6f, \"blind\": %.6f, \"verify\": %.6f, "
+               "\"json\": %.6f, \"total\": %.6f, \"backend\": \"%s\", \"witness_ones\": %llu, "
+               "\"witness_other\": %llu}\n",
+               load, t.eval, t.ntt, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c, t.msm_h, t.blind, t.verify, t.json,
+               load + t.total, cuzk_cpu_backend(), t.witness_ones, t.witness_other);
     return 0;
 }
 
@@ -300,6 +425,8 @@ int main(int argc, char **argv)
         return cmd_version();
     if (!strcmp(cmd, "selftest"))
         return cmd_selftest();
+    if (!strcmp(cmd, "prove"))
+        return cmd_prove(argc - 2, argv + 2);
     if (!strcmp(cmd, "verify"))
         return cmd_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "zkey"))

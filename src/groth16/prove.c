@@ -1,0 +1,166 @@
+#include "prove.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../formats/snarkjs_json.h"
+#include "../util/error.h"
+#include "../util/rand.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int check_pair(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, cuzk_error *err)
+{
+    if (zk->curve != w->curve)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s is a %s witness, but %s is a %s key", w->bf.name,
+                              w->curve->display, zk->bf.name, zk->curve->display);
+    if (w->n_witness != zk->n_vars)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s has %u values, but %s expects %u (nVars)", w->bf.name,
+                              w->n_witness, zk->bf.name, zk->n_vars);
+    static const unsigned char one[32] = {1};
+    if (memcmp(w->values, one, 32) != 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: value 0 (the constant signal) must be 1; is this a witness of this circuit?",
+                              w->bf.name);
+    unsigned log_n = 0;
+    while ((1u << log_n) < zk->domain_size)
+        log_n++;
+    unsigned max_log = zk->curve->id == CUZK_CURVE_BN254 ? 27 : 31;
+    if (log_n > max_log)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: domain 2^%u is too large: the odd coset needs a 2^%u-th root of unity (%s has "
+                              "up to 2^%u)",
+                              zk->bf.name, log_n, log_n + 1, zk->curve->display, max_log + 1);
+    return CUZK_OK;
+}
+
+/* Uniform below r, by rejection from the OS CSPRNG. */
+static int random_scalar(unsigned char out[32], const curve_desc *c)
+{
+    for (;;) {
+        int rc = cuzk_os_random(out, 32);
+        if (rc != CUZK_OK)
+            return rc;
+        out[31] &= c->id == CUZK_CURVE_BN254 ? 0x3f : 0x7f; /* r < 2^254 resp. 2^255 */
+        if (bytes_below(out, c->r, 32))
+            return CUZK_OK;
+    }
+}
+
+static int thread_count(const cuzk_prove_options *opts)
+{
+    if (opts && opts->threads > 0)
+        return opts->threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char r[32],
+                       const unsigned char s[32], const cuzk_prove_options *opts, core_prove_out *out,
+                       cuzk_timings *t, cuzk_error *err)
+{
+    int rc = check_pair(zk, w, err);
+    if (rc != CUZK_OK)
+        return rc;
+    core_prove_in in = {
+        .curve = zk->curve->id,
+        .threads = thread_count(opts),
+        .n_vars = zk->n_vars,
+        .n_public = zk->n_public,
+        .domain_size = zk->domain_size,
+        .n_coefs = zk->n_coefs,
+        .coefs = zk->coefs,
+        .pts_a = zk->a,
+        .pts_b1 = zk->b1,
+        .pts_b2 = zk->b2,
+        .pts_c = zk->c,
+        .pts_h = zk->h,
+        .alpha1 = zk->alpha1,
+        .beta1 = zk->beta1,
+        .beta2 = zk->beta2,
+        .delta1 = zk->delta1,
+        .delta2 = zk->delta2,
+        .witness = w->values,
+        .r = r,
+        .s = s,
+    };
+    memset(out, 0, sizeof(*out));
+    rc = cuzk_core()->groth16_prove(&in, out);
+    if (rc == CUZK_ERR_FORMAT)
+        return cuzk_error_set(err, rc, "%s: section 4 (coefficients): entry %llu is out of range", zk->bf.name,
+                              out->bad_coef);
+    if (rc == CUZK_ERR_NO_MEMORY)
+        return cuzk_error_set(err, rc, "out of memory proving with %s (domain %u)", zk->bf.name, zk->domain_size);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "proving with %s failed: %s", zk->bf.name, cuzk_strerror(rc));
+    if (t) {
+        t->eval = out->seconds[CORE_PHASE_EVAL];
+        t->ntt = out->seconds[CORE_PHASE_NTT];
+        t->msm_a = out->seconds[CORE_PHASE_MSM_A];
+        t->msm_b1 = out->seconds[CORE_PHASE_MSM_B1];
+        t->msm_b2 = out->seconds[CORE_PHASE_MSM_B2];
+        t->msm_c = out->seconds[CORE_PHASE_MSM_C];
+        t->msm_h = out->seconds[CORE_PHASE_MSM_H];
+        t->blind = out->seconds[CORE_PHASE_BLIND];
+        t->witness_ones = out->n_ones;
+        t->witness_other = out->n_tail;
+    }
+    if (opts && opts->no_verify)
+        return CUZK_OK;
+    double tv = now();
+    core_vk vk = {zk->alpha1, zk->beta2, zk->gamma2, zk->delta2, zk->ic, (size_t)zk->n_public + 1};
+    core_proof proof = {out->a, out->b, out->c};
+    rc = cuzk_core()->groth16_verify(zk->curve->id, &vk, w->values + 32, &proof);
+    if (t)
+        t->verify = now() - tv;
+    if (rc == CUZK_ERR_INVALID_PROOF)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                              "the proof failed its own verification and was not written: is %s a witness for %s "
+                              "(its values do not satisfy the circuit's constraints)?",
+                              w->bf.name, zk->bf.name);
+    return rc;
+}
+
+int cuzk_prove(const cuzk_zkey *zk, const cuzk_wtns *w, const cuzk_prove_options *opts, char **proof_json,
+               char **public_json, cuzk_timings *timings, cuzk_error *err)
+{
+    if (!zk || !w || !proof_json || !public_json)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_prove: NULL argument");
+    *proof_json = *public_json = NULL;
+    double t0 = now();
+    cuzk_timings t;
+    memset(&t, 0, sizeof(t));
+    unsigned char r[32], s[32];
+    int rc = random_scalar(r, zk->curve);
+    if (rc == CUZK_OK)
+        rc = random_scalar(s, zk->curve);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
+    core_prove_out out;
+    rc = groth16_prove_with(zk, w, r, s, opts, &out, &t, err);
+    cuzk_memzero(r, sizeof(r));
+    cuzk_memzero(s, sizeof(s));
+    if (rc != CUZK_OK)
+        return rc;
+    double tj = now();
+    *proof_json = snarkjs_proof_json(zk->curve, out.a, out.b, out.c);
+    *public_json = snarkjs_public_json(w->values + 32, zk->n_public);
+    if (!*proof_json || !*public_json) {
+        free(*proof_json);
+        free(*public_json);
+        *proof_json = *public_json = NULL;
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory writing the proof");
+    }
+    t.json = now() - tj;
+    t.total = now() - t0;
+    if (timings)
+        *timings = t;
+    return CUZK_OK;
+}

@@ -1,0 +1,273 @@
+/* The Groth16 prover on the CPU, stamped per curve (notes/snarkjs-groth16-
+ * formats.md §4 has the math; snarkjs and rapidsnark compute the same).
+ *
+ * Before including, define PROVE_C as the curve prefix (bls12_381, bn254).
+ *
+ * Phases (timed in core_prove_out.seconds):
+ *   eval     a = A w, b = B w from the key's coefficient section, c = a o b
+ *   ntt      a, b, c to the odd coset of the 2n-domain; h = a b - c
+ *   msm_*    A, B1 (G1), B2 (G2), C (private signals) and H; A, B1, B2 and
+ *            C split the witness into 0 / 1 / other: the 1s are summed by
+ *            batched affine additions, Pippenger runs on the rest
+ *   blind    A += alpha + r delta, B += beta + s delta,
+ *            C += H + s A + r B1 - r s delta (constant time: r, s secret)
+ * Every section pointer may be unaligned (a mapped file): reads go through
+ * memcpy.
+ */
+
+#define PV_(name) CUZK_CAT(PROVE_C, _##name)
+#define PV_FR CUZK_CAT(PROVE_C, _fr)
+#define PV_G1 CUZK_CAT(PROVE_C, _g1_jacobian)
+#define PV_G2 CUZK_CAT(PROVE_C, _g2_jacobian)
+#define PV_G1A CUZK_CAT(PROVE_C, _g1_affine)
+#define PV_G2A CUZK_CAT(PROVE_C, _g2_affine)
+
+#ifndef CUZK_PROVE_COMMON
+#define CUZK_PROVE_COMMON
+CUZK_INLINE double prove_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#endif
+
+/* a = A w and b = B w, entry by entry: value * w[signal] as a Montgomery
+ * product of the two plain integers gives (coef R^2) w / R = coef w R, the
+ * Montgomery form of coef * w (snarkjs stores values as coef R^2). The
+ * entries come sorted by constraint (snarkjs writes them so); threads take
+ * ranges that start at a new constraint, so no two write one row. An
+ * unsorted section falls back to one thread. */
+CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_prove_out *out, int threads)
+{
+    const size_t esz = 12 + 32;
+    const unsigned char *co = in->coefs;
+    uint64_t n = in->n_coefs;
+    int sorted = 1;
+    uint32_t prev = 0;
+    for (uint64_t i = 0; i < n && sorted; i++) {
+        uint32_t row;
+        memcpy(&row, co + i * esz + 4, 4);
+        sorted = row >= prev;
+        prev = row;
+    }
+    int parts = sorted ? threads * 4 : 1;
+    uint64_t *start = malloc(((size_t)parts + 1) * sizeof(uint64_t));
+    if (!start)
+        return CUZK_ERR_NO_MEMORY;
+    for (int t = 0; t <= parts; t++) {
+        uint64_t s = n * (uint64_t)t / (uint64_t)parts;
+        /* move to the first entry of a constraint */
+        while (s > 0 && s < n && memcmp(co + s * esz + 4, co + (s - 1) * esz + 4, 4) == 0)
+            s++;
+        start[t] = s;
+    }
+    uint64_t bad = UINT64_MAX;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (int t = 0; t < parts; t++) {
+        for (uint64_t i = start[t]; i < start[t + 1] && i < n; i++) {
+            const unsigned char *e = co + i * esz;
+            uint32_t m, row, sig;
+            memcpy(&m, e, 4);
+            memcpy(&row, e + 4, 4);
+            memcpy(&sig, e + 8, 4);
+            PV_FR v, w;
+            memcpy(v.l, e + 12, 32);
+            if (m > 1 || row >= in->domain_size || sig >= in->n_vars ||
+                !(PV_(fr_raw_is_canonical_mask)(v.l) & 1)) {
+#pragma omp critical(cuzk_bad_coef)
+                if (i < bad)
+                    bad = i;
+                continue;
+            }
+            memcpy(w.l, in->witness + 32 * (size_t)sig, 32);
+            PV_(fr_mul)(&v, &v, &w);
+            PV_FR *dst = (m == 0 ? a : b) + row;
+            PV_(fr_add)(dst, dst, &v);
+        }
+    }
+    free(start);
+    if (bad != UINT64_MAX) {
+        out->bad_coef = bad;
+        return CUZK_ERR_FORMAT;
+    }
+    return CUZK_OK;
+}
+
+/* G1 MSM over the witness split: sum of the 1s plus Pippenger on the rest.
+ * `first` is the witness index of base 0 (C's bases start after the
+ * publics). */
+CUZK_INLINE int PV_(msm_g1_split)(PV_G1 *r, const unsigned char *pts, const unsigned char *scalars,
+                                  const uint32_t *ones, size_t n_ones, const uint32_t *tail, size_t n_tail,
+                                  int threads)
+{
+    PV_G1 s, t;
+    int rc = PV_(g1_msm_sum)(&s, pts, ones, n_ones);
+    if (rc == CUZK_OK)
+        rc = PV_(g1_msm_pippenger)(&t, pts, scalars, tail, n_tail, threads);
+    if (rc == CUZK_OK)
+        PV_(g1_add_var)(r, &s, &t);
+    return rc;
+}
+
+CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
+{
+    int threads = in->threads > 0 ? in->threads : 1;
+    size_t n = in->domain_size, nv = in->n_vars, npub1 = (size_t)in->n_public + 1;
+    unsigned log_n = 0;
+    while (((size_t)1 << log_n) < n)
+        log_n++;
+    double t0 = prove_now();
+    int rc = CUZK_OK;
+    PV_FR *a = calloc(n, sizeof(PV_FR)), *b = calloc(n, sizeof(PV_FR)), *c = malloc(n * sizeof(PV_FR));
+    uint32_t *ones = malloc(nv * sizeof(uint32_t)), *tail = malloc(nv * sizeof(uint32_t));
+    uint32_t *ones_c = malloc(nv * sizeof(uint32_t)), *tail_c = malloc(nv * sizeof(uint32_t));
+    CUZK_CAT(PROVE_C, _fr_ntt_domain) dom = {0};
+    if (!a || !b || !c || !ones || !tail || !ones_c || !tail_c) {
+        rc = CUZK_ERR_NO_MEMORY;
+        goto done;
+    }
+    omp_set_num_threads(threads);
+
+    /* eval */
+    if ((rc = PV_(eval_abc)(a, b, in, out, threads)) != CUZK_OK)
+        goto done;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; i++)
+        PV_(fr_mul)(&c[i], &a[i], &b[i]);
+    double t1 = prove_now();
+    out->seconds[CORE_PHASE_EVAL] = t1 - t0;
+
+    /* ntt: to the odd coset, then h = a b - c in plain form (the H MSM's
+     * scalars) */
+    if ((rc = PV_(fr_ntt_domain_init)(&dom, log_n)) != CUZK_OK)
+        goto done;
+    PV_(fr_ntt_to_odd_coset)(a, &dom);
+    PV_(fr_ntt_to_odd_coset)(b, &dom);
+    PV_(fr_ntt_to_odd_coset)(c, &dom);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; i++) {
+        PV_(fr_mul)(&a[i], &a[i], &b[i]);
+        PV_(fr_sub)(&a[i], &a[i], &c[i]);
+        PV_(fr_to_raw)(a[i].l, &a[i]);
+    }
+    double t2 = prove_now();
+    out->seconds[CORE_PHASE_NTT] = t2 - t1;
+
+    /* msm: classify once for A, B1, B2; C uses the same lists past the
+     * publics, shifted */
+    size_t n_ones, n_tail, n_ones_c = 0, n_tail_c = 0;
+    msm_classify(in->witness, 0, nv, ones, &n_ones, tail, &n_tail);
+    for (size_t i = 0; i < n_ones; i++)
+        if (ones[i] >= npub1)
+            ones_c[n_ones_c++] = ones[i] - (uint32_t)npub1;
+    for (size_t i = 0; i < n_tail; i++)
+        if (tail[i] >= npub1)
+            tail_c[n_tail_c++] = tail[i] - (uint32_t)npub1;
+    out->n_ones = n_ones;
+    out->n_tail = n_tail;
+    PV_G1 pa, pb1, pc, ph;
+    PV_G2 pb2, s2, t2g;
+    double tm = prove_now();
+    if ((rc = PV_(msm_g1_split)(&pa, in->pts_a, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
+        goto done;
+    out->seconds[CORE_PHASE_MSM_A] = prove_now() - tm;
+    tm = prove_now();
+    if ((rc = PV_(msm_g1_split)(&pb1, in->pts_b1, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
+        goto done;
+    out->seconds[CORE_PHASE_MSM_B1] = prove_now() - tm;
+    tm = prove_now();
+    if ((rc = PV_(g2_msm_sum)(&s2, in->pts_b2, ones, n_ones)) != CUZK_OK ||
+        (rc = PV_(g2_msm_pippenger)(&t2g, in->pts_b2, in->witness, tail, n_tail, threads)) != CUZK_OK)
+        goto done;
+    PV_(g2_add_var)(&pb2, &s2, &t2g);
+    out->seconds[CORE_PHASE_MSM_B2] = prove_now() - tm;
+    tm = prove_now();
+    if ((rc = PV_(msm_g1_split)(&pc, in->pts_c, in->witness + 32 * npub1, ones_c, n_ones_c, tail_c, n_tail_c,
+                                threads)) != CUZK_OK)
+        goto done;
+    out->seconds[CORE_PHASE_MSM_C] = prove_now() - tm;
+    tm = prove_now();
+    if ((rc = PV_(g1_msm_pippenger)(&ph, in->pts_h, (const unsigned char *)a, NULL, n, threads)) != CUZK_OK)
+        goto done;
+    out->seconds[CORE_PHASE_MSM_H] = prove_now() - tm;
+
+    /* blind, in constant time: r and s are the proof's secrets */
+    tm = prove_now();
+    {
+        PV_G1A alpha1, beta1, delta1, aff;
+        PV_G2A beta2, delta2, aff2;
+        PV_G1 t, A, B1, C, d1;
+        PV_G2 T, B, d2;
+        limb_t r[4], s[4], rs[4];
+        PV_FR fr, fs, frs;
+        memcpy(&alpha1, in->alpha1, sizeof(alpha1));
+        memcpy(&beta1, in->beta1, sizeof(beta1));
+        memcpy(&delta1, in->delta1, sizeof(delta1));
+        memcpy(&beta2, in->beta2, sizeof(beta2));
+        memcpy(&delta2, in->delta2, sizeof(delta2));
+        memcpy(r, in->r, 32);
+        memcpy(s, in->s, 32);
+        PV_(fr_from_raw)(&fr, r);
+        PV_(fr_from_raw)(&fs, s);
+        PV_(fr_mul)(&frs, &fr, &fs);
+        PV_(fr_to_raw)(rs, &frs);
+        PV_(g1_from_affine)(&d1, &delta1);
+        PV_(g2_from_affine)(&d2, &delta2);
+        /* A = pi_A + alpha + r delta */
+        PV_(g1_from_affine)(&t, &alpha1);
+        PV_(g1_add)(&A, &pa, &t);
+        PV_(g1_mul)(&t, &d1, r, 256);
+        PV_(g1_add)(&A, &A, &t);
+        /* B = pi_B + beta + s delta (G2), B1 the same in G1 */
+        PV_(g2_from_affine)(&T, &beta2);
+        PV_(g2_add)(&B, &pb2, &T);
+        PV_(g2_mul)(&T, &d2, s, 256);
+        PV_(g2_add)(&B, &B, &T);
+        PV_(g1_from_affine)(&t, &beta1);
+        PV_(g1_add)(&B1, &pb1, &t);
+        PV_(g1_mul)(&t, &d1, s, 256);
+        PV_(g1_add)(&B1, &B1, &t);
+        /* C = pi_C + H + s A + r B1 - r s delta */
+        PV_(g1_add)(&C, &pc, &ph);
+        PV_(g1_mul)(&t, &A, s, 256);
+        PV_(g1_add)(&C, &C, &t);
+        PV_(g1_mul)(&t, &B1, r, 256);
+        PV_(g1_add)(&C, &C, &t);
+        PV_(g1_mul)(&t, &d1, rs, 256);
+        PV_(g1_neg)(&t, &t);
+        PV_(g1_add)(&C, &C, &t);
+        PV_(g1_to_affine)(&aff, &A);
+        memcpy(out->a, &aff, sizeof(aff));
+        PV_(g1_to_affine)(&aff, &C);
+        memcpy(out->c, &aff, sizeof(aff));
+        PV_(g2_to_affine)(&aff2, &B);
+        memcpy(out->b, &aff2, sizeof(aff2));
+        cuzk_memzero(r, sizeof(r));
+        cuzk_memzero(s, sizeof(s));
+        cuzk_memzero(rs, sizeof(rs));
+        cuzk_memzero(&fr, sizeof(fr));
+        cuzk_memzero(&fs, sizeof(fs));
+        cuzk_memzero(&frs, sizeof(frs));
+    }
+    out->seconds[CORE_PHASE_BLIND] = prove_now() - tm;
+
+done:
+    PV_(fr_ntt_domain_free)(&dom);
+    free(a);
+    free(b);
+    free(c);
+    free(ones);
+    free(tail);
+    free(ones_c);
+    free(tail_c);
+    return rc;
+}
+
+#undef PV_
+#undef PV_FR
+#undef PV_G1
+#undef PV_G2
+#undef PV_G1A
+#undef PV_G2A
+#undef PROVE_C

@@ -1,0 +1,179 @@
+/* Number-theoretic transforms over a scalar field, stamped per field
+ * (bls12_381_fr, bn254_fr).
+ *
+ * Before including, define:
+ *   NTT_FR  the field prefix, e.g. bn254_fr
+ *   NTT_C   its constant prefix, e.g. BN254_FR (for TWO_ADICITY and
+ *           ROOT_OF_UNITY, the 2^s-th root from generator 5 as snarkjs uses)
+ *
+ * Two butterflies cover every use without a bit-reversal pass:
+ *   dif: natural order in, bit-reversed out (Gentleman-Sande);
+ *   dit: bit-reversed in, natural order out (Cooley-Tukey).
+ * The prover's step "evaluations on the n-domain -> evaluations on the odd
+ * coset of the 2n-domain" (notes/snarkjs-groth16-formats.md §4, step 2) is
+ *   dif with w^-1  (bit-reversed coefficients times n),
+ *   times t[j] = inc^bitrev(j) / n  (inc = w_2n: the coset shift, and 1/n),
+ *   dit with w     (natural-order evaluations at inc w^k),
+ * each stage a parallel loop over its n/2 butterflies (OpenMP).
+ */
+
+#define NT_(name) CUZK_CAT(NTT_FR, _ntt_##name)
+#define NF_(name) CUZK_CAT(NTT_FR, _##name)
+#define NTT_DOMAIN CUZK_CAT(NTT_FR, _ntt_domain)
+
+typedef struct {
+    unsigned log_n;
+    size_t n;
+    NTT_FR *tw;    /* w^i, i < n/2, w a primitive n-th root of unity */
+    NTT_FR *itw;   /* w^-i */
+    NTT_FR *scale; /* inc^bitrev(j) / n, j < n */
+} NTT_DOMAIN;
+
+/* The primitive 2^log_n-th root of unity snarkjs uses: 5^((r-1)/2^log_n). */
+CUZK_INLINE void NT_(root)(NTT_FR *w, unsigned log_n)
+{
+    static const NTT_FR root = {CUZK_CAT(NTT_C, _ROOT_OF_UNITY)};
+    *w = root;
+    for (unsigned i = log_n; i < CUZK_CAT(NTT_C, _TWO_ADICITY); i++)
+        NF_(sqr)(w, w);
+}
+
+CUZK_INLINE size_t NT_(bitrev)(size_t x, unsigned log_n)
+{
+    size_t r = 0;
+    for (unsigned i = 0; i < log_n; i++, x >>= 1)
+        r = (r << 1) | (x & 1);
+    return r;
+}
+
+CUZK_INLINE void NT_(domain_free)(NTT_DOMAIN *d)
+{
+    free(d->tw);
+    free(d->itw);
+    free(d->scale);
+    memset(d, 0, sizeof(*d));
+}
+
+/* Twiddles and coset scale for n = 2^log_n, 1 <= log_n < two-adicity (the
+ * coset needs a 2n-th root). */
+CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n)
+{
+    memset(d, 0, sizeof(*d));
+    if (log_n < 1 || log_n >= CUZK_CAT(NTT_C, _TWO_ADICITY))
+        return CUZK_ERR_UNSUPPORTED;
+    size_t n = (size_t)1 << log_n;
+    d->log_n = log_n;
+    d->n = n;
+    d->tw = malloc(n / 2 * sizeof(NTT_FR));
+    d->itw = malloc(n / 2 * sizeof(NTT_FR));
+    d->scale = malloc(n * sizeof(NTT_FR));
+    if (!d->tw || !d->itw || !d->scale) {
+        NT_(domain_free)(d);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    NTT_FR w, wi, inc, ninv;
+    NT_(root)(&w, log_n);
+    NF_(inv_var)(&wi, &w);
+    NT_(root)(&inc, log_n + 1);
+    NF_(from_u64)(&ninv, n);
+    NF_(inv_var)(&ninv, &ninv);
+    /* powers, in blocks so that threads can start from a known power */
+    NF_(one)(&d->tw[0]);
+    NF_(one)(&d->itw[0]);
+    for (size_t i = 1; i < n / 2; i++) {
+        NF_(mul)(&d->tw[i], &d->tw[i - 1], &w);
+        NF_(mul)(&d->itw[i], &d->itw[i - 1], &wi);
+    }
+    NTT_FR p = ninv;
+    for (size_t i = 0; i < n; i++) {
+        d->scale[NT_(bitrev)(i, log_n)] = p;
+        NF_(mul)(&p, &p, &inc);
+    }
+    return CUZK_OK;
+}
+
+/* Gentleman-Sande: natural in, bit-reversed out. tw holds n/2 powers of
+ * the root for size n (a smaller n' uses every (n/n')-th one). */
+CUZK_INLINE void NT_(dif)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned log_tw)
+{
+    size_t n = (size_t)1 << log_n;
+    for (unsigned s = log_n; s > 0; s--) {
+        size_t m = (size_t)1 << (s - 1); /* half the block */
+        size_t stride = (size_t)1 << (log_tw - s);
+#pragma omp parallel for schedule(static) if (n >= 4096)
+        for (size_t b = 0; b < n / 2; b++) {
+            size_t j = b & (m - 1), k = ((b >> (s - 1)) << s) + j;
+            NTT_FR u = a[k], v = a[k + m];
+            NF_(add)(&a[k], &u, &v);
+            NF_(sub)(&v, &u, &v);
+            NF_(mul)(&a[k + m], &v, &tw[j * stride]);
+        }
+    }
+}
+
+/* Cooley-Tukey: bit-reversed in, natural out. */
+CUZK_INLINE void NT_(dit)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned log_tw)
+{
+    size_t n = (size_t)1 << log_n;
+    for (unsigned s = 1; s <= log_n; s++) {
+        size_t m = (size_t)1 << (s - 1);
+        size_t stride = (size_t)1 << (log_tw - s);
+#pragma omp parallel for schedule(static) if (n >= 4096)
+        for (size_t b = 0; b < n / 2; b++) {
+            size_t j = b & (m - 1), k = ((b >> (s - 1)) << s) + j;
+            NTT_FR u = a[k], v;
+            NF_(mul)(&v, &a[k + m], &tw[j * stride]);
+            NF_(add)(&a[k], &u, &v);
+            NF_(sub)(&a[k + m], &u, &v);
+        }
+    }
+}
+
+/* Forward and inverse NTT in natural order (for tests and tools): two
+ * passes plus a bit-reversal permutation. */
+CUZK_INLINE void NT_(permute)(NTT_FR *a, unsigned log_n)
+{
+    size_t n = (size_t)1 << log_n;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = NT_(bitrev)(i, log_n);
+        if (i < j) {
+            NTT_FR t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+    }
+}
+
+CUZK_INLINE void NT_(forward)(NTT_FR *a, const NTT_DOMAIN *d)
+{
+    NT_(dif)(a, d->log_n, d->tw, d->log_n);
+    NT_(permute)(a, d->log_n);
+}
+
+CUZK_INLINE void NT_(inverse)(NTT_FR *a, const NTT_DOMAIN *d)
+{
+    NTT_FR ninv;
+    NF_(from_u64)(&ninv, d->n);
+    NF_(inv_var)(&ninv, &ninv);
+    NT_(dif)(a, d->log_n, d->itw, d->log_n);
+    NT_(permute)(a, d->log_n);
+    for (size_t i = 0; i < d->n; i++)
+        NF_(mul)(&a[i], &a[i], &ninv);
+}
+
+/* a: evaluations on the n-domain (natural order) -> evaluations on the odd
+ * coset inc * w^k of the same polynomial (natural order). */
+CUZK_INLINE void NT_(to_odd_coset)(NTT_FR *a, const NTT_DOMAIN *d)
+{
+    NT_(dif)(a, d->log_n, d->itw, d->log_n);
+#pragma omp parallel for schedule(static) if (d->n >= 4096)
+    for (size_t i = 0; i < d->n; i++)
+        NF_(mul)(&a[i], &a[i], &d->scale[i]);
+    NT_(dit)(a, d->log_n, d->tw, d->log_n);
+}
+
+#undef NT_
+#undef NF_
+#undef NTT_DOMAIN
+#undef NTT_FR
+#undef NTT_C
