@@ -8,13 +8,29 @@ CMAKE_ARGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all test asan-test bench fuzz vectors clean
+DEMO_DIR   ?= $(BUILD)/demo
+
+.PHONY: all demo test asan-test bench fuzz vectors clean
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
+
+# Proves and verifies the bundled Poseidon circuit (tests/fixtures) on both
+# curves, printing each phase's time.
+demo: all
+	@mkdir -p $(DEMO_DIR)
+	@for c in bn128 bls12381; do \
+	  echo "== $$c: cuzk prove tests/fixtures/$$c/poseidon3.zkey tests/fixtures/$$c/poseidon3.wtns"; \
+	  $(BUILD)/cuzk prove tests/fixtures/$$c/poseidon3.zkey tests/fixtures/$$c/poseidon3.wtns \
+	    $(DEMO_DIR)/$$c.proof.json $(DEMO_DIR)/$$c.public.json --timings || exit 1; \
+	  echo "== $$c: cuzk verify (snarkjs's verification key)"; \
+	  $(BUILD)/cuzk verify tests/fixtures/$$c/poseidon3.vk.json $(DEMO_DIR)/$$c.public.json \
+	    $(DEMO_DIR)/$$c.proof.json || exit 1; \
+	done
+	@echo "proofs in $(DEMO_DIR)/"
 
 test: all
 	ctest --test-dir $(BUILD) --output-on-failure

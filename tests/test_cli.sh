@@ -71,6 +71,40 @@ for c in bn128 bls12381; do
   expect 2 "$cuzk" info "$d/mul1k.wtns" --check
   expect 2 "$cuzk" info "$d/mul1k.zkey" --threads many
   expect 2 "$cuzk" info "$d/mul1k.zkey" --bogus
+  # prove: the proof verifies, public.json is snarkjs's
+  rm -f "$tmp/proof.json" "$tmp/public.json"
+  expect 0 "$cuzk" prove "$d/mul1k.zkey" "$d/mul1k.wtns" "$tmp/proof.json" "$tmp/public.json" --threads 2 --timings
+  grep -q "^msm H" "$tmp/err" || fail "--timings table: $(cat "$tmp/err")"
+  expect 0 "$cuzk" verify "$d/mul1k.vk.json" "$tmp/public.json" "$tmp/proof.json"
+  cmp -s "$tmp/public.json" "$d/mul1k.public.json" || fail "public.json differs from snarkjs's ($c)"
+  expect 0 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/proof2.json" "$tmp/public2.json" --json --no-verify
+  grep -q '"msm_h"' "$tmp/out" || fail "--json output: $(cat "$tmp/out")"
+  expect 0 "$cuzk" verify "$d/tiny.vk.json" "$tmp/public2.json" "$tmp/proof2.json"
+  # prove: bad input exits 2 with a message and leaves no output behind
+  rm -f "$tmp/p.json" "$tmp/q.json"
+  expect 2 "$cuzk" prove "$d/mul1k.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json"
+  grep -q "tiny.wtns has 4 values, but .*mul1k.zkey expects 1003" "$tmp/err" || fail "length message: $(cat "$tmp/err")"
+  other=$([ $c = bn128 ] && echo bls12381 || echo bn128)
+  expect 2 "$cuzk" prove "$d/mul1k.zkey" "$fx/$other/mul1k.wtns" "$tmp/p.json" "$tmp/q.json"
+  grep -q "witness, but" "$tmp/err" || fail "curve message: $(cat "$tmp/err")"
+  cp "$d/tiny.zkey" "$tmp/v3.zkey"; printf '\003' | dd of="$tmp/v3.zkey" bs=1 seek=4 conv=notrunc 2>/dev/null
+  expect 2 "$cuzk" prove "$tmp/v3.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json"
+  grep -q "version 3 is not supported" "$tmp/err" || fail "version message: $(cat "$tmp/err")"
+  cp "$d/tiny.zkey" "$tmp/plonk.zkey"; printf '\002' | dd of="$tmp/plonk.zkey" bs=1 seek=24 conv=notrunc 2>/dev/null
+  expect 2 "$cuzk" prove "$tmp/plonk.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json"
+  grep -q "not a Groth16 key" "$tmp/err" || fail "protocol message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" prove "$tmp/trunc.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json"
+  head -c 100 "$d/tiny.wtns" >"$tmp/trunc.wtns"
+  expect 2 "$cuzk" prove "$d/tiny.zkey" "$tmp/trunc.wtns" "$tmp/p.json" "$tmp/q.json"
+  grep -q "trunc.wtns" "$tmp/err" || fail "truncated witness message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/no/dir/p.json" "$tmp/q.json"
+  grep -q "cannot write" "$tmp/err" || fail "unwritable output message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/no/dir/q.json"
+  [ -e "$tmp/p.json" ] || [ -e "$tmp/q.json" ] && fail "prove left output behind after failures"
+  ls "$tmp" | grep -q '\.tmp\.' && fail "prove left a temporary file behind"
+  expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json"
+  expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json" --threads -1
+  expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json" --fast
 done
 head -c 5000 /dev/zero >"$tmp/zeros.bin"
 expect 2 "$cuzk" info "$tmp/zeros.bin"

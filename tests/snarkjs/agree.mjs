@@ -1,5 +1,8 @@
-// cuzk verify must agree with snarkjs groth16 verify (0.7.6), the
-// independent oracle, on every fixture's proof and on tampered copies.
+// snarkjs (0.7.6) as the independent oracle:
+//   1. cuzk verify must agree with snarkjs groth16 verify on every
+//      fixture's proof and on tampered copies;
+//   2. snarkjs groth16 verify must accept the proofs `cuzk prove` makes for
+//      every fixture that has a key, on both curves.
 //
 //   node agree.mjs path/to/cuzk FIXTURES_DIR
 //
@@ -63,7 +66,28 @@ for (const curve of ['bn128', 'bls12381']) {
       await check(`${at} proof of ${other}`, vk, opub, load(curve, `${other}.proof.json`));
   }
 }
+let proved = 0;
+for (const curve of ['bn128', 'bls12381']) {
+  for (const name of ['tiny', 'mul1k', 'poseidon3']) {
+    const f = (ext) => join(fixtures, curve, `${name}.${ext}`);
+    const out = [join(tmp, 'cuzk_proof.json'), join(tmp, 'cuzk_public.json')];
+    const r = spawnSync(cuzk, ['prove', f('zkey'), f('wtns'), ...out], { encoding: 'utf8' });
+    cases++;
+    if (r.status !== 0) {
+      failures++;
+      console.log(`PROVE FAILED ${curve}/${name}: exit ${r.status}: ${r.stderr.trim()}`);
+      continue;
+    }
+    const proof = JSON.parse(readFileSync(out[0], 'utf8'));
+    const pub = JSON.parse(readFileSync(out[1], 'utf8'));
+    const ok = await snarkjs.groth16.verify(load(curve, `${name}.vk.json`), pub, proof, silent);
+    if (ok !== true) {
+      failures++;
+      console.log(`REJECTED ${curve}/${name}: snarkjs does not accept cuzk's proof`);
+    } else proved++;
+  }
+}
 rmSync(tmp, { recursive: true, force: true });
-console.log(`snarkjs agreement: ${cases - failures}/${cases} cases agree`);
+console.log(`snarkjs agreement: ${cases - failures}/${cases} cases agree (${proved} cuzk proofs accepted by snarkjs)`);
 await globalThis.curve_bn128?.terminate?.();
 process.exit(failures ? 1 : 0);

@@ -1,0 +1,230 @@
+/* MSM and NTT against slow references, for the backend this program is
+ * built for:
+ *   - Pippenger and the batched affine sum against double-and-add, on
+ *     random scalars and skewed ones (all zero, all one, 90 % bits, repeated
+ *     points, points at infinity, n = 1, n not a power of two), with and
+ *     without an index list; the 0/1/other classification;
+ *   - NTT round trips, forward NTT against direct evaluation, the odd-coset
+ *     transform against evaluating the interpolated polynomial at
+ *     inc * w^k, for n = 2 ... 256. */
+#include "msm/msms.h"
+#include "ntt/ntts.h"
+#include "test_util.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+enum { SKEW_RANDOM, SKEW_ZERO, SKEW_ONE, SKEW_BITS, SKEW_SMALL, SKEW_COUNT };
+
+/* scalar i of kind `skew`, below 2^254 (so below r on both curves) */
+static void make_scalar(limb_t k[4], int skew)
+{
+    memset(k, 0, 32);
+    switch (skew) {
+    case SKEW_RANDOM:
+        test_rand_limbs(k, 4);
+        k[3] &= 0x3fffffffffffffffULL;
+        break;
+    case SKEW_ZERO:
+        break;
+    case SKEW_ONE:
+        k[0] = 1;
+        break;
+    case SKEW_BITS: /* 90 % 0 or 1, the rest random */
+        if (test_rand64() % 10 == 0) {
+            test_rand_limbs(k, 4);
+            k[3] &= 0x3fffffffffffffffULL;
+        } else {
+            k[0] = test_rand64() & 1;
+        }
+        break;
+    case SKEW_SMALL:
+        k[0] = test_rand64() % 5;
+        break;
+    }
+}
+
+#define MSM_TESTS(G, R)                                                                              \
+    static void test_msm_##G(void)                                                                   \
+    {                                                                                                \
+        test_context = "msm " #G;                                                                    \
+        static const size_t sizes[] = {1, 2, 3, 7, 33, 100, 257, 1000, 3000};                       \
+        for (size_t si = 0; si < CUZK_ARRAY_LEN(sizes); si++) {                                      \
+            size_t n = sizes[si];                                                                    \
+            for (int skew = 0; skew < SKEW_COUNT; skew++) {                                          \
+                if (n >= 1000 && skew != SKEW_RANDOM && skew != SKEW_BITS)                           \
+                    continue;                                                                        \
+                G##_affine *pts = malloc(n * sizeof(*pts));                                          \
+                limb_t *k = malloc(n * 32);                                                          \
+                uint32_t *idx = malloc(n * sizeof(uint32_t)), *ones = malloc(n * 4), *tail = malloc(n * 4); \
+                G##_jacobian g, p, want, got, s, t;                                                  \
+                G##_generator(&g);                                                                   \
+                for (size_t i = 0; i < n; i++) {                                                     \
+                    limb_t e[4];                                                                     \
+                    /* a few distinct points, repeated, and some at infinity */                      \
+                    e[0] = 1 + test_rand64() % (n < 16 ? 3 : 40);                                    \
+                    e[1] = e[2] = e[3] = 0;                                                          \
+                    G##_mul_var(&p, &g, e, 64);                                                      \
+                    G##_to_affine(&pts[i], &p);                                                      \
+                    if (test_rand64() % 50 == 0)                                                     \
+                        G##_affine_set_infinity(&pts[i]);                                            \
+                    make_scalar(k + 4 * i, skew);                                                    \
+                }                                                                                    \
+                const unsigned char *P = (const unsigned char *)pts, *K = (const unsigned char *)k;  \
+                G##_msm_naive(&want, P, K, n);                                                       \
+                CHECK(G##_msm_pippenger(&got, P, K, NULL, n, 1 + (int)(n % 3)) == CUZK_OK);          \
+                CHECK(G##_eq(&got, &want));                                                          \
+                /* the prover's split: 1s summed, the rest by Pippenger */                           \
+                size_t no, nt;                                                                       \
+                msm_classify(K, 0, n, ones, &no, tail, &nt);                                         \
+                size_t nz = 0;                                                                       \
+                for (size_t i = 0; i < n; i++)                                                       \
+                    nz += msm_scalar_class(K, i) == MSM_ZERO;                                        \
+                CHECK(no + nt + nz == n);                                                            \
+                CHECK(G##_msm_sum(&s, P, ones, no) == CUZK_OK);                                      \
+                CHECK(G##_msm_pippenger(&t, P, K, tail, nt, 2) == CUZK_OK);                          \
+                G##_add_var(&got, &s, &t);                                                           \
+                CHECK(G##_eq(&got, &want));                                                          \
+                /* the sum of all points, against adding one by one */                               \
+                for (size_t i = 0; i < n; i++)                                                       \
+                    idx[i] = (uint32_t)i;                                                            \
+                CHECK(G##_msm_sum(&s, P, idx, n) == CUZK_OK);                                        \
+                G##_set_infinity(&t);                                                                \
+                for (size_t i = 0; i < n; i++)                                                       \
+                    G##_add_affine_var(&t, &t, &pts[i]);                                             \
+                CHECK(G##_eq(&s, &t));                                                               \
+                free(pts);                                                                           \
+                free(k);                                                                             \
+                free(idx);                                                                           \
+                free(ones);                                                                          \
+                free(tail);                                                                          \
+            }                                                                                        \
+        }                                                                                            \
+        /* P + (-P) pairs and P + P pairs inside the affine sum */                                   \
+        G##_affine pq[4];                                                                            \
+        G##_jacobian g, s, t;                                                                        \
+        G##_generator(&g);                                                                           \
+        G##_to_affine(&pq[0], &g);                                                                   \
+        G##_affine_neg(&pq[1], &pq[0]);                                                              \
+        pq[2] = pq[0];                                                                               \
+        pq[3] = pq[0];                                                                               \
+        CHECK(G##_msm_sum(&s, (const unsigned char *)pq, NULL, 2) == CUZK_OK && G##_is_infinity(&s)); \
+        CHECK(G##_msm_sum(&s, (const unsigned char *)(pq + 2), NULL, 2) == CUZK_OK);                 \
+        G##_double(&t, &g);                                                                          \
+        CHECK(G##_eq(&s, &t));                                                                       \
+        CHECK(G##_msm_sum(&s, (const unsigned char *)pq, NULL, 0) == CUZK_OK && G##_is_infinity(&s)); \
+        CHECK(G##_msm_pippenger(&s, (const unsigned char *)pq, NULL, NULL, 0, 2) == CUZK_OK &&       \
+              G##_is_infinity(&s));                                                                  \
+        /* a scalar near 2^255 and r - 1 */                                                          \
+        limb_t big[8] = {0};                                                                         \
+        static const limb_t order[4] = R;                                                            \
+        memcpy(big, order, 32);                                                                      \
+        big[0] -= 1;                                                                                 \
+        big[4] = ~0ULL;                                                                              \
+        big[5] = ~0ULL;                                                                              \
+        big[6] = ~0ULL;                                                                              \
+        big[7] = 0x7fffffffffffffffULL;                                                              \
+        G##_msm_naive(&t, (const unsigned char *)pq, (const unsigned char *)big, 2);                 \
+        CHECK(G##_msm_pippenger(&s, (const unsigned char *)pq, (const unsigned char *)big, NULL, 2, 1) == CUZK_OK); \
+        CHECK(G##_eq(&s, &t));                                                                       \
+    }
+
+MSM_TESTS(bls12_381_g1, BLS12_381_R_SCALAR)
+MSM_TESTS(bls12_381_g2, BLS12_381_R_SCALAR)
+MSM_TESTS(bn254_g1, BN254_R_SCALAR)
+MSM_TESTS(bn254_g2, BN254_R_SCALAR)
+
+#define NTT_TESTS(F)                                                                                 \
+    static void test_ntt_##F(void)                                                                   \
+    {                                                                                                \
+        test_context = "ntt " #F;                                                                    \
+        for (unsigned log_n = 1; log_n <= 8; log_n++) {                                              \
+            size_t n = (size_t)1 << log_n;                                                           \
+            F##_ntt_domain d;                                                                        \
+            CHECK(F##_ntt_domain_init(&d, log_n) == CUZK_OK);                                        \
+            F *a = malloc(n * sizeof(F)), *b = malloc(n * sizeof(F)), *c = malloc(n * sizeof(F));    \
+            for (size_t i = 0; i < n; i++)                                                           \
+                CHECK(F##_random(&a[i]) == CUZK_OK);                                                 \
+            /* w has order exactly n */                                                              \
+            F w, inc, x, t;                                                                          \
+            F##_ntt_root(&w, log_n);                                                                 \
+            F##_ntt_root(&inc, log_n + 1);                                                           \
+            t = w;                                                                                   \
+            for (unsigned i = 1; i < log_n; i++)                                                     \
+                F##_sqr(&t, &t);                                                                     \
+            F##_neg(&t, &t);                                                                         \
+            CHECK(F##_is_one(&t)); /* w^(n/2) = -1 */                                                \
+            F##_sqr(&t, &inc);                                                                       \
+            CHECK(F##_eq(&t, &w));                                                                   \
+            /* forward against direct evaluation: b_k = sum a_j w^(jk) */                           \
+            memcpy(b, a, n * sizeof(F));                                                             \
+            F##_ntt_forward(b, &d);                                                                  \
+            for (size_t k = 0; k < n; k++) {                                                         \
+                F acc, pw, wk;                                                                       \
+                limb_t e = k;                                                                        \
+                F##_pow(&wk, &w, &e, 64);                                                            \
+                F##_zero(&acc);                                                                      \
+                F##_one(&pw);                                                                        \
+                for (size_t j = 0; j < n; j++) {                                                     \
+                    F##_mul(&x, &a[j], &pw);                                                         \
+                    F##_add(&acc, &acc, &x);                                                         \
+                    F##_mul(&pw, &pw, &wk);                                                          \
+                }                                                                                    \
+                CHECK(F##_eq(&acc, &b[k]));                                                          \
+            }                                                                                        \
+            /* round trip */                                                                         \
+            F##_ntt_inverse(b, &d);                                                                  \
+            CHECK(memcmp(a, b, n * sizeof(F)) == 0);                                                 \
+            /* odd coset: the polynomial through (w^j, a_j), evaluated at inc w^k. The           \
+             * coefficients come from the inverse transform checked above. */                       \
+            memcpy(b, a, n * sizeof(F));                                                             \
+            F##_ntt_inverse(b, &d); /* coefficients */                                               \
+            memcpy(c, a, n * sizeof(F));                                                             \
+            F##_ntt_to_odd_coset(c, &d);                                                             \
+            for (size_t k = 0; k < n; k++) {                                                         \
+                F pt, acc, pw;                                                                       \
+                limb_t e = k;                                                                        \
+                F##_pow(&pt, &w, &e, 64);                                                            \
+                F##_mul(&pt, &pt, &inc);                                                             \
+                F##_zero(&acc);                                                                      \
+                F##_one(&pw);                                                                        \
+                for (size_t j = 0; j < n; j++) {                                                     \
+                    F##_mul(&x, &b[j], &pw);                                                         \
+                    F##_add(&acc, &acc, &x);                                                         \
+                    F##_mul(&pw, &pw, &pt);                                                          \
+                }                                                                                    \
+                CHECK(F##_eq(&acc, &c[k]));                                                          \
+            }                                                                                        \
+            free(a);                                                                                 \
+            free(b);                                                                                 \
+            free(c);                                                                                 \
+            F##_ntt_domain_free(&d);                                                                 \
+        }                                                                                            \
+        F##_ntt_domain d;                                                                            \
+        CHECK(F##_ntt_domain_init(&d, 0) == CUZK_ERR_UNSUPPORTED);                                   \
+        CHECK(F##_ntt_domain_init(&d, 64) == CUZK_ERR_UNSUPPORTED);                                  \
+    }
+
+NTT_TESTS(bls12_381_fr)
+NTT_TESTS(bn254_fr)
+
+int main(void)
+{
+#if CUZK_BACKEND_ADX
+    unsigned a, b, c, d;
+    if (!(__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1))) {
+        printf("SKIP: this CPU lacks BMI2/ADX, the x86_64-adx backend cannot run here\n");
+        return 77;
+    }
+#endif
+    test_init("test_msm_ntt");
+    test_ntt_bls12_381_fr();
+    test_ntt_bn254_fr();
+    test_msm_bls12_381_g1();
+    test_msm_bls12_381_g2();
+    test_msm_bn254_g1();
+    test_msm_bn254_g2();
+    test_done("test_msm_ntt");
+    return 0;
+}
