@@ -75,6 +75,10 @@ static void make_scalar(limb_t k[4], int skew)
                 G##_msm_naive(&want, P, K, n);                                                       \
                 CHECK(G##_msm_pippenger(&got, P, K, NULL, n, 1 + (int)(n % 3)) == CUZK_OK);          \
                 CHECK(G##_eq(&got, &want));                                                          \
+                for (int mode = MSM_XYZZ_BUCKETS; mode <= MSM_AFFINE_BUCKETS; mode++) {              \
+                    CHECK(G##_msm_pippenger_mode(&got, P, K, NULL, n, 2, mode) == CUZK_OK);          \
+                    CHECK(G##_eq(&got, &want));                                                      \
+                }                                                                                    \
                 /* the prover's split: 1s summed, the rest by Pippenger */                           \
                 size_t no, nt;                                                                       \
                 msm_classify(K, 0, n, ones, &no, tail, &nt);                                         \

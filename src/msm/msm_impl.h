@@ -111,16 +111,79 @@ CUZK_INLINE void MS_(load)(MSM_AFF *p, const unsigned char *pts, size_t i)
     memcpy(p, pts + i * sizeof(MSM_AFF), sizeof(MSM_AFF));
 }
 
+/* out[k] = in[2k] + in[2k + 1] for k < count, affine, with one batched
+ * inversion for all the slopes; either side may be infinity, equal or
+ * opposite. count <= MSM_PAIR_BATCH. */
+#ifndef MSM_PAIR_BATCH
+#define MSM_PAIR_BATCH 1024
+#endif
+CUZK_INLINE void MS_(add_pairs)(MSM_AFF *out, const MSM_AFF *in, size_t count)
+{
+    MSM_F den[MSM_PAIR_BATCH], inv[MSM_PAIR_BATCH];
+    unsigned char kind[MSM_PAIR_BATCH]; /* 0 add, 1 double, 2 infinity, 3 copy left, 4 copy right */
+    for (size_t k = 0; k < count; k++) {
+        const MSM_AFF *p = &in[2 * k], *q = &in[2 * k + 1];
+        MSM_F *d = &den[k];
+        if (MG_(affine_is_infinity)(q)) {
+            kind[k] = 3;
+            MF_(one)(d);
+        } else if (MG_(affine_is_infinity)(p)) {
+            kind[k] = 4;
+            MF_(one)(d);
+        } else if (!MF_(eq)(&p->x, &q->x)) {
+            kind[k] = 0;
+            MF_(sub)(d, &q->x, &p->x);
+        } else if (MF_(eq)(&p->y, &q->y) && !MF_(is_zero)(&p->y)) {
+            kind[k] = 1;
+            MF_(dbl)(d, &p->y);
+        } else {
+            kind[k] = 2;
+            MF_(one)(d);
+        }
+    }
+    MF_(batch_inv_var)(inv, den, count);
+    for (size_t k = 0; k < count; k++) {
+        const MSM_AFF *p = &in[2 * k], *q = &in[2 * k + 1];
+        MSM_AFF o;
+        MSM_F lambda, t;
+        switch (kind[k]) {
+        case 2:
+            MG_(affine_set_infinity)(&out[k]);
+            continue;
+        case 3:
+            out[k] = *p;
+            continue;
+        case 4:
+            out[k] = *q;
+            continue;
+        case 0:
+            MF_(sub)(&lambda, &q->y, &p->y);
+            break;
+        default: /* doubling: lambda = 3 x^2 / 2y */
+            MF_(sqr)(&lambda, &p->x);
+            MF_(dbl)(&t, &lambda);
+            MF_(add)(&lambda, &lambda, &t);
+        }
+        MF_(mul)(&lambda, &lambda, &inv[k]);
+        MF_(sqr)(&t, &lambda); /* x3 = lambda^2 - x1 - x2 */
+        MF_(sub)(&t, &t, &p->x);
+        MF_(sub)(&o.x, &t, &q->x);
+        MF_(sub)(&t, &p->x, &o.x); /* y3 = lambda (x1 - x3) - y1 */
+        MF_(mul)(&t, &lambda, &t);
+        MF_(sub)(&o.y, &t, &p->y);
+        out[k] = o;
+    }
+}
+
 /* r = sum of pts[idx[i]] (or pts[i] without idx) for i < n. Infinity points
  * are skipped; equal and opposite points are handled. Uses 2 * ceil(n/2)
  * affine points of scratch memory; CUZK_ERR_NO_MEMORY if unavailable. */
 CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
 {
-    enum { BATCH = 1024 };
     MG_(set_infinity)(r);
     if (n == 0)
         return CUZK_OK;
-    MSM_AFF *cur = malloc(n * sizeof(MSM_AFF)), *next = malloc((n / 2 + 1) * sizeof(MSM_AFF));
+    MSM_AFF *cur = malloc((n + 1) * sizeof(MSM_AFF)), *next = malloc((n / 2 + 1) * sizeof(MSM_AFF));
     if (!cur || !next) {
         free(cur);
         free(next);
@@ -132,50 +195,11 @@ CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *i
         m += !MG_(affine_is_infinity)(&cur[m]);
     }
     while (m > 1) {
-        size_t pairs = m / 2, batches = (pairs + BATCH - 1) / BATCH;
+        size_t pairs = m / 2, batches = (pairs + MSM_PAIR_BATCH - 1) / MSM_PAIR_BATCH;
 #pragma omp parallel for schedule(dynamic) if (batches > 1)
         for (size_t bt = 0; bt < batches; bt++) {
-            MSM_F den[BATCH], inv[BATCH];
-            unsigned char kind[BATCH]; /* 0 add, 1 double, 2 result is infinity */
-            size_t lo = bt * BATCH, hi = lo + BATCH < pairs ? lo + BATCH : pairs;
-            for (size_t i = lo; i < hi; i++) {
-                const MSM_AFF *p = &cur[2 * i], *q = &cur[2 * i + 1];
-                MSM_F *d = &den[i - lo];
-                if (!MF_(eq)(&p->x, &q->x)) {
-                    kind[i - lo] = 0;
-                    MF_(sub)(d, &q->x, &p->x);
-                } else if (MF_(eq)(&p->y, &q->y) && !MF_(is_zero)(&p->y)) {
-                    kind[i - lo] = 1;
-                    MF_(dbl)(d, &p->y);
-                } else {
-                    kind[i - lo] = 2;
-                    MF_(one)(d);
-                }
-            }
-            MF_(batch_inv_var)(inv, den, hi - lo);
-            for (size_t i = lo; i < hi; i++) {
-                const MSM_AFF *p = &cur[2 * i], *q = &cur[2 * i + 1];
-                MSM_AFF *o = &next[i];
-                MSM_F lambda, t;
-                if (kind[i - lo] == 2) {
-                    MG_(affine_set_infinity)(o);
-                    continue;
-                }
-                if (kind[i - lo] == 0) {
-                    MF_(sub)(&lambda, &q->y, &p->y);
-                } else {
-                    MF_(sqr)(&lambda, &p->x);
-                    MF_(dbl)(&t, &lambda);
-                    MF_(add)(&lambda, &lambda, &t);
-                }
-                MF_(mul)(&lambda, &lambda, &inv[i - lo]);
-                MF_(sqr)(&t, &lambda); /* x3 = lambda^2 - x1 - x2 */
-                MF_(sub)(&t, &t, &p->x);
-                MF_(sub)(&o->x, &t, &q->x);
-                MF_(sub)(&t, &p->x, &o->x); /* y3 = lambda (x1 - x3) - y1 */
-                MF_(mul)(&t, &lambda, &t);
-                MF_(sub)(&o->y, &t, &p->y);
-            }
+            size_t lo = bt * MSM_PAIR_BATCH, cnt = pairs - lo < MSM_PAIR_BATCH ? pairs - lo : MSM_PAIR_BATCH;
+            MS_(add_pairs)(&next[lo], &cur[2 * lo], cnt);
         }
         /* compact: drop the infinities, carry an odd last point */
         size_t k = 0;
@@ -191,6 +215,123 @@ CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *i
     free(cur);
     free(next);
     return CUZK_OK;
+}
+
+/* Scratch for one batch-affine window task over up to `cap` points. */
+typedef struct {
+    MSM_AFF *cur, *next, *fin; /* fin: each bucket's sum once it is down to one point */
+    uint32_t *len, *off;
+    int *digit;
+} MS_(scratch);
+
+CUZK_INLINE void MS_(scratch_free)(MS_(scratch) *s)
+{
+    free(s->cur);
+    free(s->next);
+    free(s->fin);
+    free(s->len);
+    free(s->off);
+    free(s->digit);
+    memset(s, 0, sizeof(*s));
+}
+
+CUZK_INLINE int MS_(scratch_alloc)(MS_(scratch) *s, size_t cap, size_t nb)
+{
+    memset(s, 0, sizeof(*s));
+    s->cur = malloc((cap + nb) * sizeof(MSM_AFF));
+    s->next = malloc((cap / 2 + nb) * sizeof(MSM_AFF));
+    s->fin = malloc(nb * sizeof(MSM_AFF));
+    s->len = malloc(nb * sizeof(uint32_t));
+    s->off = malloc((nb + 1) * sizeof(uint32_t));
+    s->digit = malloc(cap * sizeof(int));
+    if (!s->cur || !s->next || !s->fin || !s->len || !s->off || !s->digit) {
+        MS_(scratch_free)(s);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    return CUZK_OK;
+}
+
+/* One task, batch-affine: window w of points [lo, hi). The points are
+ * sorted into their buckets (counting sort; negative digits store -P), each
+ * bucket padded to an even length with infinity; then rounds of pairwise
+ * affine additions, all buckets' pairs sharing one inversion per batch,
+ * halve every bucket until each holds one point. About 6 multiplications per
+ * point, against 10 for an XYZZ mixed addition. Then sum_d d * bucket_d by
+ * running sums. */
+CUZK_INLINE void MS_(window_task_affine)(MSM_XYZZ *out, MS_(scratch) *s, const unsigned char *pts,
+                                         const unsigned char *scalars, const uint32_t *idx, size_t lo, size_t hi,
+                                         unsigned w, unsigned c, const limb_t half[5])
+{
+    size_t nb = (size_t)1 << (c - 1), m = hi - lo;
+    memset(s->len, 0, nb * sizeof(uint32_t));
+    for (size_t i = 0; i < m; i++) {
+        size_t j = idx ? idx[lo + i] : lo + i;
+        limb_t kp[5], k[5] = {0};
+        msm_load_scalar(k, scalars, j);
+        bn_add(kp, k, half, 5);
+        int d = msm_digit(kp, w, c);
+        s->digit[i] = d;
+        if (d)
+            s->len[(d > 0 ? d : -d) - 1]++;
+    }
+    /* Buckets are contiguous and of even length, padded with infinity, so
+     * that pairs (2k, 2k + 1) never straddle two buckets; a bucket down to
+     * one point moves to fin[] and leaves the arrays. */
+    uint32_t total = 0;
+    for (size_t b = 0; b < nb; b++) {
+        MG_(affine_set_infinity)(&s->fin[b]);
+        s->off[b] = total;
+        if (s->len[b] >= 2) {
+            total += s->len[b] + (s->len[b] & 1);
+            if (s->len[b] & 1)
+                MG_(affine_set_infinity)(&s->cur[total - 1]);
+        }
+    }
+    for (size_t i = 0; i < m; i++) {
+        int d = s->digit[i];
+        if (!d)
+            continue;
+        size_t b = (size_t)(d > 0 ? d : -d) - 1, j = idx ? idx[lo + i] : lo + i;
+        MSM_AFF *p = s->len[b] == 1 ? &s->fin[b] : &s->cur[s->off[b]++];
+        MS_(load)(p, pts, j);
+        if (d < 0)
+            MF_(neg)(&p->y, &p->y);
+    }
+    for (size_t b = 0; b < nb; b++)
+        s->len[b] = s->len[b] < 2 ? 0 : s->len[b] + (s->len[b] & 1);
+    /* halve until every bucket is in fin[] */
+    while (total > 0) {
+        size_t pairs = total / 2;
+        for (size_t k = 0; k < pairs; k += MSM_PAIR_BATCH)
+            MS_(add_pairs)(&s->next[k], &s->cur[2 * k], pairs - k < MSM_PAIR_BATCH ? pairs - k : MSM_PAIR_BATCH);
+        uint32_t pos = 0, src = 0;
+        for (size_t b = 0; b < nb; b++) {
+            uint32_t l = s->len[b] / 2;
+            if (l == 1) {
+                s->fin[b] = s->next[src];
+                l = 0;
+                src++;
+            } else if (l > 1) {
+                memmove(&s->cur[pos], &s->next[src], l * sizeof(MSM_AFF));
+                src += l;
+                pos += l;
+                if (l & 1) {
+                    MG_(affine_set_infinity)(&s->cur[pos++]);
+                    l++;
+                }
+            }
+            s->len[b] = l;
+        }
+        total = pos;
+    }
+    MSM_XYZZ running, sum;
+    MG_(xyzz_set_infinity)(&running);
+    MG_(xyzz_set_infinity)(&sum);
+    for (size_t b = nb; b-- > 0;) {
+        MG_(xyzz_add_affine_var)(&running, &running, &s->fin[b]);
+        MG_(xyzz_add_var)(&sum, &sum, &running);
+    }
+    *out = sum;
 }
 
 /* One task: window w of points [lo, hi) into 2^(c-1) buckets, reduced to
@@ -230,10 +371,17 @@ CUZK_INLINE void MS_(window_task)(MSM_XYZZ *out, MSM_XYZZ *buckets, const unsign
     *out = total;
 }
 
-/* r = sum k_i P_i over the n selected pairs (all n pairs when idx is NULL).
+#ifndef CUZK_MSM_MODES
+#define CUZK_MSM_MODES
+enum { MSM_AUTO, MSM_XYZZ_BUCKETS, MSM_AFFINE_BUCKETS };
+#endif
+
+/* r = sum k_i P_i over the n selected pairs (all n pairs when idx is NULL),
+ * with `mode` choosing the bucket arithmetic (MSM_AUTO: batch-affine when a
+ * task has enough points per bucket to amortize its inversions).
  * CUZK_ERR_NO_MEMORY if the buckets cannot be allocated. */
-CUZK_INLINE int MS_(pippenger)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
-                               const uint32_t *idx, size_t n, int threads)
+CUZK_INLINE int MS_(pippenger_mode)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
+                                    const uint32_t *idx, size_t n, int threads, int mode)
 {
     MG_(set_infinity)(r);
     if (n == 0)
@@ -247,7 +395,9 @@ CUZK_INLINE int MS_(pippenger)(MSM_JAC *r, const unsigned char *pts, const unsig
     size_t chunks = 1;
     while (chunks * windows < 2 * (size_t)threads && n / (chunks * 2) >= 1024)
         chunks *= 2;
-    size_t tasks = chunks * windows, nb = (size_t)1 << (c - 1);
+    size_t tasks = chunks * windows, nb = (size_t)1 << (c - 1), cap = (n + chunks - 1) / chunks;
+    if (mode == MSM_AUTO) /* batch-affine pays once buckets average a few points (bench_msm) */
+        mode = cap >= 4 * nb ? MSM_AFFINE_BUCKETS : MSM_XYZZ_BUCKETS;
     limb_t half[5];
     msm_half_offsets(half, c, windows);
     MSM_XYZZ *partial = malloc(tasks * sizeof(MSM_XYZZ));
@@ -256,20 +406,28 @@ CUZK_INLINE int MS_(pippenger)(MSM_JAC *r, const unsigned char *pts, const unsig
     int failed = 0;
 #pragma omp parallel num_threads(threads)
     {
-        MSM_XYZZ *buckets = malloc(nb * sizeof(MSM_XYZZ));
-        if (!buckets) {
+        MSM_XYZZ *buckets = NULL;
+        MS_(scratch) scratch;
+        memset(&scratch, 0, sizeof(scratch));
+        int ok = mode == MSM_AFFINE_BUCKETS ? MS_(scratch_alloc)(&scratch, cap, nb) == CUZK_OK
+                                            : (buckets = malloc(nb * sizeof(MSM_XYZZ))) != NULL;
+        if (!ok) {
 #pragma omp atomic write
             failed = 1;
         }
 #pragma omp for schedule(dynamic)
         for (size_t t = 0; t < tasks; t++) {
-            if (!buckets)
+            if (!ok)
                 continue;
             size_t w = t / chunks, ch = t % chunks;
             size_t lo = n * ch / chunks, hi = n * (ch + 1) / chunks;
-            MS_(window_task)(&partial[t], buckets, pts, scalars, idx, lo, hi, (unsigned)w, c, half);
+            if (mode == MSM_AFFINE_BUCKETS)
+                MS_(window_task_affine)(&partial[t], &scratch, pts, scalars, idx, lo, hi, (unsigned)w, c, half);
+            else
+                MS_(window_task)(&partial[t], buckets, pts, scalars, idx, lo, hi, (unsigned)w, c, half);
         }
         free(buckets);
+        MS_(scratch_free)(&scratch);
     }
     if (failed) {
         free(partial);
@@ -290,6 +448,12 @@ CUZK_INLINE int MS_(pippenger)(MSM_JAC *r, const unsigned char *pts, const unsig
     else
         MG_(xyzz_to_jacobian)(r, &acc);
     return CUZK_OK;
+}
+
+CUZK_INLINE int MS_(pippenger)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
+                               const uint32_t *idx, size_t n, int threads)
+{
+    return MS_(pippenger_mode)(r, pts, scalars, idx, n, threads, MSM_AUTO);
 }
 
 /* The straightforward reference: sum of k_i * P_i by double-and-add. For
