@@ -282,6 +282,14 @@ static void common_mutations(const char *label, open_fn op, free_fn fr, const un
     memcpy(m, d, n);
     put_u32(m + 4, 99);
     CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "version 99"));
+    put_u32(m + 4, 0);
+    CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "version 0"));
+    if (strcmp(label, "r1cs") != 0) { /* .zkey and .wtns: versions 1 and 2 both read */
+        for (uint32_t v = 1; v <= 2; v++) {
+            put_u32(m + 4, v);
+            CHECK(try_open(op, fr, m, n, &err) == CUZK_OK);
+        }
+    }
     memcpy(m, d, n);
     put_u32(m + 8, 100000);
     CHECK(try_open(op, fr, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, "sections"));

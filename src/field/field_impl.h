@@ -292,6 +292,24 @@ CUZK_INLINE void F_(batch_inv_var)(FIELD *out, const FIELD *in, size_t n)
     F_(batch_inv_with)(out, in, n, F_(inv_var));
 }
 
+/* out[i] = 1/in[i] when no input is zero (the caller knows): the same
+ * trick without the zero handling, for the MSM's slopes. Variable time.
+ * out and in must not overlap; n >= 1. */
+CUZK_INLINE void F_(batch_inv_nonzero_var)(FIELD *out, const FIELD *in, size_t n)
+{
+    out[0] = in[0];
+    for (size_t i = 1; i < n; i++)
+        F_(mul)(&out[i], &out[i - 1], &in[i]); /* prefix products */
+    FIELD acc, t;
+    F_(inv_var)(&acc, &out[n - 1]);
+    for (size_t i = n - 1; i > 0; i--) {
+        F_(mul)(&t, &acc, &out[i - 1]);
+        F_(mul)(&acc, &acc, &in[i]);
+        out[i] = t;
+    }
+    out[0] = acc;
+}
+
 /* 1 when a is a square (0 counts as one), else 0: Euler's criterion. */
 CUZK_INLINE int F_(is_square)(const FIELD *a)
 {

@@ -214,6 +214,21 @@ CUZK_INLINE void E_(batch_inv_var)(FP2 *out, const FP2 *in, size_t n)
     E_(batch_inv_with)(out, in, n, E_(inv_var));
 }
 
+CUZK_INLINE void E_(batch_inv_nonzero_var)(FP2 *out, const FP2 *in, size_t n)
+{
+    out[0] = in[0];
+    for (size_t i = 1; i < n; i++)
+        E_(mul)(&out[i], &out[i - 1], &in[i]);
+    FP2 acc, t;
+    E_(inv_var)(&acc, &out[n - 1]);
+    for (size_t i = n - 1; i > 0; i--) {
+        E_(mul)(&t, &acc, &out[i - 1]);
+        E_(mul)(&acc, &acc, &in[i]);
+        out[i] = t;
+    }
+    out[0] = acc;
+}
+
 /* r = a^e, fixed 4-bit window, constant time in a and e (nbits is public). */
 CUZK_INLINE void E_(pow)(FP2 *r, const FP2 *a, const limb_t *e, size_t nbits)
 {

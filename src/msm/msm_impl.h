@@ -72,9 +72,13 @@ CUZK_INLINE unsigned msm_window_bits(size_t n)
 {
     unsigned best = 2;
     double best_cost = 1e300;
+    /* 1.5: the bucket reduction's two additions per bucket cost about 1.5
+     * bucket additions; bench_msm at 2^13-2^16 finds weights 1.5, 3 and 4.5
+     * within noise of each other (BENCHMARKS.md). */
+    const double weight = 1.5;
     for (unsigned c = 2; c <= 18; c++) {
         double windows = (double)((257 + c - 1) / c);
-        double cost = windows * ((double)n + 1.5 * (double)((size_t)1 << (c - 1)));
+        double cost = windows * ((double)n + weight * (double)((size_t)1 << (c - 1)));
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -141,7 +145,8 @@ CUZK_INLINE void MS_(add_pairs)(MSM_AFF *out, const MSM_AFF *in, size_t count)
             MF_(one)(d);
         }
     }
-    MF_(batch_inv_var)(inv, den, count);
+    if (count)
+        MF_(batch_inv_nonzero_var)(inv, den, count); /* no zero: special cases use 1 */
     for (size_t k = 0; k < count; k++) {
         const MSM_AFF *p = &in[2 * k], *q = &in[2 * k + 1];
         MSM_AFF o;
@@ -388,13 +393,16 @@ CUZK_INLINE int MS_(pippenger_mode)(MSM_JAC *r, const unsigned char *pts, const 
         return CUZK_OK;
     if (threads < 1)
         threads = 1;
-    unsigned c = msm_window_bits(n);
-    unsigned windows = (257 + c - 1) / c;
     /* enough tasks for the threads: split the points when windows alone
-     * would leave threads idle */
+     * would leave threads idle; each chunk has its own buckets, so the
+     * window size is chosen for the points of one chunk */
+    unsigned c = msm_window_bits(n), windows = (257 + c - 1) / c;
     size_t chunks = 1;
-    while (chunks * windows < 2 * (size_t)threads && n / (chunks * 2) >= 1024)
+    while (chunks * windows < 2 * (size_t)threads && n / (chunks * 2) >= 1024) {
         chunks *= 2;
+        c = msm_window_bits(n / chunks);
+        windows = (257 + c - 1) / c;
+    }
     size_t tasks = chunks * windows, nb = (size_t)1 << (c - 1), cap = (n + chunks - 1) / chunks;
     if (mode == MSM_AUTO) /* batch-affine pays once buckets average a few points (bench_msm) */
         mode = cap >= 4 * nb ? MSM_AFFINE_BUCKETS : MSM_XYZZ_BUCKETS;

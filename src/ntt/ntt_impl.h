@@ -105,6 +105,10 @@ CUZK_INLINE void NT_(dif)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned 
             size_t j = b & (m - 1), k = ((b >> (s - 1)) << s) + j;
             NTT_FR u = a[k], v = a[k + m];
             NF_(add)(&a[k], &u, &v);
+            if (j == 0) { /* twiddle 1: every butterfly of the last stage, half of the one before, ... */
+                NF_(sub)(&a[k + m], &u, &v);
+                continue;
+            }
             NF_(sub)(&v, &u, &v);
             NF_(mul)(&a[k + m], &v, &tw[j * stride]);
         }
@@ -122,7 +126,10 @@ CUZK_INLINE void NT_(dit)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned 
         for (size_t b = 0; b < n / 2; b++) {
             size_t j = b & (m - 1), k = ((b >> (s - 1)) << s) + j;
             NTT_FR u = a[k], v;
-            NF_(mul)(&v, &a[k + m], &tw[j * stride]);
+            if (j == 0) /* twiddle 1 */
+                v = a[k + m];
+            else
+                NF_(mul)(&v, &a[k + m], &tw[j * stride]);
             NF_(add)(&a[k], &u, &v);
             NF_(sub)(&a[k + m], &u, &v);
         }
