@@ -51,6 +51,9 @@ CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_
         sorted = row >= prev;
         prev = row;
     }
+    /* no more threads than CUZK_NTT_MIN_WORK entries each (see ntt_threads) */
+    if (threads > 1 && n / CUZK_NTT_MIN_WORK < (uint64_t)threads)
+        threads = n / CUZK_NTT_MIN_WORK > 1 ? (int)(n / CUZK_NTT_MIN_WORK) : 1;
     int parts = sorted ? threads * 4 : 1;
     uint64_t *start = malloc(((size_t)parts + 1) * sizeof(uint64_t));
     if (!start)
@@ -132,7 +135,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     /* eval */
     if ((rc = PV_(eval_abc)(a, b, in, out, threads)) != CUZK_OK)
         goto done;
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
     for (size_t i = 0; i < n; i++)
         PV_(fr_mul)(&c[i], &a[i], &b[i]);
     double t1 = prove_now();
@@ -145,7 +148,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     PV_(fr_ntt_to_odd_coset)(a, &dom);
     PV_(fr_ntt_to_odd_coset)(b, &dom);
     PV_(fr_ntt_to_odd_coset)(c, &dom);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
     for (size_t i = 0; i < n; i++) {
         PV_(fr_mul)(&a[i], &a[i], &b[i]);
         PV_(fr_sub)(&a[i], &a[i], &c[i]);

@@ -54,6 +54,25 @@ CUZK_INLINE void NT_(domain_free)(NTT_DOMAIN *d)
     memset(d, 0, sizeof(*d));
 }
 
+#ifndef CUZK_NTT_COMMON
+#define CUZK_NTT_COMMON
+/* Threads for a parallel loop of `items` butterflies (or pointwise
+ * products): each thread gets CUZK_NTT_MIN_WORK of them at least, so small
+ * transforms do not pay more for waking threads than they gain
+ * (BENCHMARKS.md: a 2^15 prover on 16 cores). */
+#ifndef CUZK_NTT_MIN_WORK
+#define CUZK_NTT_MIN_WORK 2048
+#endif
+CUZK_INLINE int ntt_threads(size_t items)
+{
+    int t = omp_get_max_threads();
+    size_t cap = items / CUZK_NTT_MIN_WORK;
+    if (cap < 1)
+        cap = 1;
+    return (size_t)t < cap ? t : (int)cap;
+}
+#endif
+
 /* Twiddles and coset scale for n = 2^log_n, 1 <= log_n < two-adicity (the
  * coset needs a 2n-th root). */
 CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n)
@@ -100,7 +119,7 @@ CUZK_INLINE void NT_(dif)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned 
     for (unsigned s = log_n; s > 0; s--) {
         size_t m = (size_t)1 << (s - 1); /* half the block */
         size_t stride = (size_t)1 << (log_tw - s);
-#pragma omp parallel for schedule(static) if (n >= 4096)
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n / 2))
         for (size_t b = 0; b < n / 2; b++) {
             size_t j = b & (m - 1), k = ((b >> (s - 1)) << s) + j;
             NTT_FR u = a[k], v = a[k + m];
@@ -122,7 +141,7 @@ CUZK_INLINE void NT_(dit)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned 
     for (unsigned s = 1; s <= log_n; s++) {
         size_t m = (size_t)1 << (s - 1);
         size_t stride = (size_t)1 << (log_tw - s);
-#pragma omp parallel for schedule(static) if (n >= 4096)
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n / 2))
         for (size_t b = 0; b < n / 2; b++) {
             size_t j = b & (m - 1), k = ((b >> (s - 1)) << s) + j;
             NTT_FR u = a[k], v;
@@ -173,7 +192,7 @@ CUZK_INLINE void NT_(inverse)(NTT_FR *a, const NTT_DOMAIN *d)
 CUZK_INLINE void NT_(to_odd_coset)(NTT_FR *a, const NTT_DOMAIN *d)
 {
     NT_(dif)(a, d->log_n, d->itw, d->log_n);
-#pragma omp parallel for schedule(static) if (d->n >= 4096)
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(d->n))
     for (size_t i = 0; i < d->n; i++)
         NF_(mul)(&a[i], &a[i], &d->scale[i]);
     NT_(dit)(a, d->log_n, d->tw, d->log_n);

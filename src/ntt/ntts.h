@@ -2,6 +2,7 @@
 #ifndef CUZK_NTT_NTTS_H
 #define CUZK_NTT_NTTS_H
 
+#include <omp.h>
 #include <stdlib.h>
 
 #include "../field/fields.h"
