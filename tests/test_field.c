@@ -6,19 +6,6 @@
 #include "field/fields.h"
 #include "test_util.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-static int cpu_has_adx(void)
-{
-    unsigned a, b, c, d;
-    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1);
-}
-#else
-static int cpu_has_adx(void)
-{
-    return 0;
-}
-#endif
 
 #define TF bls12_381_fp
 #define TF_C BLS12_381_FP
@@ -92,7 +79,7 @@ static void test_kernels(void)
                 mont_sqr_4_portable(r2, x, mod, n0);
             CHECK(memcmp(r2, expect, n * 8) == 0);
 #if defined(__x86_64__)
-            if (cpu_has_adx()) {
+            if (test_cpu_has_adx()) {
                 limb_t r3[6], r4[6];
                 if (n == 6) {
                     cuzk_mulx_mont_6(r3, x, y, mod, n0);
@@ -216,12 +203,7 @@ FP2_TESTS(bn254_fp2, bn254_fp, BN254_FP)
 
 int main(void)
 {
-#if CUZK_BACKEND_ADX
-    if (!cpu_has_adx()) {
-        printf("SKIP: this CPU lacks BMI2/ADX, the x86_64-adx backend cannot run here\n");
-        return 77;
-    }
-#endif
+    test_require_backend();
     test_init("test_field");
     test_kernels();
     test_bls12_381_fp_run();

@@ -11,9 +11,6 @@
 #include "ntt/ntts.h"
 #include "test_util.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 enum { SKEW_RANDOM, SKEW_ZERO, SKEW_ONE, SKEW_BITS, SKEW_SMALL, SKEW_COUNT };
 
@@ -217,13 +214,7 @@ NTT_TESTS(bn254_fr)
 
 int main(void)
 {
-#if CUZK_BACKEND_ADX
-    unsigned a, b, c, d;
-    if (!(__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1))) {
-        printf("SKIP: this CPU lacks BMI2/ADX, the x86_64-adx backend cannot run here\n");
-        return 77;
-    }
-#endif
+    test_require_backend();
     test_init("test_msm_ntt");
     test_ntt_bls12_381_fr();
     test_ntt_bn254_fr();

@@ -8,9 +8,6 @@
 #include "pairing/pairings.h"
 #include "test_util.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 #define PAIRING_TESTS(C)                                                                            \
     static void C##_parse_fp(C##_fp *r, json_t *j)                                                  \
@@ -199,13 +196,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s VECTORS_DIR\n", argv[0]);
         return 2;
     }
-#if CUZK_BACKEND_ADX
-    unsigned a, b, c, d;
-    if (!(__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1))) {
-        printf("SKIP: this CPU lacks BMI2/ADX, the x86_64-adx backend cannot run here\n");
-        return 77;
-    }
-#endif
+    test_require_backend();
     test_init("test_pairing");
     json_t *bls = load_vectors(argv[1], "bls12_381.json");
     json_t *bn = load_vectors(argv[1], "bn254.json");

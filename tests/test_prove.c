@@ -15,9 +15,6 @@
 #include "ntt/ntts.h"
 #include "test_util.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 static const char *fixtures;
 
@@ -332,13 +329,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s FIXTURES_DIR\n", argv[0]);
         return 2;
     }
-#if CUZK_BACKEND_ADX
-    unsigned a, b, c, d;
-    if (!(__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1))) {
-        printf("SKIP: this CPU lacks BMI2/ADX, the x86_64-adx backend cannot run here\n");
-        return 77;
-    }
-#endif
+    test_require_backend();
     fixtures = argv[1];
     test_init("test_prove");
     printf("library backend: %s\n", cuzk_cpu_backend());

@@ -14,7 +14,34 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #define TEST_UNUSED __attribute__((unused))
+
+/* 1 when the CPU has BMI2 and ADX (CPUID leaf 7: EBX bits 8 and 19). */
+TEST_UNUSED static int test_cpu_has_adx(void)
+{
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1);
+#else
+    return 0;
+#endif
+}
+
+/* Programs built for the ADX backend call this first: on a CPU without
+ * BMI2/ADX they print why and exit with 77, ctest's "skipped". */
+TEST_UNUSED static void test_require_backend(void)
+{
+#if defined(CUZK_BACKEND_ADX) && CUZK_BACKEND_ADX
+    if (!test_cpu_has_adx()) {
+        printf("SKIP: this CPU lacks BMI2/ADX, the x86_64-adx backend cannot run here\n");
+        exit(77);
+    }
+#endif
+}
 
 static uint64_t test_seed;
 static uint64_t test_rng[4];

@@ -6,6 +6,7 @@
 #include "../../include/cuzk.h"
 #include "../field/params_bls12_381.h"
 #include "../field/params_bn254.h"
+#include "../util/error.h"
 #include "binfile.h"
 
 static const uint64_t bn254_q[4] = BN254_FP_MODULUS, bn254_r[4] = BN254_FR_MODULUS;
@@ -82,4 +83,31 @@ void curve_prime_bytes(unsigned char *out, const uint64_t *m, uint32_t n8)
     for (uint32_t i = 0; i < n8 / 8; i++)
         for (int k = 0; k < 8; k++)
             out[8 * i + k] = (unsigned char)(m[i] >> (8 * k));
+}
+
+int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
+                  cuzk_error *err)
+{
+    const binfile_section *h = binfile_require(bf, 1, "header", err);
+    if (!h)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    const unsigned char *p = binfile_data(bf, h);
+    if (h->size < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, too short for n8",
+                              bf->name, (unsigned long long)h->size);
+    uint32_t n8 = read_u32le(p);
+    if (n8 != 32)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 1 (header): field size n8 = %u, expected 32 (BN254 or BLS12-381)", bf->name,
+                              n8);
+    if (h->size != 4 + (uint64_t)n8 + rest)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, expected %u", bf->name,
+                              (unsigned long long)h->size, 4 + n8 + rest);
+    *curve = curve_by_r(p + 4, n8);
+    if (!*curve)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 1 (header): the prime is neither BN254's nor BLS12-381's scalar field",
+                              bf->name);
+    *body = p + 4 + n8;
+    return CUZK_OK;
 }

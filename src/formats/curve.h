@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../include/cuzk.h"
+
 typedef struct curve_desc {
     int id;              /* cuzk_curve */
     const char *name;    /* snarkjs's name: "bn128", "bls12381" */
@@ -24,6 +26,14 @@ const curve_desc *curve_by_r(const unsigned char *r, uint32_t n8);
 /* By name as snarkjs normalizes it: upper-case, alphanumerics only, so
  * "bn128", "BN254", "alt_bn128", "bls12-381" and "BLS12381" all work. */
 const curve_desc *curve_by_name(const char *name);
+
+struct binfile;
+/* The header section shared by .wtns and .r1cs: u32 n8 (= 32), the
+ * scalar-field prime, then `rest` more bytes (so the section holds exactly
+ * 4 + 32 + rest). Sets *curve and *body (the bytes after the prime); on
+ * failure a message naming the file and section 1. */
+int scalar_header(const struct binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
+                  cuzk_error *err);
 
 /* Writes the prime m (little-endian limbs) as n8 little-endian bytes. */
 void curve_prime_bytes(unsigned char *out, const uint64_t *m, uint32_t n8);

@@ -8,27 +8,11 @@
 static int r1cs_parse(struct cuzk_r1cs *r, cuzk_error *err)
 {
     const binfile *bf = &r->bf;
-    const binfile_section *h = binfile_require(bf, 1, "header", err);
-    if (!h)
-        return err ? err->code : CUZK_ERR_FORMAT;
-    const unsigned char *p = binfile_data(bf, h);
-    if (h->size < 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, too short for n8",
-                              bf->name, (unsigned long long)h->size);
-    uint32_t n8 = read_u32le(p);
-    if (n8 != 32)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: section 1 (header): field size n8 = %u, expected 32 (BN254 or BLS12-381)", bf->name,
-                              n8);
-    if (h->size != (uint64_t)n8 + 32)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, expected %u", bf->name,
-                              (unsigned long long)h->size, n8 + 32);
-    r->curve = curve_by_r(p + 4, n8);
-    if (!r->curve)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: section 1 (header): the prime is neither BN254's nor BLS12-381's scalar field",
-                              bf->name);
-    const unsigned char *q = p + 4 + n8;
+    const unsigned char *q;
+    int rc = scalar_header(bf, 28, &r->curve, &q, err);
+    if (rc != CUZK_OK)
+        return rc;
+    const uint32_t n8 = 32;
     r->n_wires = read_u32le(q);
     r->n_pub_out = read_u32le(q + 4);
     r->n_pub_in = read_u32le(q + 8);

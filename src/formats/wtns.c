@@ -9,27 +9,12 @@
 static int wtns_parse(struct cuzk_wtns *w, cuzk_error *err)
 {
     const binfile *bf = &w->bf;
-    const binfile_section *h = binfile_require(bf, 1, "header", err);
-    if (!h)
-        return err ? err->code : CUZK_ERR_FORMAT;
-    const unsigned char *p = binfile_data(bf, h);
-    if (h->size < 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, too short for n8",
-                              bf->name, (unsigned long long)h->size);
-    uint32_t n8 = read_u32le(p);
-    if (n8 != 32)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: section 1 (header): field size n8 = %u, expected 32 (BN254 or BLS12-381)", bf->name,
-                              n8);
-    if (h->size != 4 + (uint64_t)n8 + 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, expected %u", bf->name,
-                              (unsigned long long)h->size, 4 + n8 + 4);
-    w->curve = curve_by_r(p + 4, n8);
-    if (!w->curve)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: section 1 (header): the prime is neither BN254's nor BLS12-381's scalar field",
-                              bf->name);
-    w->n_witness = read_u32le(p + 4 + n8);
+    const unsigned char *p;
+    int rc = scalar_header(bf, 4, &w->curve, &p, err);
+    if (rc != CUZK_OK)
+        return rc;
+    const uint32_t n8 = 32;
+    w->n_witness = read_u32le(p);
     const binfile_section *d = binfile_require(bf, 2, "witness values", err);
     if (!d)
         return err ? err->code : CUZK_ERR_FORMAT;
