@@ -217,6 +217,18 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_prove(const cuzk_zkey *zkey, const cuz
                                                 const cuzk_prove_options *opts, char **proof_json,
                                                 char **public_json, cuzk_timings *timings, cuzk_error *err);
 
+/* ------------------------------------------------------------ setup */
+
+/* Circuit-specific Groth16 setup: reads the circuit (.r1cs) and a powers of
+ * tau prepared for phase 2 (.ptau, as `snarkjs powersoftau prepare phase2`
+ * makes), writes the proving key (.zkey) exactly as `snarkjs groth16 setup`
+ * does — the same bytes. threads: 0 = one per core. The key is written
+ * through a temporary file: a failure leaves nothing at zkey_path.
+ * Errors name the file: curve mismatch and a circuit too large for the ptau
+ * are CUZK_ERR_FORMAT. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path,
+                                                     const char *zkey_path, int threads, cuzk_error *err);
+
 /* Whether JSON input (verify) is built in. */
 CUZK_API int cuzk_has_json(void);
 

@@ -19,6 +19,10 @@
 #include "groth16/prove_impl.h"
 #define PROVE_C bn254
 #include "groth16/prove_impl.h"
+#define SETUP_C bls12_381
+#include "groth16/setup_impl.h"
+#define SETUP_C bn254
+#include "groth16/setup_impl.h"
 
 /* Known answers checked at start-up and by `cuzk selftest`: the Montgomery
  * product in every field, the generators on their curves and of order r,
@@ -198,6 +202,27 @@ static int core_groth16_prove(const core_prove_in *in, core_prove_out *out)
     return CORE_DISPATCH(in->curve, groth16_prove)(in, out);
 }
 
+static int core_groth16_setup_ptau(const core_setup_in *in, core_setup_out *out)
+{
+    return CORE_DISPATCH(in->curve, groth16_setup)(in, out);
+}
+
+static void core_generators(int curve, unsigned char *g1, unsigned char *g2)
+{
+    if (curve == CUZK_CURVE_BLS12_381) {
+        memcpy(g1, &bls12_381_g1_generator_affine, sizeof(bls12_381_g1_generator_affine));
+        memcpy(g2, &bls12_381_g2_generator_affine, sizeof(bls12_381_g2_generator_affine));
+    } else {
+        memcpy(g1, &bn254_g1_generator_affine, sizeof(bn254_g1_generator_affine));
+        memcpy(g2, &bn254_g2_generator_affine, sizeof(bn254_g2_generator_affine));
+    }
+}
+
+static void core_g1_sub(int curve, unsigned char *out, const unsigned char *a, const unsigned char *b, size_t n)
+{
+    CORE_DISPATCH(curve, g1_sub)(out, a, b, n);
+}
+
 static int core_groth16_verify(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof)
 {
     return CORE_DISPATCH(curve, groth16_verify)(vk, publics, proof);
@@ -217,4 +242,7 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .pairing = core_pairing,
     .groth16_verify = core_groth16_verify,
     .groth16_prove = core_groth16_prove,
+    .groth16_setup_ptau = core_groth16_setup_ptau,
+    .g1_sub = core_g1_sub,
+    .generators = core_generators,
 };

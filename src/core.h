@@ -55,6 +55,22 @@ typedef struct core_prove_out {
     size_t n_ones, n_tail;       /* witness values equal to 1, and neither 0 nor 1 */
 } core_prove_out;
 
+/* Circuit-specific setup from a prepared powers of tau (snarkjs's zkey new). */
+typedef struct core_setup_in {
+    int curve, threads;
+    unsigned n_vars, n_public, n_constraints;
+    const unsigned char *constraints; /* r1cs section 2, validated */
+    /* the domain's level of ptau sections 12-15: L, L2 (G2), alpha L, beta L */
+    const unsigned char *lag_g1, *lag_g2, *lag_alpha_g1, *lag_beta_g1;
+} core_setup_in;
+
+typedef struct core_setup_out {
+    /* caller-allocated: nVars G1, nVars G1, nVars G2, nPublic + 1 G1,
+     * nVars - nPublic - 1 G1, and the coefficient entries (44 bytes each) */
+    unsigned char *a, *b1, *b2, *ic, *c, *coefs;
+    unsigned long long n_coefs; /* written */
+} core_setup_out;
+
 struct cuzk_core_ops {
     const char *name; /* "portable" or "x86_64-adx" */
     int (*selftest)(void);
@@ -82,6 +98,12 @@ struct cuzk_core_ops {
      * CUZK_ERR_FORMAT (a coefficient entry out of range: out->bad_coef) or
      * CUZK_ERR_UNSUPPORTED (a domain too large for the field). */
     int (*groth16_prove)(const core_prove_in *in, core_prove_out *out);
+    /* src/groth16/setup_impl.h. CUZK_OK or CUZK_ERR_NO_MEMORY. */
+    int (*groth16_setup_ptau)(const core_setup_in *in, core_setup_out *out);
+    /* The generators of G1 and G2 (.zkey layout). */
+    void (*generators)(int curve, unsigned char *g1, unsigned char *g2);
+    /* out[i] = a[i] - b[i] for n G1 points (.zkey layout). */
+    void (*g1_sub)(int curve, unsigned char *out, const unsigned char *a, const unsigned char *b, size_t n);
 };
 
 extern const struct cuzk_core_ops cuzk_core_portable;

@@ -105,6 +105,30 @@ for c in bn128 bls12381; do
   expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json"
   expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json" --threads -1
   expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json" --fast
+  # setup: the same key as snarkjs groth16 setup, byte for byte
+  for n in tiny mul1k poseidon3; do
+    expect 0 "$cuzk" setup "$d/$n.r1cs" "$tmp/$n.zkey" --ptau "$fx/ptau/${c}_10.ptau" --threads 2
+    cmp -s "$tmp/$n.zkey" "$d/${n}_0.zkey" || fail "setup of $c/$n differs from snarkjs's ${n}_0.zkey"
+  done
+  # a key from cuzk setup proves, and the proof verifies with its exported vk
+  expect 0 "$cuzk" prove "$tmp/mul1k.zkey" "$d/mul1k.wtns" "$tmp/sp.json" "$tmp/spub.json"
+  expect 0 "$cuzk" zkey export-vk "$tmp/mul1k.zkey" "$tmp/svk.json"
+  expect 0 "$cuzk" verify "$tmp/svk.json" "$tmp/spub.json" "$tmp/sp.json"
+  # setup: bad input exits 2 with a message and leaves no key behind
+  rm -f "$tmp/bad.zkey"
+  expect 2 "$cuzk" setup "$d/mul1k.r1cs" "$tmp/bad.zkey" --ptau "$fx/ptau/${c}_02.ptau"
+  grep -q "needs a domain of 2^10.*has powers up to 2^2" "$tmp/err" || fail "ptau too small message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" setup "$d/mul1k.r1cs" "$tmp/bad.zkey" --ptau "$fx/ptau/${other}_10.ptau"
+  grep -q "circuit, but .* powers of tau" "$tmp/err" || fail "curve mismatch message: $(cat "$tmp/err")"
+  head -c 300 "$d/mul1k.r1cs" >"$tmp/trunc.r1cs"
+  expect 2 "$cuzk" setup "$tmp/trunc.r1cs" "$tmp/bad.zkey" --ptau "$fx/ptau/${c}_10.ptau"
+  grep -q "trunc.r1cs" "$tmp/err" || fail "truncated r1cs message: $(cat "$tmp/err")"
+  head -c 5000 "$fx/ptau/${c}_10.ptau" >"$tmp/trunc.ptau"
+  expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/bad.zkey" --ptau "$tmp/trunc.ptau"
+  grep -q "trunc.ptau" "$tmp/err" || fail "truncated ptau message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/bad.zkey"
+  expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/no/dir/x.zkey" --ptau "$fx/ptau/${c}_10.ptau"
+  [ -e "$tmp/bad.zkey" ] && fail "setup left a key behind after failures"
 done
 head -c 5000 /dev/zero >"$tmp/zeros.bin"
 expect 2 "$cuzk" info "$tmp/zeros.bin"

@@ -18,6 +18,7 @@
 #include "../src/formats/snarkjs_json.h"
 #include "../src/formats/wtns.h"
 #include "../src/formats/zkey.h"
+#include "../src/util/blake2b.h"
 
 #define CUZK_BACKEND_NAME "library"
 #include "test_util.h"
@@ -526,6 +527,40 @@ static void test_writers(const char *curve, const char *tmpdir)
     free(empty);
 }
 
+/* BLAKE2b-512 (snarkjs's circuit hash) against RFC 7693 appendix A ("abc")
+ * and the empty input, split across block boundaries too. */
+static void test_blake2b(void)
+{
+    test_context = "blake2b";
+    static const char *abc = "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1"
+                             "7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923";
+    static const char *empty = "786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419"
+                               "d25e1031afee585313896444934eb04b903a685b1448b755d56f701afe9be2ce";
+    unsigned char out[64], want[64];
+    blake2b_state s;
+    blake2b_init(&s, 64);
+    blake2b_update(&s, "a", 1);
+    blake2b_update(&s, "bc", 2);
+    blake2b_final(&s, out);
+    CHECK(test_hex_to_bytes(want, 64, abc) == 0 && memcmp(out, want, 64) == 0);
+    blake2b_init(&s, 64);
+    blake2b_final(&s, out);
+    CHECK(test_hex_to_bytes(want, 64, empty) == 0 && memcmp(out, want, 64) == 0);
+    /* 256 bytes fed as 1 + 127 + 128: the same as in one piece */
+    unsigned char data[256], one[64];
+    for (int i = 0; i < 256; i++)
+        data[i] = (unsigned char)i;
+    blake2b_init(&s, 64);
+    blake2b_update(&s, data, 256);
+    blake2b_final(&s, one);
+    blake2b_init(&s, 64);
+    blake2b_update(&s, data, 1);
+    blake2b_update(&s, data + 1, 127);
+    blake2b_update(&s, data + 128, 128);
+    blake2b_final(&s, out);
+    CHECK(memcmp(out, one, 64) == 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -534,6 +569,7 @@ int main(int argc, char **argv)
     }
     fixtures = argv[1];
     test_init("test_formats");
+    test_blake2b();
     static const char *curves[2] = {"bn128", "bls12381"};
     char tmpdir[] = "/tmp/cuzk-test-formats-XXXXXX";
     CHECK(mkdtemp(tmpdir) != NULL);

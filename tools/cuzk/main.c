@@ -13,6 +13,7 @@
 #include "../../include/cuzk.h"
 #include "../../src/formats/binfile.h"
 #include "../../src/formats/params.h"
+#include "../../src/formats/ptau.h"
 #include "../../src/formats/r1cs.h"
 #include "../../src/formats/wtns.h"
 #include "../../src/formats/zkey.h"
@@ -30,6 +31,9 @@ static void usage(FILE *out)
             "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
             "             is verified before it is written; --timings prints each phase's time\n"
             "             to stderr, --json prints timings and counts as JSON to stdout\n"
+            "  setup <circuit.r1cs> <circuit.zkey> --ptau <pot.ptau> [--threads N]\n"
+            "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
+            "             key, byte for byte, as snarkjs groth16 setup\n"
             "  verify <verification_key.json> <public.json> <proof.json>\n"
             "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
             "             or INVALID (exit 1); malformed input exits 2\n"
@@ -204,6 +208,38 @@ static int cmd_prove(int argc, char **argv)
     return 0;
 }
 
+static int cmd_setup(int argc, char **argv)
+{
+    const char *paths[2], *ptau = NULL;
+    int npaths = 0, threads = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--ptau")) {
+            if (i + 1 >= argc)
+                return fail("--ptau needs a file");
+            ptau = argv[++i];
+        } else if (!strcmp(argv[i], "--threads")) {
+            if (i + 1 >= argc)
+                return fail("--threads needs a value");
+            if (parse_threads(argv[++i], &threads))
+                return 2;
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return fail("setup: unknown option '%s'", argv[i]);
+        else if (npaths == 2)
+            return fail("setup takes 2 files: <circuit.r1cs> <circuit.zkey>; '%s' is a third", argv[i]);
+        else
+            paths[npaths++] = argv[i];
+    }
+    if (npaths != 2)
+        return fail("setup takes 2 files: <circuit.r1cs> <circuit.zkey>, got %d", npaths);
+    if (!ptau)
+        return fail("setup needs --ptau <pot.ptau> (a powers of tau prepared for phase 2); a setup from fresh "
+                    "randomness is not available yet");
+    cuzk_error err = {0};
+    if (cuzk_setup_ptau(paths[0], ptau, paths[1], threads, &err) != CUZK_OK)
+        return fail_err(&err);
+    return 0;
+}
+
 static int cmd_verify(int argc, char **argv)
 {
     if (argc != 3)
@@ -323,30 +359,16 @@ static int info_r1cs(const char *path)
 static int info_ptau(const char *path)
 {
     cuzk_error err = {0};
-    binfile bf;
-    if (binfile_open(&bf, path, "ptau", 1, &err) != CUZK_OK)
+    ptau_file pt;
+    if (ptau_open(&pt, path, &err) != CUZK_OK)
         return fail_err(&err);
-    const binfile_section *h = binfile_require(&bf, 1, "header", &err);
-    int rc = 0;
-    if (!h) {
-        rc = fail_err(&err);
-    } else {
-        const unsigned char *p = binfile_data(&bf, h);
-        uint32_t n8 = h->size >= 4 ? read_u32le(p) : 0;
-        const curve_desc *c = (n8 == 32 || n8 == 48) && h->size == 4ULL + n8 + 8 ? curve_by_q(p + 4, n8) : NULL;
-        if (!c) {
-            rc = fail("%s: section 1 (header): expected n8, a BN254 or BLS12-381 base-field prime, power and "
-                      "ceremony power",
-                      path);
-        } else {
-            printf("%s: powers of tau (ptau version %u)\n", path, bf.version);
-            printf("  curve:         %s (%s)\n", c->display, c->name);
-            printf("  power:         %u (ceremony power %u)\n", read_u32le(p + 4 + n8), read_u32le(p + 8 + n8));
-            print_sections(&bf);
-        }
-    }
-    binfile_close(&bf);
-    return rc;
+    printf("%s: powers of tau, prepared for phase 2 (ptau version %u)\n", path, pt.bf.version);
+    printf("  curve:         %s (%s)\n", pt.curve->display, pt.curve->name);
+    printf("  power:         %u (circuits of fewer than 2^%u constraints + public signals; ceremony power %u)\n", pt.power,
+           pt.power, pt.ceremony_power);
+    print_sections(&pt.bf);
+    ptau_close(&pt);
+    return 0;
 }
 
 static int info_params(const char *path)
@@ -429,6 +451,8 @@ int main(int argc, char **argv)
         return cmd_prove(argc - 2, argv + 2);
     if (!strcmp(cmd, "verify"))
         return cmd_verify(argc - 2, argv + 2);
+    if (!strcmp(cmd, "setup"))
+        return cmd_setup(argc - 2, argv + 2);
     if (!strcmp(cmd, "zkey"))
         return cmd_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info"))
