@@ -229,6 +229,23 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_prove(const cuzk_zkey *zkey, const cuz
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path,
                                                      const char *zkey_path, int threads, cuzk_error *err);
 
+/* Progress of long work, called on the calling thread: stage names the
+ * step ("evaluating", then the key's sections "IC", "H", "C", "A", "B1",
+ * "B2"), done of total counts the points written so far. */
+typedef void (*cuzk_progress_fn)(void *ctx, const char *stage, unsigned long long done, unsigned long long total);
+
+/* Circuit-specific Groth16 setup from fresh randomness, without a ceremony:
+ * tau, alpha, beta, gamma and delta are drawn from the OS CSPRNG, used and
+ * wiped. FOR TESTING AND BENCHMARKING ONLY: whoever runs it could have kept
+ * the toxic waste and forge proofs, and the scalar multiplications are not
+ * constant-time. The key is a standard .zkey (snarkjs proves and verifies
+ * with it; its circuit hash is zero, as there is no ceremony to record) and
+ * is written in pieces, so memory stays near 100 bytes per wire plus the
+ * .r1cs. threads: 0 = one per core; progress may be NULL. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads,
+                                                       cuzk_progress_fn progress, void *progress_ctx,
+                                                       cuzk_error *err);
+
 /* Whether JSON input (verify) is built in. */
 CUZK_API int cuzk_has_json(void);
 

@@ -207,6 +207,23 @@ static int core_groth16_setup_ptau(const core_setup_in *in, core_setup_out *out)
     return CORE_DISPATCH(in->curve, groth16_setup)(in, out);
 }
 
+static unsigned long long core_setup_coefs(int curve, unsigned char *out, const unsigned char *constraints,
+                                           unsigned row0, unsigned n_rows, unsigned publics_row, unsigned n_public)
+{
+    return CORE_DISPATCH(curve, coefs)(out, constraints, row0, n_rows, publics_row, n_public);
+}
+
+static int core_setup_random_scalars(core_random_setup *st)
+{
+    return CORE_DISPATCH(st->curve, random_scalars)(st);
+}
+
+static int core_setup_random_points(const core_random_setup *st, int kind, size_t start, size_t count,
+                                    unsigned char *out)
+{
+    return CORE_DISPATCH(st->curve, random_points)(st, kind, start, count, out);
+}
+
 static void core_generators(int curve, unsigned char *g1, unsigned char *g2)
 {
     if (curve == CUZK_CURVE_BLS12_381) {
@@ -245,4 +262,7 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .groth16_setup_ptau = core_groth16_setup_ptau,
     .g1_sub = core_g1_sub,
     .generators = core_generators,
+    .setup_coefs = core_setup_coefs,
+    .setup_random_scalars = core_setup_random_scalars,
+    .setup_random_points = core_setup_random_points,
 };

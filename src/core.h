@@ -66,10 +66,24 @@ typedef struct core_setup_in {
 
 typedef struct core_setup_out {
     /* caller-allocated: nVars G1, nVars G1, nVars G2, nPublic + 1 G1,
-     * nVars - nPublic - 1 G1, and the coefficient entries (44 bytes each) */
-    unsigned char *a, *b1, *b2, *ic, *c, *coefs;
-    unsigned long long n_coefs; /* written */
+     * nVars - nPublic - 1 G1 */
+    unsigned char *a, *b1, *b2, *ic, *c;
 } core_setup_out;
+
+/* A setup from fresh randomness (no ptau): the driver keeps this state
+ * between calls and writes the key section by section, chunk by chunk. */
+enum { SETUP_KIND_A, SETUP_KIND_B1, SETUP_KIND_B2, SETUP_KIND_IC, SETUP_KIND_C, SETUP_KIND_H, SETUP_KIND_VK };
+
+typedef struct core_random_setup {
+    int curve, threads;
+    unsigned n_vars, n_public, n_constraints, domain_size;
+    const unsigned char *constraints; /* r1cs section 2, validated */
+    /* the toxic waste: plain 32-byte scalars, nonzero, below r */
+    unsigned char tau[32], alpha[32], beta[32], gamma[32], delta[32];
+    /* filled by setup_random_scalars: A_s(tau), B_s(tau), C_s(tau) as
+     * Montgomery Fr, n_vars each (malloc'd; the driver frees them) */
+    unsigned char *a, *b, *c;
+} core_random_setup;
 
 struct cuzk_core_ops {
     const char *name; /* "portable" or "x86_64-adx" */
@@ -100,6 +114,17 @@ struct cuzk_core_ops {
     int (*groth16_prove)(const core_prove_in *in, core_prove_out *out);
     /* src/groth16/setup_impl.h. CUZK_OK or CUZK_ERR_NO_MEMORY. */
     int (*groth16_setup_ptau)(const core_setup_in *in, core_setup_out *out);
+    /* Section 4 of a new key, in pieces (setup_impl.h, ST_(coefs)): rows
+     * [row0, row0 + n_rows), then the public entries at publics_row unless
+     * that is UINT32_MAX. Returns the entry count. */
+    unsigned long long (*setup_coefs)(int curve, unsigned char *out, const unsigned char *constraints,
+                                      unsigned row0, unsigned n_rows, unsigned publics_row, unsigned n_public);
+    /* Fills st->a, b, c (allocating them). CUZK_OK, CUZK_ERR_NO_MEMORY. */
+    int (*setup_random_scalars)(core_random_setup *st);
+    /* Points [start, start + count) of one section kind (SETUP_*; SETUP_KIND_VK:
+     * alpha1, beta1, beta2, gamma2, delta1, delta2, count ignored) into out
+     * (.zkey layout). CUZK_OK, CUZK_ERR_NO_MEMORY. */
+    int (*setup_random_points)(const core_random_setup *st, int kind, size_t start, size_t count, unsigned char *out);
     /* The generators of G1 and G2 (.zkey layout). */
     void (*generators)(int curve, unsigned char *g1, unsigned char *g2);
     /* out[i] = a[i] - b[i] for n G1 points (.zkey layout). */

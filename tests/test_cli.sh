@@ -114,6 +114,18 @@ for c in bn128 bls12381; do
   expect 0 "$cuzk" prove "$tmp/mul1k.zkey" "$d/mul1k.wtns" "$tmp/sp.json" "$tmp/spub.json"
   expect 0 "$cuzk" zkey export-vk "$tmp/mul1k.zkey" "$tmp/svk.json"
   expect 0 "$cuzk" verify "$tmp/svk.json" "$tmp/spub.json" "$tmp/sp.json"
+  # setup without a ptau: fresh randomness, a warning, a working key, and a
+  # different key each time (snarkjs checks these keys in agree.mjs)
+  expect 0 "$cuzk" setup "$d/mul1k.r1cs" "$tmp/r1.zkey" --threads 2
+  grep -q "for testing only" "$tmp/err" || fail "random setup should warn: $(cat "$tmp/err")"
+  expect 0 "$cuzk" setup "$d/mul1k.r1cs" "$tmp/r2.zkey"
+  cmp -s "$tmp/r1.zkey" "$tmp/r2.zkey" && fail "two random setups of $c/mul1k wrote the same key"
+  [ "$(wc -c <"$tmp/r1.zkey")" -eq "$(wc -c <"$d/mul1k_0.zkey")" ] || fail "random key size differs from snarkjs's"
+  expect 0 "$cuzk" prove "$tmp/r1.zkey" "$d/mul1k.wtns" "$tmp/rp.json" "$tmp/rpub.json"
+  expect 0 "$cuzk" zkey export-vk "$tmp/r1.zkey" "$tmp/rvk.json"
+  expect 0 "$cuzk" verify "$tmp/rvk.json" "$tmp/rpub.json" "$tmp/rp.json"
+  expect 0 "$cuzk" zkey export-vk "$tmp/r2.zkey" "$tmp/rvk2.json"
+  expect 1 "$cuzk" verify "$tmp/rvk2.json" "$tmp/rpub.json" "$tmp/rp.json"
   # setup: bad input exits 2 with a message and leaves no key behind
   rm -f "$tmp/bad.zkey"
   expect 2 "$cuzk" setup "$d/mul1k.r1cs" "$tmp/bad.zkey" --ptau "$fx/ptau/${c}_02.ptau"
@@ -126,8 +138,11 @@ for c in bn128 bls12381; do
   head -c 5000 "$fx/ptau/${c}_10.ptau" >"$tmp/trunc.ptau"
   expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/bad.zkey" --ptau "$tmp/trunc.ptau"
   grep -q "trunc.ptau" "$tmp/err" || fail "truncated ptau message: $(cat "$tmp/err")"
-  expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/bad.zkey"
   expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/no/dir/x.zkey" --ptau "$fx/ptau/${c}_10.ptau"
+  expect 2 "$cuzk" setup "$tmp/trunc.r1cs" "$tmp/bad.zkey"
+  grep -q "trunc.r1cs" "$tmp/err" || fail "random setup: truncated r1cs message: $(cat "$tmp/err")"
+  expect 2 "$cuzk" setup "$d/tiny.r1cs" "$tmp/no/dir/x.zkey"
+  grep -q "cannot write" "$tmp/err" || fail "random setup: unwritable output message: $(cat "$tmp/err")"
   [ -e "$tmp/bad.zkey" ] && fail "setup left a key behind after failures"
 done
 head -c 5000 /dev/zero >"$tmp/zeros.bin"

@@ -7,6 +7,7 @@
 #include "../field/params_bls12_381.h"
 #include "../field/params_bn254.h"
 #include "../util/error.h"
+#include "../util/rand.h"
 #include "binfile.h"
 
 static const uint64_t bn254_q[4] = BN254_FP_MODULUS, bn254_r[4] = BN254_FR_MODULUS;
@@ -110,4 +111,16 @@ int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, co
                               bf->name);
     *body = p + 4 + n8;
     return CUZK_OK;
+}
+
+int curve_random_scalar(unsigned char out[32], const curve_desc *c)
+{
+    for (;;) {
+        int rc = cuzk_os_random(out, 32);
+        if (rc != CUZK_OK)
+            return rc;
+        out[31] &= c->id == CUZK_CURVE_BN254 ? 0x3f : 0x7f; /* r < 2^254 resp. 2^255 */
+        if (bytes_below(out, c->r, 32))
+            return CUZK_OK;
+    }
 }

@@ -7,7 +7,7 @@
 
 #include "../formats/snarkjs_json.h"
 #include "../util/error.h"
-#include "../util/rand.h"
+#include "../util/util.h"
 
 static double now(void)
 {
@@ -39,19 +39,6 @@ static int check_pair(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, cuz
                               "up to 2^%u)",
                               zk->bf.name, log_n, log_n + 1, zk->curve->display, max_log + 1);
     return CUZK_OK;
-}
-
-/* Uniform below r, by rejection from the OS CSPRNG. */
-static int random_scalar(unsigned char out[32], const curve_desc *c)
-{
-    for (;;) {
-        int rc = cuzk_os_random(out, 32);
-        if (rc != CUZK_OK)
-            return rc;
-        out[31] &= c->id == CUZK_CURVE_BN254 ? 0x3f : 0x7f; /* r < 2^254 resp. 2^255 */
-        if (bytes_below(out, c->r, 32))
-            return CUZK_OK;
-    }
 }
 
 static int thread_count(const cuzk_prove_options *opts)
@@ -138,9 +125,9 @@ int cuzk_prove(const cuzk_zkey *zk, const cuzk_wtns *w, const cuzk_prove_options
     cuzk_timings t;
     memset(&t, 0, sizeof(t));
     unsigned char r[32], s[32];
-    int rc = random_scalar(r, zk->curve);
+    int rc = curve_random_scalar(r, zk->curve);
     if (rc == CUZK_OK)
-        rc = random_scalar(s, zk->curve);
+        rc = curve_random_scalar(s, zk->curve);
     if (rc != CUZK_OK)
         return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
     core_prove_out out;

@@ -12,6 +12,7 @@
 #include "../formats/zkey.h"
 #include "../util/blake2b.h"
 #include "../util/error.h"
+#include "../util/util.h"
 
 /* snarkjs hashes points in ffjavascript's "uncompressed" form: each
  * coordinate's plain value big-endian (Fp2 as c1 then c0), the point at
@@ -55,15 +56,81 @@ static void write_section(binwriter *w, uint32_t id, const void *data, size_t le
     binwriter_section_end(w);
 }
 
+/* snarkjs's domain for a circuit: 2^(log2(nConstraints + nPublic) + 1),
+ * log2 rounding down. Errors name the file. */
+static int circuit_power(const cuzk_r1cs *r, const char *path, unsigned *power, cuzk_error *err)
+{
+    uint64_t rows = (uint64_t)r->n_constraints + r->n_pub_out + r->n_pub_in;
+    unsigned p = 0;
+    for (uint64_t x = rows; x > 1; x >>= 1)
+        p++;
+    p += 1;
+    unsigned max_power = r->curve->id == CUZK_CURVE_BN254 ? 27 : 31;
+    if (p > max_power)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: %u constraints + %u public signals need a 2^%u domain, too large for %s (at most "
+                              "2^%u)",
+                              path, r->n_constraints, r->n_pub_out + r->n_pub_in, p, r->curve->display, max_power);
+    *power = p;
+    return CUZK_OK;
+}
+
+/* Section 4's entry count: every A and B term, and one per public signal
+ * and the constant. */
+static uint64_t count_coefs(const cuzk_r1cs *r)
+{
+    uint64_t n = (uint64_t)r->n_pub_out + r->n_pub_in + 1;
+    const unsigned char *p = r->constraints;
+    for (uint32_t k = 0; k < r->n_constraints; k++)
+        for (int m = 0; m < 3; m++) {
+            uint32_t nt = read_u32le(p);
+            n += m < 2 ? nt : 0;
+            p += 4 + (size_t)nt * 36;
+        }
+    return n;
+}
+
+/* Sections 1 (protocol: Groth16) and 2 (header); vk holds alpha1, beta1,
+ * beta2, gamma2, delta1, delta2 in the .zkey layout. */
+static void write_header(binwriter *w, const curve_desc *c, uint32_t n_vars, uint32_t n_public, uint32_t domain,
+                         const unsigned char *vk)
+{
+    unsigned char hdr[4 + 48 + 4 + 32 + 12], prime[48];
+    size_t hp = 0;
+    uint32_t v32;
+    binwriter_section_begin(w, ZKEY_SEC_PROTOCOL);
+    binwriter_u32(w, 1);
+    binwriter_section_end(w);
+    binwriter_section_begin(w, ZKEY_SEC_HEADER);
+    v32 = c->n8q;
+    memcpy(hdr + hp, &v32, 4), hp += 4;
+    curve_prime_bytes(prime, c->q, c->n8q);
+    memcpy(hdr + hp, prime, c->n8q), hp += c->n8q;
+    v32 = c->n8r;
+    memcpy(hdr + hp, &v32, 4), hp += 4;
+    curve_prime_bytes(prime, c->r, c->n8r);
+    memcpy(hdr + hp, prime, c->n8r), hp += c->n8r;
+    uint32_t counts[3] = {n_vars, n_public, domain};
+    memcpy(hdr + hp, counts, 12), hp += 12;
+    binwriter_write(w, hdr, hp);
+    binwriter_write(w, vk, 3 * c->g1_bytes + 3 * c->g2_bytes);
+    binwriter_section_end(w);
+}
+
+static int default_threads(int threads)
+{
+    if (threads > 0)
+        return threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads,
                     cuzk_error *err)
 {
     if (!r1cs_path || !ptau_path || !zkey_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_setup_ptau: NULL argument");
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    threads = default_threads(threads);
     cuzk_r1cs *r;
     ptau_file pt;
     int rc = cuzk_r1cs_open(&r, r1cs_path, err);
@@ -76,14 +143,10 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
     const curve_desc *c = r->curve;
     unsigned char *a = NULL, *b1 = NULL, *b2 = NULL, *ic = NULL, *cc = NULL, *coefs = NULL, *h = NULL, *hh = NULL;
     uint32_t n_public = r->n_pub_out + r->n_pub_in;
-    uint64_t rows = (uint64_t)r->n_constraints + n_public;
-    /* snarkjs: log2(nConstraints + nPublic) + 1, log2 rounding down */
     unsigned cir_power = 0;
-    for (uint64_t x = rows; x > 1; x >>= 1)
-        cir_power++;
-    cir_power += 1;
+    if ((rc = circuit_power(r, r1cs_path, &cir_power, err)) != CUZK_OK)
+        goto done;
     size_t n = (size_t)1 << cir_power, g1 = c->g1_bytes, g2 = c->g2_bytes;
-    unsigned max_power = c->id == CUZK_CURVE_BN254 ? 27 : 31;
     if (pt.curve != c) {
         rc = cuzk_error_set(err, CUZK_ERR_FORMAT, "%s is a %s circuit, but %s is a %s powers of tau", r1cs_path,
                             c->display, ptau_path, pt.curve->display);
@@ -96,20 +159,7 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
                             r1cs_path, cir_power, r->n_constraints, n_public, ptau_path, pt.power);
         goto done;
     }
-    if (cir_power > max_power) {
-        rc = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: a 2^%u domain is too large for %s", r1cs_path, cir_power,
-                            c->display);
-        goto done;
-    }
-    /* the coefficient entries: every A and B term, and one per public signal */
-    uint64_t n_coefs = (uint64_t)n_public + 1;
-    const unsigned char *p = r->constraints;
-    for (uint32_t k = 0; k < r->n_constraints; k++)
-        for (int m = 0; m < 3; m++) {
-            uint32_t nt = read_u32le(p);
-            n_coefs += m < 2 ? nt : 0;
-            p += 4 + (size_t)nt * 36;
-        }
+    uint64_t n_coefs = count_coefs(r);
     size_t nv = r->n_wires, npub1 = (size_t)n_public + 1;
     a = malloc(nv * g1);
     b1 = malloc(nv * g1);
@@ -137,7 +187,8 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
     };
     uint32_t count = (uint32_t)n_coefs;
     memcpy(coefs, &count, 4);
-    core_setup_out out = {a, b1, b2, ic, cc, coefs + 4, 0};
+    cuzk_core()->setup_coefs(c->id, coefs + 4, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
+    core_setup_out out = {a, b1, b2, ic, cc};
     if ((rc = cuzk_core()->groth16_setup_ptau(&in, &out)) != CUZK_OK) {
         rc = cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
         goto done;
@@ -177,31 +228,15 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
     binwriter w;
     if ((rc = binwriter_open(&w, zkey_path, "zkey", 1, 10, err)) != CUZK_OK)
         goto done;
-    unsigned char hdr[4 + 48 + 4 + 32 + 12], prime[48];
-    size_t hp = 0;
-    uint32_t v32;
-    binwriter_section_begin(&w, ZKEY_SEC_PROTOCOL);
-    binwriter_u32(&w, 1);
-    binwriter_section_end(&w);
-    binwriter_section_begin(&w, ZKEY_SEC_HEADER);
-    v32 = c->n8q;
-    memcpy(hdr + hp, &v32, 4), hp += 4;
-    curve_prime_bytes(prime, c->q, c->n8q);
-    memcpy(hdr + hp, prime, c->n8q), hp += c->n8q;
-    v32 = c->n8r;
-    memcpy(hdr + hp, &v32, 4), hp += 4;
-    curve_prime_bytes(prime, c->r, c->n8r);
-    memcpy(hdr + hp, prime, c->n8r), hp += c->n8r;
-    uint32_t counts[3] = {(uint32_t)nv, n_public, (uint32_t)n};
-    memcpy(hdr + hp, counts, 12), hp += 12;
-    binwriter_write(&w, hdr, hp);
-    binwriter_write(&w, pt.alpha_tau_g1, g1);
-    binwriter_write(&w, pt.beta_tau_g1, g1);
-    binwriter_write(&w, pt.beta_g2, g2);
-    binwriter_write(&w, g2gen, g2); /* gamma2 */
-    binwriter_write(&w, g1gen, g1); /* delta1 */
-    binwriter_write(&w, g2gen, g2); /* delta2 */
-    binwriter_section_end(&w);
+    unsigned char vk[3 * 96 + 3 * 192];
+    size_t vp = 0;
+    memcpy(vk + vp, pt.alpha_tau_g1, g1), vp += g1;
+    memcpy(vk + vp, pt.beta_tau_g1, g1), vp += g1;
+    memcpy(vk + vp, pt.beta_g2, g2), vp += g2;
+    memcpy(vk + vp, g2gen, g2), vp += g2; /* gamma2 */
+    memcpy(vk + vp, g1gen, g1), vp += g1; /* delta1 */
+    memcpy(vk + vp, g2gen, g2);           /* delta2 */
+    write_header(&w, c, (uint32_t)nv, n_public, (uint32_t)n, vk);
     write_section(&w, ZKEY_SEC_COEFS, coefs, 4 + n_coefs * 44);
     write_section(&w, ZKEY_SEC_IC, ic, npub1 * g1);
     write_section(&w, ZKEY_SEC_H, h, n * g1);
@@ -224,6 +259,221 @@ done:
     free(h);
     free(hh);
     ptau_close(&pt);
+    cuzk_r1cs_free(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------ random setup */
+
+/* Points per call to the core (12 MiB of BLS12-381 G2: 256 chunks of 256
+ * for the threads), and section 4 entries per write (44 MiB). */
+enum { RANDOM_CHUNK = 1 << 16, COEF_CHUNK = 1 << 20 };
+
+typedef struct random_writer {
+    binwriter *w;
+    core_random_setup *st;
+    unsigned char *buf; /* RANDOM_CHUNK G2 points */
+    unsigned long long done, total;
+    cuzk_progress_fn progress;
+    void *progress_ctx;
+} random_writer;
+
+/* One section of `count` points of one kind, chunk by chunk. */
+static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t count, size_t point_bytes,
+                                const char *stage)
+{
+    binwriter_section_begin(rw->w, id);
+    for (size_t at = 0; at < count && !rw->w->failed; at += RANDOM_CHUNK) {
+        size_t m = count - at < RANDOM_CHUNK ? count - at : RANDOM_CHUNK;
+        int rc = cuzk_core()->setup_random_points(rw->st, kind, at, m, rw->buf);
+        if (rc != CUZK_OK)
+            return rc;
+        binwriter_write(rw->w, rw->buf, m * point_bytes);
+        rw->done += m;
+        if (rw->progress)
+            rw->progress(rw->progress_ctx, stage, rw->done, rw->total);
+    }
+    binwriter_section_end(rw->w);
+    return CUZK_OK;
+}
+
+/* Section 4, a bounded number of entries at a time. */
+static int write_coefs(binwriter *w, const cuzk_r1cs *r, uint64_t n_coefs)
+{
+    uint32_t n_public = r->n_pub_out + r->n_pub_in;
+    size_t cap = COEF_CHUNK;
+    unsigned char *buf = malloc(cap * 44);
+    if (!buf)
+        return CUZK_ERR_NO_MEMORY;
+    binwriter_section_begin(w, ZKEY_SEC_COEFS);
+    binwriter_u32(w, (uint32_t)n_coefs);
+    const unsigned char *p = r->constraints, *from = p;
+    uint32_t row0 = 0;
+    size_t entries = 0;
+    for (uint32_t k = 0; k <= r->n_constraints; k++) {
+        size_t row_entries = 0;
+        const unsigned char *q = p;
+        if (k < r->n_constraints)
+            for (int m = 0; m < 3; m++) {
+                uint32_t nt = read_u32le(q);
+                row_entries += m < 2 ? nt : 0;
+                q += 4 + (size_t)nt * 36;
+            }
+        /* flush rows [row0, k) when row k would overflow the buffer, and at the end */
+        int last = k == r->n_constraints;
+        if (last || (entries && entries + row_entries > cap)) {
+            size_t need = entries + (last ? n_public + 1 : 0);
+            if (need > cap) {
+                unsigned char *nb = realloc(buf, need * 44);
+                if (!nb) {
+                    free(buf);
+                    return CUZK_ERR_NO_MEMORY;
+                }
+                buf = nb, cap = need;
+            }
+            size_t got = cuzk_core()->setup_coefs(r->curve->id, buf, from, row0, k - row0,
+                                                  last ? r->n_constraints : UINT32_MAX, n_public);
+            binwriter_write(w, buf, got * 44);
+            row0 = k, from = p, entries = 0;
+        }
+        if (row_entries > cap) { /* one very wide row */
+            unsigned char *nb = realloc(buf, row_entries * 44);
+            if (!nb) {
+                free(buf);
+                return CUZK_ERR_NO_MEMORY;
+            }
+            buf = nb, cap = row_entries;
+        }
+        entries += row_entries;
+        p = q;
+    }
+    binwriter_section_end(w);
+    free(buf);
+    return CUZK_OK;
+}
+
+/* Nonzero, uniform below r. */
+static int random_nonzero(unsigned char out[32], const curve_desc *c)
+{
+    for (;;) {
+        int rc = curve_random_scalar(out, c);
+        if (rc != CUZK_OK)
+            return rc;
+        unsigned char acc = 0;
+        for (int i = 0; i < 32; i++)
+            acc |= out[i];
+        if (acc)
+            return CUZK_OK;
+    }
+}
+
+int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads, cuzk_progress_fn progress,
+                      void *progress_ctx, cuzk_error *err)
+{
+    if (!r1cs_path || !zkey_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_setup_random: NULL argument");
+    cuzk_r1cs *r;
+    int rc = cuzk_r1cs_open(&r, r1cs_path, err);
+    if (rc != CUZK_OK)
+        return rc;
+    const curve_desc *c = r->curve;
+    unsigned power = 0;
+    if ((rc = circuit_power(r, r1cs_path, &power, err)) != CUZK_OK) {
+        cuzk_r1cs_free(r);
+        return rc;
+    }
+    uint32_t n_public = r->n_pub_out + r->n_pub_in;
+    size_t nv = r->n_wires, npub1 = (size_t)n_public + 1, n = (size_t)1 << power;
+    core_random_setup st = {
+        .curve = c->id,
+        .threads = default_threads(threads),
+        .n_vars = (unsigned)nv,
+        .n_public = n_public,
+        .n_constraints = r->n_constraints,
+        .domain_size = (unsigned)n,
+        .constraints = r->constraints,
+    };
+    unsigned char vk[3 * 96 + 3 * 192];
+    unsigned char *buf = malloc((size_t)RANDOM_CHUNK * c->g2_bytes);
+    binwriter w;
+    int writing = 0;
+    if (!buf) {
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for the setup of %s", r1cs_path);
+        goto done;
+    }
+    /* the toxic waste; tau must not be a 2n-th root of unity (H's domain),
+     * which the H kind checks (probability 2n / r, below 2^-200) */
+    for (int tries = 0;; tries++) {
+        if ((rc = random_nonzero(st.tau, c)) != CUZK_OK)
+            break;
+        rc = cuzk_core()->setup_random_points(&st, SETUP_KIND_H, 0, 0, buf);
+        if (rc != CUZK_ERR_INTERNAL || tries == 8)
+            break;
+    }
+    if (rc == CUZK_OK)
+        rc = random_nonzero(st.alpha, c);
+    if (rc == CUZK_OK)
+        rc = random_nonzero(st.beta, c);
+    if (rc == CUZK_OK)
+        rc = random_nonzero(st.gamma, c);
+    if (rc == CUZK_OK)
+        rc = random_nonzero(st.delta, c);
+    if (rc != CUZK_OK) {
+        rc = cuzk_error_set(err, rc, "setup of %s: no randomness: %s", r1cs_path, cuzk_strerror(rc));
+        goto done;
+    }
+    if (progress)
+        progress(progress_ctx, "evaluating", 0, 1);
+    if ((rc = cuzk_core()->setup_random_scalars(&st)) != CUZK_OK ||
+        (rc = cuzk_core()->setup_random_points(&st, SETUP_KIND_VK, 0, 0, vk)) != CUZK_OK) {
+        rc = cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
+        goto done;
+    }
+    if ((rc = binwriter_open(&w, zkey_path, "zkey", 1, 10, err)) != CUZK_OK)
+        goto done;
+    writing = 1;
+    write_header(&w, c, (uint32_t)nv, n_public, (uint32_t)n, vk);
+    if ((rc = write_coefs(&w, r, count_coefs(r))) != CUZK_OK)
+        goto fail;
+    random_writer rw = {&w, &st, buf, 0, (unsigned long long)npub1 + n + (nv - npub1) + 3 * nv, progress,
+                        progress_ctx};
+    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    if ((rc = write_random_section(&rw, ZKEY_SEC_IC, SETUP_KIND_IC, npub1, g1, "IC")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_H, SETUP_KIND_H, n, g1, "H")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_C, SETUP_KIND_C, nv - npub1, g1, "C")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_A, SETUP_KIND_A, nv, g1, "A")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_B1, SETUP_KIND_B1, nv, g1, "B1")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_B2, SETUP_KIND_B2, nv, g2, "B2")) != CUZK_OK)
+        goto fail;
+    /* no ceremony, so no circuit hash to record: zeros, and no contributions */
+    unsigned char zeros[64] = {0};
+    binwriter_section_begin(&w, ZKEY_SEC_CONTRIBUTIONS);
+    binwriter_write(&w, zeros, 64);
+    binwriter_u32(&w, 0);
+    binwriter_section_end(&w);
+    writing = 0;
+    rc = binwriter_commit(&w, err);
+    goto done;
+fail:
+    rc = cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
+done:
+    if (writing)
+        binwriter_abort(&w);
+    /* the toxic waste */
+    cuzk_memzero(st.tau, 32);
+    cuzk_memzero(st.alpha, 32);
+    cuzk_memzero(st.beta, 32);
+    cuzk_memzero(st.gamma, 32);
+    cuzk_memzero(st.delta, 32);
+    if (st.a) {
+        cuzk_memzero(st.a, nv * 32);
+        cuzk_memzero(st.b, nv * 32);
+        cuzk_memzero(st.c, nv * 32);
+    }
+    free(st.a);
+    free(st.b);
+    free(st.c);
+    free(buf);
     cuzk_r1cs_free(r);
     return rc;
 }

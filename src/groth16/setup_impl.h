@@ -101,7 +101,52 @@ ST_DEFINE_SUMS(g1, ST_G1A)
 ST_DEFINE_SUMS(g2, ST_G2A)
 #undef ST_DEFINE_SUMS
 
-/* The setup: fills out->a, b1, b2, ic, c and the coefficient entries. */
+/* Section 4's entries, as snarkjs writes them: every A term then every B
+ * term of each constraint as (matrix, row, signal, coef R^2 mod r), then
+ * (0, nConstraints + s, s, R^2) for the public signals and the constant.
+ * This call covers rows [row0, row0 + n_rows) (constraints points at row
+ * row0) and, when publics_row is not UINT32_MAX, the n_public + 1 public
+ * entries starting at that row, so a large key is written in pieces.
+ * Returns the number of entries written to out (44 bytes each). */
+CUZK_INLINE uint64_t ST_(coefs)(unsigned char *out, const unsigned char *constraints, uint32_t row0, uint32_t n_rows,
+                                uint32_t publics_row, uint32_t n_public)
+{
+    ST_FR r2;
+    ST_(fr_from_raw)(&r2, CUZK_CAT(SETUP_C, _fr_r2).l);
+    const unsigned char *p = constraints;
+    uint64_t nc = 0;
+    for (uint32_t c = row0; c < row0 + n_rows; c++)
+        for (uint32_t m = 0; m < 3; m++) {
+            uint32_t nt;
+            memcpy(&nt, p, 4);
+            p += 4;
+            for (uint32_t t = 0; t < nt; t++, p += 36) {
+                if (m == 2)
+                    continue;
+                unsigned char *e = out + nc++ * 44;
+                uint32_t hdr[3] = {m, c, 0};
+                ST_FR v;
+                limb_t raw[4];
+                memcpy(&hdr[2], p, 4);
+                memcpy(e, hdr, 12);
+                memcpy(raw, p + 4, 32);
+                ST_(fr_from_raw)(&v, raw);
+                ST_(fr_mul)(&v, &v, &r2);
+                ST_(fr_to_raw)(raw, &v);
+                memcpy(e + 12, raw, 32);
+            }
+        }
+    if (publics_row != UINT32_MAX)
+        for (uint32_t s = 0; s <= n_public; s++) {
+            unsigned char *e = out + nc++ * 44;
+            uint32_t hdr[3] = {0, publics_row + s, s};
+            memcpy(e, hdr, 12);
+            memcpy(e + 12, CUZK_CAT(SETUP_C, _fr_r2).l, 32); /* 1 R^2 */
+        }
+    return nc;
+}
+
+/* The setup: fills out->a, b1, b2, ic, c. */
 CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
 {
     size_t nv = in->n_vars, npub1 = (size_t)in->n_public + 1, g1 = sizeof(ST_G1A), g2 = sizeof(ST_G2A);
@@ -117,7 +162,6 @@ CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
             rc = CUZK_ERR_NO_MEMORY;
     }
     const unsigned char *lag[4] = {in->lag_g1, in->lag_g2, in->lag_alpha_g1, in->lag_beta_g1};
-    uint64_t n_coefs = 0;
     for (int pass = 0; pass < 2 && rc == CUZK_OK; pass++) {
         if (pass == 1) {
             for (int k = 0; k < 4; k++) {
@@ -143,7 +187,6 @@ CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
             all[k]->terms[all[k]->start[(s)]++] = (setup_term){(b), (sc)};                            \
     } while (0)
         const unsigned char *p = in->constraints;
-        uint64_t nc = 0;
         for (uint32_t c = 0; c < in->n_constraints; c++) {
             for (int m = 0; m < 3; m++) {
                 uint32_t nt;
@@ -163,44 +206,20 @@ CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
                     } else {
                         ST_TERM(3, s, lag[0] + c * g1, sc);
                     }
-                    if (m < 2 && pass == 1) {
-                        /* coefficient entry: value = coef * R^2 mod r, plain */
-                        unsigned char *e = out->coefs + nc * 44;
-                        uint32_t hdr[3] = {(uint32_t)m, c, s};
-                        ST_FR v, r2;
-                        limb_t raw[4];
-                        memcpy(e, hdr, 12);
-                        memcpy(raw, sc, 32);
-                        ST_(fr_from_raw)(&v, raw);
-                        ST_(fr_from_raw)(&r2, CUZK_CAT(SETUP_C, _fr_r2).l);
-                        ST_(fr_mul)(&v, &v, &r2);
-                        ST_(fr_to_raw)(raw, &v);
-                        memcpy(e + 12, raw, 32);
-                    }
-                    nc += m < 2;
                 }
             }
         }
         for (size_t s = 0; s < npub1; s++) {
             ST_TERM(0, s, lag[0] + (in->n_constraints + s) * g1, setup_one);
             ST_TERM(3, s, lag[3] + (in->n_constraints + s) * g1, setup_one);
-            if (pass == 1) {
-                unsigned char *e = out->coefs + nc * 44;
-                uint32_t hdr[3] = {0, (uint32_t)(in->n_constraints + s), (uint32_t)s};
-                memcpy(e, hdr, 12);
-                memcpy(e + 12, CUZK_CAT(SETUP_C, _fr_r2).l, 32); /* 1 * R^2 */
-            }
-            nc++;
         }
 #undef ST_TERM
-        n_coefs = nc;
         if (pass == 1) /* start[] now holds the ends: shift back to the starts */
             for (int k = 0; k < 4; k++) {
                 memmove(all[k]->start + 1, all[k]->start, nv * sizeof(uint32_t));
                 all[k]->start[0] = 0;
             }
     }
-    out->n_coefs = n_coefs;
     if (rc == CUZK_OK)
         rc = ST_(g1_sums)(out->a, &A, threads);
     if (rc == CUZK_OK)
@@ -220,6 +239,242 @@ CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
     }
     for (int k = 0; k < 4; k++)
         setup_sums_free(all[k]);
+    return rc;
+}
+
+/* ------------------------------------------------------------ random setup */
+
+/* Fixed-base scalar multiplication by the generator: 32 windows of 8 bits,
+ * table[w][d - 1] = d 2^(8w) G affine, so k G is at most 32 mixed additions
+ * (no doublings). The table is built per call (8160 points: a few ms).
+ * Variable-time in the scalars, which come from the toxic waste: this
+ * setup is for testing, where a timing side channel does not matter (the
+ * CLI says so); a production key comes from a ceremony's ptau. */
+#define ST_DEFINE_FIXED_BASE(G, GA)                                                                   \
+    CUZK_INLINE int ST_(G##_fixed_base_var)(unsigned char *out, const limb_t *scalars, size_t count, int threads) \
+    {                                                                                                 \
+        typedef CUZK_CAT(SETUP_C, _##G##_jacobian) J;                                                 \
+        enum { WINDOWS = 32, ENTRIES = 255, CH = 256 };                                               \
+        GA *table = malloc((size_t)WINDOWS * ENTRIES * sizeof(GA));                                   \
+        J *tj = malloc((size_t)ENTRIES * sizeof(J));                                                  \
+        if (!table || !tj) {                                                                          \
+            free(table);                                                                              \
+            free(tj);                                                                                 \
+            return CUZK_ERR_NO_MEMORY;                                                                \
+        }                                                                                             \
+        J base;                                                                                       \
+        CUZK_CAT(SETUP_C, _##G##_generator)(&base);                                                   \
+        for (int w = 0; w < WINDOWS; w++) {                                                           \
+            tj[0] = base;                                                                             \
+            for (int d = 1; d < ENTRIES; d++)                                                         \
+                CUZK_CAT(SETUP_C, _##G##_add_var)(&tj[d], &tj[d - 1], &base);                         \
+            CUZK_CAT(SETUP_C, _##G##_batch_to_affine_var)(table + (size_t)w * ENTRIES, tj, ENTRIES);  \
+            for (int k = 0; k < 8; k++)                                                               \
+                CUZK_CAT(SETUP_C, _##G##_double)(&base, &base);                                       \
+        }                                                                                             \
+        free(tj);                                                                                     \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(threads)")                           \
+        for (size_t b = 0; b < count; b += CH) {                                                      \
+            size_t m = count - b < CH ? count - b : CH;                                               \
+            J acc[CH];                                                                                \
+            GA aff[CH];                                                                               \
+            for (size_t i = 0; i < m; i++) {                                                          \
+                const limb_t *k = scalars + 4 * (b + i);                                              \
+                CUZK_CAT(SETUP_C, _##G##_set_infinity)(&acc[i]);                                      \
+                for (int w = 0; w < WINDOWS; w++) {                                                   \
+                    unsigned d = (unsigned)(k[w / 8] >> (8 * (w % 8))) & 0xff;                        \
+                    if (d)                                                                            \
+                        CUZK_CAT(SETUP_C, _##G##_add_affine_var)(&acc[i], &acc[i],                    \
+                                                                 &table[(size_t)w * ENTRIES + d - 1]); \
+                }                                                                                     \
+            }                                                                                         \
+            CUZK_CAT(SETUP_C, _##G##_batch_to_affine_var)(aff, acc, m);                               \
+            memcpy(out + b * sizeof(GA), aff, m * sizeof(GA));                                        \
+        }                                                                                             \
+        free(table);                                                                                  \
+        return CUZK_OK;                                                                               \
+    }
+ST_DEFINE_FIXED_BASE(g1, ST_G1A)
+ST_DEFINE_FIXED_BASE(g2, ST_G2A)
+#undef ST_DEFINE_FIXED_BASE
+
+CUZK_INLINE void ST_(fr_load)(ST_FR *r, const unsigned char *plain)
+{
+    limb_t t[4];
+    memcpy(t, plain, 32);
+    ST_(fr_from_raw)(r, t);
+}
+
+/* L_k(tau) for the size-m domain with root w, for k in [start, start +
+ * count) with step `step` in the exponent: w^(k step) (tau^m - 1) /
+ * (m (tau - w^(k step)) ) (times `scale`), one batched inversion. */
+CUZK_INLINE int ST_(lagrange_at)(ST_FR *out, const ST_FR *tau, unsigned log_m, size_t first, size_t step,
+                                 size_t count, const ST_FR *scale)
+{
+    ST_FR w, wk, num, t, *den = malloc((count ? count : 1) * sizeof(ST_FR));
+    if (!den)
+        return CUZK_ERR_NO_MEMORY;
+    size_t m = (size_t)1 << log_m;
+    CUZK_CAT(SETUP_C, _fr_ntt_root)(&w, log_m);
+    limb_t e[1] = {m};
+    ST_(fr_pow)(&num, tau, e, 64); /* tau^m - 1, over m, times scale */
+    ST_FR one;
+    ST_(fr_one)(&one);
+    ST_(fr_sub)(&num, &num, &one);
+    if (ST_(fr_is_zero)(&num)) { /* tau is an m-th root of unity: probability m / r */
+        free(den);
+        return CUZK_ERR_INTERNAL;
+    }
+    ST_(fr_from_u64)(&t, m);
+    ST_(fr_inv_var)(&t, &t);
+    ST_(fr_mul)(&num, &num, &t);
+    ST_(fr_mul)(&num, &num, scale);
+    limb_t k0[1] = {first};
+    ST_(fr_pow)(&wk, &w, k0, 64);
+    ST_FR wstep;
+    limb_t st[1] = {step};
+    ST_(fr_pow)(&wstep, &w, st, 64);
+    for (size_t i = 0; i < count; i++) { /* out = w^k for now */
+        out[i] = wk;
+        ST_(fr_sub)(&den[i], tau, &wk);
+        ST_(fr_mul)(&wk, &wk, &wstep);
+    }
+    ST_FR *inv = malloc((count ? count : 1) * sizeof(ST_FR));
+    if (!inv) {
+        free(den);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    ST_(fr_batch_inv_var)(inv, den, count); /* tau is random: never a root of unity (checked by the driver) */
+    for (size_t i = 0; i < count; i++) {
+        ST_(fr_mul)(&out[i], &out[i], &inv[i]);
+        ST_(fr_mul)(&out[i], &out[i], &num);
+    }
+    free(den);
+    free(inv);
+    return CUZK_OK;
+}
+
+CUZK_INLINE unsigned ST_(log2)(size_t n)
+{
+    unsigned l = 0;
+    while (((size_t)1 << l) < n)
+        l++;
+    return l;
+}
+
+/* a_s = A_s(tau), b_s = B_s(tau), c_s = C_s(tau), with the public rows. */
+CUZK_INLINE int ST_(random_scalars)(core_random_setup *st)
+{
+    size_t nv = st->n_vars, n = st->domain_size;
+    ST_FR tau, one, *L = malloc(n * sizeof(ST_FR));
+    ST_FR *a = calloc(nv, sizeof(ST_FR)), *b = calloc(nv, sizeof(ST_FR)), *c = calloc(nv, sizeof(ST_FR));
+    if (!L || !a || !b || !c) {
+        free(L);
+        free(a);
+        free(b);
+        free(c);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    ST_(fr_load)(&tau, st->tau);
+    ST_(fr_one)(&one);
+    int rc = ST_(lagrange_at)(L, &tau, ST_(log2)(n), 0, 1, n, &one);
+    if (rc == CUZK_OK) {
+        const unsigned char *p = st->constraints;
+        for (uint32_t row = 0; row < st->n_constraints; row++)
+            for (int m = 0; m < 3; m++) {
+                uint32_t nt;
+                memcpy(&nt, p, 4);
+                p += 4;
+                for (uint32_t t = 0; t < nt; t++, p += 36) {
+                    uint32_t s;
+                    ST_FR k;
+                    memcpy(&s, p, 4);
+                    ST_(fr_load)(&k, p + 4);
+                    ST_(fr_mul)(&k, &k, &L[row]);
+                    ST_FR *dst = (m == 0 ? a : m == 1 ? b : c) + s;
+                    ST_(fr_add)(dst, dst, &k);
+                }
+            }
+        for (size_t s = 0; s <= st->n_public; s++)
+            ST_(fr_add)(&a[s], &a[s], &L[st->n_constraints + s]);
+    }
+    free(L);
+    st->a = (unsigned char *)a;
+    st->b = (unsigned char *)b;
+    st->c = (unsigned char *)c;
+    return rc;
+}
+
+/* Points [start, start + count) of one section. */
+CUZK_INLINE int ST_(random_points)(const core_random_setup *st, int kind, size_t start, size_t count,
+                                   unsigned char *out)
+{
+    ST_FR tau, alpha, beta, gamma, delta, t;
+    ST_(fr_load)(&tau, st->tau);
+    ST_(fr_load)(&alpha, st->alpha);
+    ST_(fr_load)(&beta, st->beta);
+    ST_(fr_load)(&gamma, st->gamma);
+    ST_(fr_load)(&delta, st->delta);
+    int threads = st->threads > 0 ? st->threads : 1;
+    if (kind == SETUP_KIND_VK) {
+        limb_t k[6][4];
+        ST_(fr_to_raw)(k[0], &alpha);
+        ST_(fr_to_raw)(k[1], &beta);
+        ST_(fr_to_raw)(k[2], &delta);
+        ST_(fr_to_raw)(k[3], &beta);
+        ST_(fr_to_raw)(k[4], &gamma);
+        ST_(fr_to_raw)(k[5], &delta);
+        size_t g1 = sizeof(ST_G1A), g2 = sizeof(ST_G2A);
+        unsigned char p1[3 * sizeof(ST_G1A)], p2[3 * sizeof(ST_G2A)];
+        int rc = ST_(g1_fixed_base_var)(p1, k[0], 3, 1); /* alpha, beta, delta in G1 */
+        if (rc == CUZK_OK)
+            rc = ST_(g2_fixed_base_var)(p2, k[3], 3, 1); /* beta, gamma, delta in G2 */
+        /* the header's order: alpha1, beta1, beta2, gamma2, delta1, delta2 */
+        memcpy(out, p1, 2 * g1);
+        memcpy(out + 2 * g1, p2, 2 * g2);
+        memcpy(out + 2 * g1 + 2 * g2, p1 + 2 * g1, g1);
+        memcpy(out + 3 * g1 + 2 * g2, p2 + 2 * g2, g2);
+        return rc;
+    }
+    limb_t *k = malloc((count ? count : 1) * 32);
+    ST_FR *f = malloc((count ? count : 1) * sizeof(ST_FR));
+    if (!k || !f) {
+        free(k);
+        free(f);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    const ST_FR *a = (const ST_FR *)(const void *)st->a, *b = (const ST_FR *)(const void *)st->b,
+                *c = (const ST_FR *)(const void *)st->c;
+    int rc = CUZK_OK;
+    if (kind == SETUP_KIND_H) {
+        /* L^(2n)_(2j+1)(tau) / delta: the odd points of the 2n-domain */
+        ST_FR dinv;
+        ST_(fr_inv_var)(&dinv, &delta);
+        rc = ST_(lagrange_at)(f, &tau, ST_(log2)(st->domain_size) + 1, 2 * start + 1, 2, count, &dinv);
+    } else if (kind == SETUP_KIND_IC || kind == SETUP_KIND_C) {
+        /* (beta a + alpha b + c) / gamma (IC) or / delta (C, signals after the publics) */
+        ST_FR inv;
+        ST_(fr_inv_var)(&inv, kind == SETUP_KIND_IC ? &gamma : &delta);
+        size_t off = kind == SETUP_KIND_C ? (size_t)st->n_public + 1 : 0;
+        for (size_t i = 0; i < count; i++) {
+            size_t s = off + start + i;
+            ST_(fr_mul)(&f[i], &beta, &a[s]);
+            ST_(fr_mul)(&t, &alpha, &b[s]);
+            ST_(fr_add)(&f[i], &f[i], &t);
+            ST_(fr_add)(&f[i], &f[i], &c[s]);
+            ST_(fr_mul)(&f[i], &f[i], &inv);
+        }
+    } else {
+        const ST_FR *src = kind == SETUP_KIND_A ? a : b;
+        memcpy(f, src + start, count * sizeof(ST_FR));
+    }
+    if (rc == CUZK_OK) {
+        for (size_t i = 0; i < count; i++)
+            ST_(fr_to_raw)(k + 4 * i, &f[i]);
+        rc = kind == SETUP_KIND_B2 ? ST_(g2_fixed_base_var)(out, k, count, threads) : ST_(g1_fixed_base_var)(out, k, count, threads);
+    }
+    free(k);
+    free(f);
     return rc;
 }
 

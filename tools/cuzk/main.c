@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "../../include/cuzk.h"
@@ -31,9 +32,10 @@ static void usage(FILE *out)
             "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
             "             is verified before it is written; --timings prints each phase's time\n"
             "             to stderr, --json prints timings and counts as JSON to stdout\n"
-            "  setup <circuit.r1cs> <circuit.zkey> --ptau <pot.ptau> [--threads N]\n"
+            "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
             "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
-            "             key, byte for byte, as snarkjs groth16 setup\n"
+            "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
+            "             fresh randomness, for testing and benchmarking only\n"
             "  verify <verification_key.json> <public.json> <proof.json>\n"
             "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
             "             or INVALID (exit 1); malformed input exits 2\n"
@@ -208,6 +210,37 @@ static int cmd_prove(int argc, char **argv)
     return 0;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Progress on stderr, only when it is a terminal: one line, redrawn at
+ * each whole percent. */
+typedef struct progress_state {
+    const char *what, *unit;
+    int last; /* last percent printed, -1 before the first */
+    int tty;
+    double start;
+} progress_state;
+
+static void print_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
+{
+    progress_state *ps = ctx;
+    int pct = total ? (int)(done * 100 / total) : 0;
+    if (!ps->tty || pct == ps->last)
+        return;
+    if (ps->last < 0)
+        ps->start = now_seconds();
+    ps->last = pct;
+    double el = now_seconds() - ps->start;
+    fprintf(stderr, "\r%s: %3d%% %-10s %7.2f M %s/s  %6.1f s ", ps->what, pct, stage,
+            el > 0 ? (double)done / el / 1e6 : 0.0, ps->unit, el);
+    fflush(stderr);
+}
+
 static int cmd_setup(int argc, char **argv)
 {
     const char *paths[2], *ptau = NULL;
@@ -231,11 +264,19 @@ static int cmd_setup(int argc, char **argv)
     }
     if (npaths != 2)
         return fail("setup takes 2 files: <circuit.r1cs> <circuit.zkey>, got %d", npaths);
-    if (!ptau)
-        return fail("setup needs --ptau <pot.ptau> (a powers of tau prepared for phase 2); a setup from fresh "
-                    "randomness is not available yet");
     cuzk_error err = {0};
-    if (cuzk_setup_ptau(paths[0], ptau, paths[1], threads, &err) != CUZK_OK)
+    if (ptau) {
+        if (cuzk_setup_ptau(paths[0], ptau, paths[1], threads, &err) != CUZK_OK)
+            return fail_err(&err);
+        return 0;
+    }
+    fprintf(stderr, "cuzk: warning: no --ptau: a setup from fresh randomness, for testing only (whoever runs it "
+                    "could keep the toxic waste and forge proofs)\n");
+    progress_state ps = {"setup", "points", -1, isatty(2), 0};
+    int rc = cuzk_setup_random(paths[0], paths[1], threads, print_progress, &ps, &err);
+    if (ps.tty && ps.last >= 0)
+        fputc('\n', stderr);
+    if (rc != CUZK_OK)
         return fail_err(&err);
     return 0;
 }
