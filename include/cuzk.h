@@ -246,6 +246,37 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_random(const char *r1cs_path, co
                                                        cuzk_progress_fn progress, void *progress_ctx,
                                                        cuzk_error *err);
 
+/* ------------------------------------------------------------ circuits */
+
+typedef struct cuzk_circuit_options {
+    int curve;                      /* CUZK_CURVE_*; 0 = BN254 */
+    unsigned long long constraints; /* the size to aim for; the circuit has whole blocks */
+    unsigned long long seed;        /* picks the message */
+    unsigned n_public;              /* public outputs: the first n_public digest bits (0..256) */
+    const char *message_path;       /* if not NULL, the message is written there too */
+    cuzk_progress_fn progress;      /* may be NULL; stage "blocks" */
+    void *progress_ctx;
+} cuzk_circuit_options;
+
+typedef struct cuzk_circuit_info {
+    unsigned long long blocks, constraints, wires;
+    unsigned long long witness_binary, witness_other; /* witness values in {0, 1}, and the rest */
+    unsigned char digest[32];                          /* SHA-256 of the message */
+} cuzk_circuit_info;
+
+/* A satisfied circuit of any size, for tests and benchmarks: SHA-256 of a
+ * message of B 64-byte blocks (bytes from splitmix64(seed)), as R1CS
+ * gadgets over bits, with B chosen so the circuit has about
+ * opts->constraints constraints (about 27,000 per block, 2 blocks at
+ * least). The message words are private inputs, the first n_public digest
+ * bits (most significant bit of byte 0 first) public outputs; every other
+ * witness value is a bit. Writes the .r1cs and .wtns (circom's formats)
+ * as streams, checks the digest against a plain SHA-256, and fills info
+ * (may be NULL). On failure neither file is left behind. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_circuit_sha256_chain(const char *r1cs_path, const char *wtns_path,
+                                                               const cuzk_circuit_options *opts,
+                                                               cuzk_circuit_info *info, cuzk_error *err);
+
 /* Whether JSON input (verify) is built in. */
 CUZK_API int cuzk_has_json(void);
 

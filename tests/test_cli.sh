@@ -145,6 +145,45 @@ for c in bn128 bls12381; do
   grep -q "cannot write" "$tmp/err" || fail "random setup: unwritable output message: $(cat "$tmp/err")"
   [ -e "$tmp/bad.zkey" ] && fail "setup left a key behind after failures"
 done
+# circuit sha256-chain: the printed digest is sha256sum's of the message,
+# the public outputs are its bits, the key from a random setup proves it
+for c in bn128 bls12381; do
+  expect 0 "$cuzk" circuit sha256-chain "$tmp/ch.r1cs" "$tmp/ch.wtns" --constraints 1 --curve $c --seed 7 \
+    --public 16 --message-out "$tmp/msg.bin"
+  digest=$(sed -n 's/^digest: //p' "$tmp/out")
+  [ "$digest" = "$(sha256sum "$tmp/msg.bin" | cut -c1-64)" ] || fail "sha256-chain digest $digest is not sha256sum's"
+  [ "$(wc -c <"$tmp/msg.bin")" -eq 64 ] || fail "sha256-chain: a one-block message should be 64 bytes"
+  grep -q "^constraints: 459" "$tmp/out" || fail "sha256-chain size: $(cat "$tmp/out")"
+  expect 0 "$cuzk" setup "$tmp/ch.r1cs" "$tmp/ch.zkey"
+  expect 0 "$cuzk" prove "$tmp/ch.zkey" "$tmp/ch.wtns" "$tmp/chp.json" "$tmp/chpub.json"
+  expect 0 "$cuzk" zkey export-vk "$tmp/ch.zkey" "$tmp/chvk.json"
+  expect 0 "$cuzk" verify "$tmp/chvk.json" "$tmp/chpub.json" "$tmp/chp.json"
+  # the 16 public bits are the first two digest bytes, most significant first
+  bits=$(tr -dc '01\n' <"$tmp/chpub.json" | tr -d '\n')
+  want=$(echo "$digest" | cut -c1-4 | sed 's/0/0000/g;s/1/0001/g;s/2/0010/g;s/3/0011/g;s/4/0100/g;s/5/0101/g;s/6/0110/g;s/7/0111/g;s/8/1000/g;s/9/1001/g;s/a/1010/g;s/b/1011/g;s/c/1100/g;s/d/1101/g;s/e/1110/g;s/f/1111/g')
+  [ "$bits" = "$want" ] || fail "sha256-chain public bits $bits, digest says $want"
+done
+expect 0 "$cuzk" circuit sha256-chain "$tmp/ch.r1cs" "$tmp/ch.wtns" --constraints 2^17 --public 0
+grep -q "^blocks: 4 " "$tmp/out" || fail "2^17 constraints should be 4 blocks: $(cat "$tmp/out")"
+"$cuzk" info "$tmp/ch.r1cs" | grep -q "0 public outputs, 0 public inputs, 64 private inputs" ||
+  fail "sha256-chain r1cs header: $("$cuzk" info "$tmp/ch.r1cs")"
+rm -f "$tmp/bad.r1cs" "$tmp/bad.wtns"
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.wtns"
+grep -q "needs --constraints" "$tmp/err" || fail "circuit without --constraints: $(cat "$tmp/err")"
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.wtns" --constraints lots
+grep -q "\-\-constraints expects" "$tmp/err" || fail "bad --constraints message: $(cat "$tmp/err")"
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.wtns" --constraints 2^40
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.wtns" --constraints 10 --public 257
+grep -q "\-\-public expects" "$tmp/err" || fail "bad --public message: $(cat "$tmp/err")"
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.wtns" --constraints 10 --curve p256
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.wtns" --constraints 10 --fast
+expect 2 "$cuzk" circuit md5-chain "$tmp/bad.r1cs" "$tmp/bad.wtns" --constraints 10
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/bad.r1cs" --constraints 10
+expect 2 "$cuzk" circuit sha256-chain "$tmp/bad.r1cs" "$tmp/no/dir/bad.wtns" --constraints 10
+grep -q "cannot write" "$tmp/err" || fail "unwritable wtns message: $(cat "$tmp/err")"
+[ -e "$tmp/bad.r1cs" ] || [ -e "$tmp/bad.wtns" ] && fail "circuit left a file behind after failures"
+ls "$tmp" | grep -q '\.tmp\.' && fail "circuit left a temporary file behind"
+
 head -c 5000 /dev/zero >"$tmp/zeros.bin"
 expect 2 "$cuzk" info "$tmp/zeros.bin"
 grep -q "zeros.bin" "$tmp/err" || fail "unknown file message: $(cat "$tmp/err")"

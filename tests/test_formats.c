@@ -19,6 +19,7 @@
 #include "../src/formats/wtns.h"
 #include "../src/formats/zkey.h"
 #include "../src/util/blake2b.h"
+#include "../src/util/sha256.h"
 
 #define CUZK_BACKEND_NAME "library"
 #include "test_util.h"
@@ -561,6 +562,40 @@ static void test_blake2b(void)
     CHECK(memcmp(out, one, 64) == 0);
 }
 
+/* SHA-256 (the sha256-chain generator's reference) against FIPS 180-2's
+ * examples ("abc", the 56-byte two-block message), the empty input, and
+ * 1024 bytes fed unevenly (digest from Python's hashlib). */
+static void test_sha256(void)
+{
+    test_context = "sha256";
+    static const struct {
+        const char *msg, *digest;
+    } v[3] = {
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    unsigned char out[32], want[32];
+    sha256_state s;
+    for (int i = 0; i < 3; i++) {
+        sha256_init(&s);
+        sha256_update(&s, v[i].msg, strlen(v[i].msg));
+        sha256_final(&s, out);
+        CHECK(test_hex_to_bytes(want, 32, v[i].digest) == 0 && memcmp(out, want, 32) == 0);
+    }
+    unsigned char data[1024];
+    for (int i = 0; i < 1024; i++)
+        data[i] = (unsigned char)i;
+    sha256_init(&s);
+    sha256_update(&s, data, 1);
+    sha256_update(&s, data + 1, 100);
+    sha256_update(&s, data + 101, 923);
+    sha256_final(&s, out);
+    CHECK(test_hex_to_bytes(want, 32, "785b0751fc2c53dc14a4ce3d800e69ef9ce1009eb327ccf458afe09c242c26c9") == 0 &&
+          memcmp(out, want, 32) == 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -570,6 +605,7 @@ int main(int argc, char **argv)
     fixtures = argv[1];
     test_init("test_formats");
     test_blake2b();
+    test_sha256();
     static const char *curves[2] = {"bn128", "bls12381"};
     char tmpdir[] = "/tmp/cuzk-test-formats-XXXXXX";
     CHECK(mkdtemp(tmpdir) != NULL);

@@ -88,6 +88,25 @@ void binwriter_section_end(binwriter *w)
     w->written++;
 }
 
+long long binwriter_tell(binwriter *w)
+{
+    return w->failed ? -1 : (long long)ftello(w->f);
+}
+
+void binwriter_patch(binwriter *w, long long offset, const void *data, size_t len)
+{
+    if (w->failed)
+        return;
+    long long end = ftello(w->f);
+    if (offset < 0 || offset + (long long)len > end) {
+        cuzk_error_set(&w->err, CUZK_ERR_INTERNAL, "%s: patch outside the written bytes", w->path);
+        w->failed = 1;
+        return;
+    }
+    if (fseeko(w->f, offset, SEEK_SET) != 0 || fwrite(data, 1, len, w->f) != len || fseeko(w->f, end, SEEK_SET) != 0)
+        io_fail(w, "write");
+}
+
 int binwriter_commit(binwriter *w, cuzk_error *err)
 {
     if (!w->failed && (w->section_start >= 0 || w->written != w->n_sections)) {

@@ -26,6 +26,11 @@ void binwriter_section_begin(binwriter *w, uint32_t id);
 void binwriter_write(binwriter *w, const void *data, size_t len);
 void binwriter_u32(binwriter *w, uint32_t v);
 void binwriter_section_end(binwriter *w);
+/* The current write offset (for a later binwriter_patch). */
+long long binwriter_tell(binwriter *w);
+/* Overwrites len bytes at offset (already written) and returns to the end:
+ * for counts known only when the stream is done. */
+void binwriter_patch(binwriter *w, long long offset, const void *data, size_t len);
 /* Checks that every declared section was written, flushes, renames.
  * Returns the first failure of any call since open. */
 int binwriter_commit(binwriter *w, cuzk_error *err);

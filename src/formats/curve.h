@@ -42,7 +42,7 @@ void curve_prime_bytes(unsigned char *out, const uint64_t *m, uint32_t n8);
 int bytes_below(const unsigned char *v, const uint64_t *m, uint32_t n8);
 
 /* Uniform in [0, r) from the OS CSPRNG (rejection sampling), 32 bytes
- * little-endian. CUZK_OK or CUZK_ERR_IO. */
+ * little-endian. CUZK_OK or CUZK_ERR_RANDOM. */
 int curve_random_scalar(unsigned char out[32], const curve_desc *c);
 
 #endif

@@ -36,6 +36,12 @@ static void usage(FILE *out)
             "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
             "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
             "             fresh randomness, for testing and benchmarking only\n"
+            "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
+            "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
+            "             a satisfied test circuit of about N constraints (an integer or 2^k):\n"
+            "             SHA-256 of a message from the seed (default 1), about 27,000\n"
+            "             constraints per 64-byte block; the first K digest bits (default 256)\n"
+            "             are public; prints the digest, which sha256sum of --message-out matches\n"
             "  verify <verification_key.json> <public.json> <proof.json>\n"
             "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
             "             or INVALID (exit 1); malformed input exits 2\n"
@@ -437,6 +443,95 @@ static int parse_threads(const char *s, int *out)
     return 0;
 }
 
+/* An unsigned integer, or 2^k: for sizes. */
+static int parse_size(const char *flag, const char *s, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v;
+    if (s[0] == '2' && s[1] == '^') {
+        unsigned long k = strtoul(s + 2, &end, 10);
+        v = (errno || *end || end == s + 2 || k > 63) ? max + 1 : 1ull << k;
+    } else {
+        v = strtoull(s, &end, 10);
+        if (errno || *end || end == s || s[0] == '-')
+            v = max + 1;
+    }
+    if (v > max)
+        return fail("%s expects an integer or 2^k in [0, %llu], got '%s'", flag, max, s);
+    *out = v;
+    return 0;
+}
+
+static int cmd_circuit(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "sha256-chain") != 0)
+        return fail("circuit: the generator is sha256-chain (cuzk circuit sha256-chain <out.r1cs> <out.wtns> "
+                    "--constraints N), got '%s'",
+                    argc ? argv[0] : "");
+    const char *paths[2];
+    int npaths = 0, have_n = 0;
+    unsigned long long v;
+    cuzk_circuit_options o = {.curve = CUZK_CURVE_BN254, .seed = 1, .n_public = 256};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--constraints") || !strcmp(a, "--seed") || !strcmp(a, "--public") ||
+            !strcmp(a, "--curve") || !strcmp(a, "--message-out")) {
+            if (i + 1 >= argc)
+                return fail("%s needs a value", a);
+            const char *val = argv[++i];
+            if (!strcmp(a, "--constraints")) {
+                if (parse_size(a, val, 1ull << 31, &o.constraints))
+                    return 2;
+                have_n = 1;
+            } else if (!strcmp(a, "--seed")) {
+                if (parse_size(a, val, ~0ull - 1, &o.seed))
+                    return 2;
+            } else if (!strcmp(a, "--public")) {
+                if (parse_size(a, val, 256, &v))
+                    return 2;
+                o.n_public = (unsigned)v;
+            } else if (!strcmp(a, "--curve")) {
+                const curve_desc *cd = curve_by_name(val);
+                if (!cd)
+                    return fail("--curve expects bn128 or bls12381, got '%s'", val);
+                o.curve = cd->id;
+            } else
+                o.message_path = val;
+        } else if (a[0] == '-' && a[1])
+            return fail("circuit: unknown option '%s'", a);
+        else if (npaths == 2)
+            return fail("circuit sha256-chain takes 2 files: <out.r1cs> <out.wtns>; '%s' is a third", a);
+        else
+            paths[npaths++] = a;
+    }
+    if (npaths != 2)
+        return fail("circuit sha256-chain takes 2 files: <out.r1cs> <out.wtns>, got %d", npaths);
+    if (!have_n)
+        return fail("circuit sha256-chain needs --constraints N (an integer or 2^k)");
+    progress_state ps = {"circuit", "blocks", -1, isatty(2), 0};
+    o.progress = print_progress;
+    o.progress_ctx = &ps;
+    cuzk_error err = {0};
+    cuzk_circuit_info info;
+    double t0 = now_seconds();
+    int rc = cuzk_circuit_sha256_chain(paths[0], paths[1], &o, &info, &err);
+    if (ps.tty && ps.last >= 0)
+        fputc('\n', stderr);
+    if (rc != CUZK_OK)
+        return fail_err(&err);
+    double el = now_seconds() - t0;
+    unsigned long long values = info.witness_binary + info.witness_other;
+    printf("blocks: %llu (+1 padding)\nconstraints: %llu\nwires: %llu\n", info.blocks, info.constraints, info.wires);
+    printf("witness values in {0,1}: %llu of %llu (%.4f%%)\n", info.witness_binary, values,
+           values ? 100.0 * (double)info.witness_binary / (double)values : 0.0);
+    printf("digest: ");
+    for (int i = 0; i < 32; i++)
+        printf("%02x", info.digest[i]);
+    printf("\ntime: %.2f s\n", el);
+    return 0;
+}
+
 static int cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
@@ -498,6 +593,8 @@ int main(int argc, char **argv)
         return cmd_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info"))
         return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "circuit"))
+        return cmd_circuit(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
