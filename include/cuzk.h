@@ -185,9 +185,18 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_verify_files(const char *vk_path, cons
 
 /* ------------------------------------------------------------ prove */
 
+/* Where a proof's transforms and MSMs run. */
+typedef enum cuzk_device {
+    CUZK_DEVICE_AUTO = 0, /* the GPU when one is present (and the key fits), else the CPU */
+    CUZK_DEVICE_CPU = 1,
+    CUZK_DEVICE_GPU = 2 /* a GPU or an error (CUZK_ERR_NO_DEVICE) */
+} cuzk_device;
+
 typedef struct cuzk_prove_options {
     int threads;   /* worker threads; 0 = one per core */
     int no_verify; /* 1 skips verifying the proof before returning it (not recommended) */
+    int device;    /* cuzk_device */
+    int gpu;       /* which GPU (CUDA device index) */
 } cuzk_prove_options;
 
 /* Wall time of each phase of a proof, in seconds, and what the witness
@@ -202,6 +211,12 @@ typedef struct cuzk_timings {
     double total;
     unsigned long long witness_ones;  /* witness values equal to 1 */
     unsigned long long witness_other; /* neither 0 nor 1 (the MSMs' Pippenger part) */
+    /* where it ran: "cpu", or "gpu N"; with CUZK_DEVICE_AUTO and a GPU
+     * that could not take the key, device_note says why the CPU ran */
+    char device[16];
+    char device_note[200];
+    double key_upload; /* the first GPU proof with a key: copying its points to the GPU */
+    double gpu_upload; /* a, b, the witness and the split lists to the GPU */
 } cuzk_timings;
 
 /* Proves that `wtns` satisfies the circuit of `zkey` (snarkjs's groth16

@@ -202,6 +202,19 @@ static int core_groth16_prove(const core_prove_in *in, core_prove_out *out)
     return CORE_DISPATCH(in->curve, groth16_prove)(in, out);
 }
 
+static int core_groth16_eval(const core_prove_in *in, unsigned char *a, unsigned char *b, core_prove_out *out)
+{
+    int threads = in->threads > 0 ? in->threads : 1;
+    if (in->curve == CUZK_CURVE_BLS12_381)
+        return bls12_381_eval_abc((bls12_381_fr *)(void *)a, (bls12_381_fr *)(void *)b, in, out, threads);
+    return bn254_eval_abc((bn254_fr *)(void *)a, (bn254_fr *)(void *)b, in, out, threads);
+}
+
+static void core_groth16_blind(const core_prove_in *in, const core_msm_results *m, core_prove_out *out)
+{
+    CORE_DISPATCH(in->curve, blind_affine)(in, m, out);
+}
+
 static int core_groth16_setup_ptau(const core_setup_in *in, core_setup_out *out)
 {
     return CORE_DISPATCH(in->curve, groth16_setup)(in, out);
@@ -259,6 +272,9 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .pairing = core_pairing,
     .groth16_verify = core_groth16_verify,
     .groth16_prove = core_groth16_prove,
+    .groth16_eval = core_groth16_eval,
+    .groth16_classify = groth16_classify,
+    .groth16_blind = core_groth16_blind,
     .groth16_setup_ptau = core_groth16_setup_ptau,
     .g1_sub = core_g1_sub,
     .generators = core_generators,

@@ -10,6 +10,7 @@
 #define CUZK_CORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* A Groth16 verification key and proof, as points in the .zkey layout. */
 typedef struct core_vk {
@@ -54,6 +55,13 @@ typedef struct core_prove_out {
     unsigned long long bad_coef; /* with CUZK_ERR_FORMAT: the entry out of range */
     size_t n_ones, n_tail;       /* witness values equal to 1, and neither 0 nor 1 */
 } core_prove_out;
+
+/* The MSM results of a proof before blinding, affine in the .zkey layout:
+ * sum w_i A_i, sum w_i B_i (G1 and G2), the C sum over the private
+ * signals, and the H sum. */
+typedef struct core_msm_results {
+    const unsigned char *a, *b1, *b2, *c, *h;
+} core_msm_results;
 
 /* Circuit-specific setup from a prepared powers of tau (snarkjs's zkey new). */
 typedef struct core_setup_in {
@@ -112,6 +120,15 @@ struct cuzk_core_ops {
      * CUZK_ERR_FORMAT (a coefficient entry out of range: out->bad_coef) or
      * CUZK_ERR_UNSUPPORTED (a domain too large for the field). */
     int (*groth16_prove)(const core_prove_in *in, core_prove_out *out);
+    /* The CPU's parts of a proof whose transforms and MSMs run elsewhere
+     * (the GPU): a = A w, b = B w into zeroed buffers of domain_size Fr
+     * (Montgomery; CUZK_ERR_FORMAT as groth16_prove); the witness split
+     * (arrays of n_vars entries); and the blinding, from the MSM results. */
+    int (*groth16_eval)(const core_prove_in *in, unsigned char *a, unsigned char *b, core_prove_out *out);
+    void (*groth16_classify)(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,
+                             size_t *n_tail, uint32_t *ones_c, size_t *n_ones_c, uint32_t *tail_c,
+                             size_t *n_tail_c);
+    void (*groth16_blind)(const core_prove_in *in, const core_msm_results *m, core_prove_out *out);
     /* src/groth16/setup_impl.h. CUZK_OK or CUZK_ERR_NO_MEMORY. */
     int (*groth16_setup_ptau)(const core_setup_in *in, core_setup_out *out);
     /* Section 4 of a new key, in pieces (setup_impl.h, ST_(coefs)): rows

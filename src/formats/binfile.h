@@ -74,7 +74,10 @@ void unmap_file(void *map, size_t size);
  * and cuzk_T_free(obj), for `struct cuzk_T { binfile bf; ... }` and
  * `static int T_parse(struct cuzk_T *, cuzk_error *)`, which runs on an
  * opened container. */
-#define BINFILE_DEFINE_OPEN(T, MAGIC, MAX_VERSION)                                                      \
+#define BINFILE_DEFINE_OPEN(T, MAGIC, MAX_VERSION) BINFILE_DEFINE_OPEN_RELEASE(T, MAGIC, MAX_VERSION, (void))
+/* The same with RELEASE(obj) run by cuzk_T_free before the file closes
+ * (what a type holds besides its mapping: a GPU copy of a key). */
+#define BINFILE_DEFINE_OPEN_RELEASE(T, MAGIC, MAX_VERSION, RELEASE)                                     \
     static int T##_open_any(struct cuzk_##T **out, const char *path, const void *data, size_t len,      \
                             const char *name, cuzk_error *err)                                          \
     {                                                                                                   \
@@ -111,6 +114,7 @@ void unmap_file(void *map, size_t size);
     {                                                                                                   \
         if (!obj)                                                                                       \
             return;                                                                                     \
+        RELEASE(obj);                                                                                   \
         binfile_close(&obj->bf);                                                                        \
         free(obj);                                                                                      \
     }

@@ -138,7 +138,15 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
     return CUZK_OK;
 }
 
-BINFILE_DEFINE_OPEN(zkey, "zkey", 2)
+/* Drops the GPU copy of the key, if the prover made one. */
+static void zkey_release(struct cuzk_zkey *zk)
+{
+    if (zk->gpu_key && zk->gpu_key_free)
+        zk->gpu_key_free(zk->gpu_key);
+    zk->gpu_key = NULL;
+}
+
+BINFILE_DEFINE_OPEN_RELEASE(zkey, "zkey", 2, zkey_release)
 
 void cuzk_zkey_get_info(const cuzk_zkey *zk, cuzk_zkey_info *info)
 {

@@ -38,6 +38,13 @@ struct cuzk_zkey {
     const unsigned char *ic;    /* n_public + 1 G1 */
     const unsigned char *coefs; /* n_coefs entries of 12 + n8r bytes */
     const unsigned char *a, *b1, *b2, *c, *h;
+    /* the key's points on a GPU, uploaded by the first GPU proof and kept
+     * until cuzk_zkey_free (src/groth16/prove.c; NULL without one) */
+    struct cuzk_gpu_key *gpu_key;
+    void (*gpu_key_free)(struct cuzk_gpu_key *);
+    int gpu_key_state; /* 0 not tried, 1 uploaded, 2 the upload failed: */
+    int gpu_key_rc;    /* its status */
+    char gpu_key_error[320];
 };
 
 /* Everything a .zkey holds, for writing one. Points are in the .zkey

@@ -1,10 +1,13 @@
 #include "prove.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../../cuda/gpu.h"
 #include "../formats/snarkjs_json.h"
 #include "../util/error.h"
 #include "../util/util.h"
@@ -49,12 +52,148 @@ static int thread_count(const cuzk_prove_options *opts)
     return n > 0 ? (int)n : 1;
 }
 
+static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *out, cuzk_error *err)
+{
+    if (rc == CUZK_ERR_FORMAT)
+        return cuzk_error_set(err, rc, "%s: section 4 (coefficients): entry %llu is out of range", zk->bf.name,
+                              out->bad_coef);
+    if (rc == CUZK_ERR_NO_MEMORY)
+        return cuzk_error_set(err, rc, "out of memory proving with %s (domain %u)", zk->bf.name, zk->domain_size);
+    return cuzk_error_set(err, rc, "proving with %s failed: %s", zk->bf.name, cuzk_strerror(rc));
+}
+
+#if CUZK_HAVE_CUDA
+/* The key's points go to the GPU with its first GPU proof and stay there
+ * until cuzk_zkey_free: one lock for every key's first upload. */
+static pthread_mutex_t gpu_key_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int gpu_key_get(const struct cuzk_zkey *zkc, int device, cuzk_timings *t, cuzk_error *err)
+{
+    struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc; /* a cache: the key itself does not change */
+    pthread_mutex_lock(&gpu_key_lock);
+    if (zk->gpu_key_state == 0) {
+        double t0 = now();
+        cuzk_gpu_key_in in = {
+            .curve = zk->curve->id,
+            .device = device,
+            .n_vars = zk->n_vars,
+            .n_public = zk->n_public,
+            .domain_size = zk->domain_size,
+            .pts_a = zk->a,
+            .pts_b1 = zk->b1,
+            .pts_b2 = zk->b2,
+            .pts_c = zk->c,
+            .pts_h = zk->h,
+        };
+        cuzk_gpu_msg m = {{0}};
+        zk->gpu_key_rc = cuzk_gpu_key_upload(&in, &zk->gpu_key, &m);
+        zk->gpu_key_state = zk->gpu_key_rc == CUZK_OK ? 1 : 2;
+        zk->gpu_key_free = cuzk_gpu_key_free;
+        snprintf(zk->gpu_key_error, sizeof(zk->gpu_key_error), "%s", m.text);
+        if (t)
+            t->key_upload = now() - t0;
+    }
+    int rc = zk->gpu_key_rc;
+    pthread_mutex_unlock(&gpu_key_lock);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", device, zk->bf.name, zk->gpu_key_error);
+    return CUZK_OK;
+}
+
+/* The CPU evaluates a and b and splits the witness; the GPU runs H's
+ * transforms and every MSM; the CPU blinds. */
+static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int device, core_prove_out *out,
+                     cuzk_timings *t, cuzk_error *err)
+{
+    int rc = gpu_key_get(zk, device, t, err);
+    if (rc != CUZK_OK)
+        return rc;
+    size_t n = zk->domain_size, nv = zk->n_vars;
+    unsigned char *a = calloc(n, 32), *b = calloc(n, 32);
+    uint32_t *ones = malloc(nv * 4), *tail = malloc(nv * 4), *ones_c = malloc(nv * 4), *tail_c = malloc(nv * 4);
+    if (!a || !b || !ones || !tail || !ones_c || !tail_c) {
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
+                            zk->domain_size);
+        goto done;
+    }
+    const struct cuzk_core_ops *core = cuzk_core();
+    double t0 = now();
+    if ((rc = core->groth16_eval(in, a, b, out)) != CUZK_OK) {
+        rc = core_error(zk, rc, out, err);
+        goto done;
+    }
+    cuzk_gpu_prove_in gin = {.a = a, .b = b, .witness = in->witness, .ones = ones, .tail = tail,
+                             .ones_c = ones_c, .tail_c = tail_c};
+    core->groth16_classify(in, ones, &gin.n_ones, tail, &gin.n_tail, ones_c, &gin.n_ones_c, tail_c,
+                           &gin.n_tail_c);
+    out->n_ones = gin.n_ones;
+    out->n_tail = gin.n_tail;
+    out->seconds[CORE_PHASE_EVAL] = now() - t0;
+    cuzk_gpu_prove_out gout;
+    cuzk_gpu_msg m = {{0}};
+    if ((rc = cuzk_gpu_prove(zk->gpu_key, &gin, &gout, &m)) != CUZK_OK) {
+        rc = cuzk_error_set(err, rc, "GPU %d: %s", device, m.text);
+        goto done;
+    }
+    out->seconds[CORE_PHASE_NTT] = gout.ms[GPU_PHASE_NTT] / 1e3;
+    out->seconds[CORE_PHASE_MSM_H] = gout.ms[GPU_PHASE_MSM_H] / 1e3;
+    out->seconds[CORE_PHASE_MSM_A] = gout.ms[GPU_PHASE_MSM_A] / 1e3;
+    out->seconds[CORE_PHASE_MSM_B1] = gout.ms[GPU_PHASE_MSM_B1] / 1e3;
+    out->seconds[CORE_PHASE_MSM_B2] = gout.ms[GPU_PHASE_MSM_B2] / 1e3;
+    out->seconds[CORE_PHASE_MSM_C] = gout.ms[GPU_PHASE_MSM_C] / 1e3;
+    if (t)
+        t->gpu_upload = gout.ms[GPU_PHASE_UPLOAD] / 1e3;
+    double tb = now();
+    core_msm_results mr = {gout.a, gout.b1, gout.b2, gout.c, gout.h};
+    core->groth16_blind(in, &mr, out);
+    out->seconds[CORE_PHASE_BLIND] = now() - tb;
+done:
+    free(a);
+    free(b);
+    free(ones);
+    free(tail);
+    free(ones_c);
+    free(tail_c);
+    return rc;
+}
+#endif
+
+/* Picks CPU or GPU for opts->device; *gpu_index = -1 for the CPU. */
+static int choose_device(const cuzk_prove_options *opts, int *gpu_index, cuzk_error *err)
+{
+    int want = opts ? opts->device : CUZK_DEVICE_AUTO;
+    *gpu_index = -1;
+    if (want == CUZK_DEVICE_CPU)
+        return CUZK_OK;
+    if (want != CUZK_DEVICE_AUTO && want != CUZK_DEVICE_GPU)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "unknown device choice %d", want);
+    int count = 0;
+    int rc = cuzk_gpu_count(&count);
+    if (rc != CUZK_OK && want == CUZK_DEVICE_GPU)
+        return cuzk_error_set(err, rc, "cannot list the GPUs: the CUDA runtime failed");
+    if (rc != CUZK_OK || count == 0) {
+        if (want == CUZK_DEVICE_GPU)
+            return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "%s",
+                                  cuzk_has_cuda() ? "no CUDA GPU found (device gpu was asked for)"
+                                                  : "this cuzk was built without CUDA (device gpu was asked for)");
+        return CUZK_OK;
+    }
+    int idx = opts ? opts->gpu : 0;
+    if (idx < 0 || idx >= count)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "GPU %d does not exist (found %d)", idx, count);
+    *gpu_index = idx;
+    return CUZK_OK;
+}
+
 int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char r[32],
                        const unsigned char s[32], const cuzk_prove_options *opts, core_prove_out *out,
                        cuzk_timings *t, cuzk_error *err)
 {
     int rc = check_pair(zk, w, err);
     if (rc != CUZK_OK)
+        return rc;
+    int gpu = -1;
+    if ((rc = choose_device(opts, &gpu, err)) != CUZK_OK)
         return rc;
     core_prove_in in = {
         .curve = zk->curve->id,
@@ -79,14 +218,30 @@ int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, co
         .s = s,
     };
     memset(out, 0, sizeof(*out));
-    rc = cuzk_core()->groth16_prove(&in, out);
-    if (rc == CUZK_ERR_FORMAT)
-        return cuzk_error_set(err, rc, "%s: section 4 (coefficients): entry %llu is out of range", zk->bf.name,
-                              out->bad_coef);
-    if (rc == CUZK_ERR_NO_MEMORY)
-        return cuzk_error_set(err, rc, "out of memory proving with %s (domain %u)", zk->bf.name, zk->domain_size);
-    if (rc != CUZK_OK)
-        return cuzk_error_set(err, rc, "proving with %s failed: %s", zk->bf.name, cuzk_strerror(rc));
+    if (t) {
+        snprintf(t->device, sizeof(t->device), "cpu");
+        t->device_note[0] = 0;
+    }
+#if CUZK_HAVE_CUDA
+    if (gpu >= 0) {
+        rc = prove_gpu(zk, &in, gpu, out, t, err);
+        if (rc == CUZK_ERR_NO_MEMORY && zk->gpu_key_state == 2 && (!opts || opts->device == CUZK_DEVICE_AUTO)) {
+            /* the key does not fit this GPU: the CPU proves instead */
+            if (t)
+                snprintf(t->device_note, sizeof(t->device_note), "%.190s", err ? err->message : "");
+            gpu = -1;
+            memset(out, 0, sizeof(*out));
+        } else if (rc != CUZK_OK)
+            return rc;
+        else if (t)
+            snprintf(t->device, sizeof(t->device), "gpu %d", gpu);
+    }
+#endif
+    if (gpu < 0) {
+        rc = cuzk_core()->groth16_prove(&in, out);
+        if (rc != CUZK_OK)
+            return core_error(zk, rc, out, err);
+    }
     if (t) {
         t->eval = out->seconds[CORE_PHASE_EVAL];
         t->ntt = out->seconds[CORE_PHASE_NTT];

@@ -30,6 +30,26 @@ CUZK_INLINE double prove_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+/* The witness split, shared by the CPU and GPU provers: indices of values 1
+ * and of values other than 0 and 1, over all n_vars (A, B1, B2) and, for C,
+ * over the private signals only, relative to the first of them. */
+CUZK_INLINE void groth16_classify(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,
+                                  size_t *n_tail, uint32_t *ones_c, size_t *n_ones_c, uint32_t *tail_c,
+                                  size_t *n_tail_c)
+{
+    const uint32_t npub1 = in->n_public + 1;
+    msm_classify(in->witness, 0, in->n_vars, ones, n_ones, tail, n_tail);
+    size_t no = 0, nt = 0;
+    for (size_t i = 0; i < *n_ones; i++)
+        if (ones[i] >= npub1)
+            ones_c[no++] = ones[i] - npub1;
+    for (size_t i = 0; i < *n_tail; i++)
+        if (tail[i] >= npub1)
+            tail_c[nt++] = tail[i] - npub1;
+    *n_ones_c = no;
+    *n_tail_c = nt;
+}
 #endif
 
 /* a = A w and b = B w, entry by entry: value * w[signal] as a Montgomery
@@ -113,6 +133,88 @@ CUZK_INLINE int PV_(msm_g1_split)(PV_G1 *r, const unsigned char *pts, const unsi
     return rc;
 }
 
+/* The proof from the MSM results: A = pi_A + alpha + r delta,
+ * B = pi_B + beta + s delta, C = pi_C + H + s A + r B1 - r s delta, in
+ * constant time (r and s are the proof's secrets). */
+CUZK_INLINE void PV_(blind)(const core_prove_in *in, const PV_G1 *pa, const PV_G1 *pb1, const PV_G2 *pb2,
+                            const PV_G1 *pc, const PV_G1 *ph, core_prove_out *out)
+{
+    PV_G1A alpha1, beta1, delta1, aff;
+    PV_G2A beta2, delta2, aff2;
+    PV_G1 t, A, B1, C, d1;
+    PV_G2 T, B, d2;
+    limb_t r[4], s[4], rs[4];
+    PV_FR fr, fs, frs;
+    memcpy(&alpha1, in->alpha1, sizeof(alpha1));
+    memcpy(&beta1, in->beta1, sizeof(beta1));
+    memcpy(&delta1, in->delta1, sizeof(delta1));
+    memcpy(&beta2, in->beta2, sizeof(beta2));
+    memcpy(&delta2, in->delta2, sizeof(delta2));
+    memcpy(r, in->r, 32);
+    memcpy(s, in->s, 32);
+    PV_(fr_from_raw)(&fr, r);
+    PV_(fr_from_raw)(&fs, s);
+    PV_(fr_mul)(&frs, &fr, &fs);
+    PV_(fr_to_raw)(rs, &frs);
+    PV_(g1_from_affine)(&d1, &delta1);
+    PV_(g2_from_affine)(&d2, &delta2);
+    /* A = pi_A + alpha + r delta */
+    PV_(g1_from_affine)(&t, &alpha1);
+    PV_(g1_add)(&A, pa, &t);
+    PV_(g1_mul)(&t, &d1, r, 256);
+    PV_(g1_add)(&A, &A, &t);
+    /* B = pi_B + beta + s delta (G2), B1 the same in G1 */
+    PV_(g2_from_affine)(&T, &beta2);
+    PV_(g2_add)(&B, pb2, &T);
+    PV_(g2_mul)(&T, &d2, s, 256);
+    PV_(g2_add)(&B, &B, &T);
+    PV_(g1_from_affine)(&t, &beta1);
+    PV_(g1_add)(&B1, pb1, &t);
+    PV_(g1_mul)(&t, &d1, s, 256);
+    PV_(g1_add)(&B1, &B1, &t);
+    /* C = pi_C + H + s A + r B1 - r s delta */
+    PV_(g1_add)(&C, pc, ph);
+    PV_(g1_mul)(&t, &A, s, 256);
+    PV_(g1_add)(&C, &C, &t);
+    PV_(g1_mul)(&t, &B1, r, 256);
+    PV_(g1_add)(&C, &C, &t);
+    PV_(g1_mul)(&t, &d1, rs, 256);
+    PV_(g1_neg)(&t, &t);
+    PV_(g1_add)(&C, &C, &t);
+    PV_(g1_to_affine)(&aff, &A);
+    memcpy(out->a, &aff, sizeof(aff));
+    PV_(g1_to_affine)(&aff, &C);
+    memcpy(out->c, &aff, sizeof(aff));
+    PV_(g2_to_affine)(&aff2, &B);
+    memcpy(out->b, &aff2, sizeof(aff2));
+    cuzk_memzero(r, sizeof(r));
+    cuzk_memzero(s, sizeof(s));
+    cuzk_memzero(rs, sizeof(rs));
+    cuzk_memzero(&fr, sizeof(fr));
+    cuzk_memzero(&fs, sizeof(fs));
+    cuzk_memzero(&frs, sizeof(frs));
+}
+
+/* The same from affine MSM results in the .zkey layout (the GPU's). */
+CUZK_INLINE void PV_(blind_affine)(const core_prove_in *in, const core_msm_results *m, core_prove_out *out)
+{
+    PV_G1A a1;
+    PV_G2A a2;
+    PV_G1 pa, pb1, pc, ph;
+    PV_G2 pb2;
+    memcpy(&a1, m->a, sizeof(a1));
+    PV_(g1_from_affine)(&pa, &a1);
+    memcpy(&a1, m->b1, sizeof(a1));
+    PV_(g1_from_affine)(&pb1, &a1);
+    memcpy(&a1, m->c, sizeof(a1));
+    PV_(g1_from_affine)(&pc, &a1);
+    memcpy(&a1, m->h, sizeof(a1));
+    PV_(g1_from_affine)(&ph, &a1);
+    memcpy(&a2, m->b2, sizeof(a2));
+    PV_(g2_from_affine)(&pb2, &a2);
+    PV_(blind)(in, &pa, &pb1, &pb2, &pc, &ph, out);
+}
+
 CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 {
     int threads = in->threads > 0 ? in->threads : 1;
@@ -159,14 +261,8 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 
     /* msm: classify once for A, B1, B2; C uses the same lists past the
      * publics, shifted */
-    size_t n_ones, n_tail, n_ones_c = 0, n_tail_c = 0;
-    msm_classify(in->witness, 0, nv, ones, &n_ones, tail, &n_tail);
-    for (size_t i = 0; i < n_ones; i++)
-        if (ones[i] >= npub1)
-            ones_c[n_ones_c++] = ones[i] - (uint32_t)npub1;
-    for (size_t i = 0; i < n_tail; i++)
-        if (tail[i] >= npub1)
-            tail_c[n_tail_c++] = tail[i] - (uint32_t)npub1;
+    size_t n_ones, n_tail, n_ones_c, n_tail_c;
+    groth16_classify(in, ones, &n_ones, tail, &n_tail, ones_c, &n_ones_c, tail_c, &n_tail_c);
     out->n_ones = n_ones;
     out->n_tail = n_tail;
     PV_G1 pa, pb1, pc, ph;
@@ -197,62 +293,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 
     /* blind, in constant time: r and s are the proof's secrets */
     tm = prove_now();
-    {
-        PV_G1A alpha1, beta1, delta1, aff;
-        PV_G2A beta2, delta2, aff2;
-        PV_G1 t, A, B1, C, d1;
-        PV_G2 T, B, d2;
-        limb_t r[4], s[4], rs[4];
-        PV_FR fr, fs, frs;
-        memcpy(&alpha1, in->alpha1, sizeof(alpha1));
-        memcpy(&beta1, in->beta1, sizeof(beta1));
-        memcpy(&delta1, in->delta1, sizeof(delta1));
-        memcpy(&beta2, in->beta2, sizeof(beta2));
-        memcpy(&delta2, in->delta2, sizeof(delta2));
-        memcpy(r, in->r, 32);
-        memcpy(s, in->s, 32);
-        PV_(fr_from_raw)(&fr, r);
-        PV_(fr_from_raw)(&fs, s);
-        PV_(fr_mul)(&frs, &fr, &fs);
-        PV_(fr_to_raw)(rs, &frs);
-        PV_(g1_from_affine)(&d1, &delta1);
-        PV_(g2_from_affine)(&d2, &delta2);
-        /* A = pi_A + alpha + r delta */
-        PV_(g1_from_affine)(&t, &alpha1);
-        PV_(g1_add)(&A, &pa, &t);
-        PV_(g1_mul)(&t, &d1, r, 256);
-        PV_(g1_add)(&A, &A, &t);
-        /* B = pi_B + beta + s delta (G2), B1 the same in G1 */
-        PV_(g2_from_affine)(&T, &beta2);
-        PV_(g2_add)(&B, &pb2, &T);
-        PV_(g2_mul)(&T, &d2, s, 256);
-        PV_(g2_add)(&B, &B, &T);
-        PV_(g1_from_affine)(&t, &beta1);
-        PV_(g1_add)(&B1, &pb1, &t);
-        PV_(g1_mul)(&t, &d1, s, 256);
-        PV_(g1_add)(&B1, &B1, &t);
-        /* C = pi_C + H + s A + r B1 - r s delta */
-        PV_(g1_add)(&C, &pc, &ph);
-        PV_(g1_mul)(&t, &A, s, 256);
-        PV_(g1_add)(&C, &C, &t);
-        PV_(g1_mul)(&t, &B1, r, 256);
-        PV_(g1_add)(&C, &C, &t);
-        PV_(g1_mul)(&t, &d1, rs, 256);
-        PV_(g1_neg)(&t, &t);
-        PV_(g1_add)(&C, &C, &t);
-        PV_(g1_to_affine)(&aff, &A);
-        memcpy(out->a, &aff, sizeof(aff));
-        PV_(g1_to_affine)(&aff, &C);
-        memcpy(out->c, &aff, sizeof(aff));
-        PV_(g2_to_affine)(&aff2, &B);
-        memcpy(out->b, &aff2, sizeof(aff2));
-        cuzk_memzero(r, sizeof(r));
-        cuzk_memzero(s, sizeof(s));
-        cuzk_memzero(rs, sizeof(rs));
-        cuzk_memzero(&fr, sizeof(fr));
-        cuzk_memzero(&fs, sizeof(fs));
-        cuzk_memzero(&frs, sizeof(frs));
-    }
+    PV_(blind)(in, &pa, &pb1, &pb2, &pc, &ph, out);
     out->seconds[CORE_PHASE_BLIND] = prove_now() - tm;
 
 done:

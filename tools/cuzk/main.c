@@ -28,10 +28,13 @@ static void usage(FILE *out)
             "\n"
             "commands:\n"
             "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
-            "        [--threads N] [--timings] [--json] [--no-verify]\n"
+            "        [--threads N] [--device auto|gpu|cpu] [--gpu I] [--timings] [--json]\n"
+            "        [--no-verify]\n"
             "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
-            "             is verified before it is written; --timings prints each phase's time\n"
-            "             to stderr, --json prints timings and counts as JSON to stdout\n"
+            "             is verified before it is written; --device: where the transforms and\n"
+            "             MSMs run (auto: a GPU when present; it says which on stderr), --gpu:\n"
+            "             which CUDA device (0); --timings prints each phase's time to stderr,\n"
+            "             --json prints timings and counts as JSON to stdout\n"
             "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
             "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
             "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
@@ -148,6 +151,26 @@ static int cmd_prove(int argc, char **argv)
                 return fail("--threads needs a value");
             if (parse_threads(argv[++i], &opts.threads))
                 return 2;
+        } else if (!strcmp(argv[i], "--device")) {
+            if (i + 1 >= argc)
+                return fail("--device needs a value: auto, gpu or cpu");
+            const char *d = argv[++i];
+            if (!strcmp(d, "auto"))
+                opts.device = CUZK_DEVICE_AUTO;
+            else if (!strcmp(d, "gpu"))
+                opts.device = CUZK_DEVICE_GPU;
+            else if (!strcmp(d, "cpu"))
+                opts.device = CUZK_DEVICE_CPU;
+            else
+                return fail("--device expects auto, gpu or cpu, got '%s'", d);
+        } else if (!strcmp(argv[i], "--gpu")) {
+            if (i + 1 >= argc)
+                return fail("--gpu needs a value (a CUDA device index)");
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*argv[i] == 0 || *end || v < 0 || v > 1023)
+                return fail("--gpu expects a device index in [0, 1023], got '%s'", argv[i]);
+            opts.gpu = (int)v;
         } else if (!strcmp(argv[i], "--timings"))
             timings = 1;
         else if (!strcmp(argv[i], "--json"))
@@ -190,10 +213,18 @@ static int cmd_prove(int argc, char **argv)
     cuzk_free(pub);
     if (rc != 0)
         return rc;
+    if (t.device_note[0])
+        fprintf(stderr, "cuzk: proved on the CPU: %s\n", t.device_note);
+    else if (opts.device != CUZK_DEVICE_CPU && !json)
+        fprintf(stderr, "cuzk: proved on %s\n", strcmp(t.device, "cpu") ? t.device : "the CPU (no GPU found)");
     if (timings) {
         fprintf(stderr, "phase        seconds\n");
         fprintf(stderr, "load       %9.4f\n", load);
+        if (t.key_upload > 0)
+            fprintf(stderr, "key upload %9.4f  (once per key and process)\n", t.key_upload);
         fprintf(stderr, "eval       %9.4f\n", t.eval);
+        if (t.gpu_upload > 0)
+            fprintf(stderr, "gpu upload %9.4f\n", t.gpu_upload);
         fprintf(stderr, "ntt        %9.4f\n", t.ntt);
         fprintf(stderr, "msm A      %9.4f\n", t.msm_a);
         fprintf(stderr, "msm B1     %9.4f\n", t.msm_b1);
@@ -203,16 +234,17 @@ static int cmd_prove(int argc, char **argv)
         fprintf(stderr, "blind      %9.4f\n", t.blind);
         fprintf(stderr, "verify     %9.4f%s\n", t.verify, opts.no_verify ? " (skipped)" : "");
         fprintf(stderr, "json       %9.4f\n", t.json);
-        fprintf(stderr, "total      %9.4f (%s backend; witness: %llu ones, %llu other)\n", load + t.total,
-                cuzk_cpu_backend(), t.witness_ones, t.witness_other);
+        fprintf(stderr, "total      %9.4f (%s; %s backend; witness: %llu ones, %llu other)\n", load + t.total,
+                t.device, cuzk_cpu_backend(), t.witness_ones, t.witness_other);
     }
     if (json)
         printf("{\"load\": %.6f, \"eval\": %.6f, \"ntt\": %.6f, \"msm_a\": %.6f, \"msm_b1\": %.6f, "
                "\"msm_b2\": %.6f, \"msm_c\": %.6f, \"msm_h\": %.6f, \"blind\": %.6f, \"verify\": %.6f, "
-               "\"json\": %.6f, \"total\": %.6f, \"backend\": \"%s\", \"witness_ones\": %llu, "
-               "\"witness_other\": %llu}\n",
+               "\"json\": %.6f, \"total\": %.6f, \"key_upload\": %.6f, \"gpu_upload\": %.6f, "
+               "\"device\": \"%s\", \"backend\": \"%s\", \"witness_ones\": %llu, \"witness_other\": %llu}\n",
                load, t.eval, t.ntt, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c, t.msm_h, t.blind, t.verify, t.json,
-               load + t.total, cuzk_cpu_backend(), t.witness_ones, t.witness_other);
+               load + t.total, t.key_upload, t.gpu_upload, t.device, cuzk_cpu_backend(), t.witness_ones,
+               t.witness_other);
     return 0;
 }
 

@@ -1,0 +1,180 @@
+/* GPU MSM and NTT throughput (issue 6's table): data made on the device
+ * (points from two small tables, so no host work per point), medians of
+ * CUDA-event timings after a warm-up.
+ *
+ *   bench_gpu [--max-log-g1 N] [--max-log-g2 N] [--max-log-ntt N] [--reps R]
+ *
+ * MSM: G1 2^16 ... 2^26, G2 2^16 ... 2^24, random scalars below 2^253, both
+ * curves; at 2^20 and 2^24 also a bit-heavy witness (90 % 0/1): Pippenger
+ * over all of it against the split (batch sum of the 1s + Pippenger on the
+ * rest). NTT: 2^20 ... 2^27, forward and the prover's odd-coset step. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cuda/gpu.h"
+#include "ec/curves.h"
+
+static uint64_t rng[4] = {0x1234567, 0x89abcdef, 0xfedcba98, 0x7654321};
+
+static uint64_t rand64(void)
+{
+    uint64_t *s = rng;
+    uint64_t result = ((s[1] * 5) << 7 | (s[1] * 5) >> 57) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+/* lo[i] = (i + 1) G, hi[j] = (j + 1) K G for a random K: every sum
+ * hi[a] + lo[b] is a distinct point (but for a negligible chance). */
+#define TABLES(G)                                                                                     \
+    static void G##_tables(G##_affine *lo, G##_affine *hi)                                            \
+    {                                                                                                 \
+        G##_jacobian g, k, acc, *tmp = malloc(8192 * sizeof(*tmp));                                  \
+        G##_generator(&g);                                                                            \
+        limb_t K[4] = {rand64(), rand64(), rand64(), rand64() >> 8};                                  \
+        G##_mul_var(&k, &g, K, 256);                                                                  \
+        acc = g;                                                                                      \
+        for (int i = 0; i < 8192; i++) {                                                              \
+            tmp[i] = acc;                                                                             \
+            G##_add_var(&acc, &acc, &g);                                                              \
+        }                                                                                             \
+        G##_batch_to_affine_var(lo, tmp, 8192);                                                       \
+        acc = k;                                                                                      \
+        for (int i = 0; i < 8192; i++) {                                                              \
+            tmp[i] = acc;                                                                             \
+            G##_add_var(&acc, &acc, &k);                                                              \
+        }                                                                                             \
+        G##_batch_to_affine_var(hi, tmp, 8192);                                                       \
+        free(tmp);                                                                                    \
+    }
+TABLES(bls12_381_g1)
+TABLES(bls12_381_g2)
+TABLES(bn254_g1)
+TABLES(bn254_g2)
+
+static void fill_scalars(uint64_t *k, size_t n, int bit_heavy)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *s = k + 4 * i;
+        if (bit_heavy && rand64() % 10) {
+            s[0] = rand64() & 1;
+            s[1] = s[2] = s[3] = 0;
+            continue;
+        }
+        s[0] = rand64();
+        s[1] = rand64();
+        s[2] = rand64();
+        s[3] = rand64() >> 3; /* below 2^253 < r */
+    }
+}
+
+static int run_msm(const char *name, int curve, int group, const void *lo, const void *hi, unsigned lg, int reps,
+                   uint64_t *k, uint32_t *ones, uint32_t *tail)
+{
+    size_t n = (size_t)1 << lg;
+    for (int heavy = 0; heavy <= 1; heavy++) {
+        if (heavy && lg != 20 && lg != 24)
+            continue;
+        fill_scalars(k, n, heavy);
+        size_t no = 0, nt = 0;
+        if (heavy)
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t *s = k + 4 * i;
+                if (s[1] | s[2] | s[3] || s[0] > 1)
+                    tail[nt++] = (uint32_t)i;
+                else if (s[0] == 1)
+                    ones[no++] = (uint32_t)i;
+            }
+        double ms[3];
+        cuzk_gpu_msg m = {{0}};
+        int rc = cuzk_gpu_bench_msm(curve, group, lo, hi, n, k, heavy ? ones : NULL, no, tail, nt, 0, reps, ms, &m);
+        if (rc != CUZK_OK) {
+            fprintf(stderr, "%s 2^%u: %s\n", name, lg, m.text);
+            return rc;
+        }
+        if (!heavy)
+            printf("msm  %-14s 2^%-2u random      %9.2f ms  %6.2f ns/point\n", name, lg, ms[0], ms[0] * 1e6 / n);
+        else
+            printf("msm  %-14s 2^%-2u 90%% 0/1    %9.2f ms all-Pippenger, %9.2f ms split (batch sum %.2f ms, "
+                   "tail %zu)\n",
+                   name, lg, ms[0], ms[1], ms[2], nt);
+        fflush(stdout);
+    }
+    return CUZK_OK;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned max_g1 = 26, max_g2 = 24, max_ntt = 27;
+    int reps = 5;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--max-log-g1"))
+            max_g1 = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--max-log-g2"))
+            max_g2 = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--max-log-ntt"))
+            max_ntt = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
+            reps = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--max-log-g1 N] [--max-log-g2 N] [--max-log-ntt N] [--reps R]\n", argv[0]);
+            return 2;
+        }
+    }
+    int gpus = 0;
+    if (!cuzk_has_cuda() || cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0) {
+        printf("SKIP: no CUDA GPU\n");
+        return 77;
+    }
+    if (max_g1 > 26)
+        max_g1 = 26;
+    unsigned top = max_g1 > max_g2 ? max_g1 : max_g2;
+    uint64_t *k = malloc(((size_t)32) << top);
+    uint32_t *ones = malloc((size_t)4 << top), *tail = malloc((size_t)4 << top);
+    if (!k || !ones || !tail)
+        return 1;
+    for (unsigned lg = 20; lg <= max_ntt; lg++) {
+        static const int curves[2] = {CUZK_CURVE_BLS12_381, CUZK_CURVE_BN254};
+        for (int c = 0; c < 2; c++) {
+            double f, co;
+            cuzk_gpu_msg m = {{0}};
+            if (cuzk_gpu_bench_ntt(curves[c], lg, reps, &f, &co, &m) != CUZK_OK) {
+                fprintf(stderr, "ntt 2^%u: %s\n", lg, m.text);
+                return 1;
+            }
+            printf("ntt  %-14s 2^%-2u forward %9.3f ms   odd coset (2 NTTs + scale) %9.3f ms\n",
+                   c ? "bn254 Fr" : "bls12-381 Fr", lg, f, co);
+            fflush(stdout);
+        }
+    }
+    static bls12_381_g1_affine b1lo[8192], b1hi[8192];
+    static bls12_381_g2_affine b2lo[8192], b2hi[8192];
+    static bn254_g1_affine n1lo[8192], n1hi[8192];
+    static bn254_g2_affine n2lo[8192], n2hi[8192];
+    bls12_381_g1_tables(b1lo, b1hi);
+    bls12_381_g2_tables(b2lo, b2hi);
+    bn254_g1_tables(n1lo, n1hi);
+    bn254_g2_tables(n2lo, n2hi);
+    for (unsigned lg = 16; lg <= max_g1; lg += 2) {
+        if (run_msm("bls12-381 G1", CUZK_CURVE_BLS12_381, 1, b1lo, b1hi, lg, reps, k, ones, tail) ||
+            run_msm("bn254 G1", CUZK_CURVE_BN254, 1, n1lo, n1hi, lg, reps, k, ones, tail))
+            return 1;
+    }
+    for (unsigned lg = 16; lg <= max_g2; lg += 2) {
+        if (run_msm("bls12-381 G2", CUZK_CURVE_BLS12_381, 2, b2lo, b2hi, lg, reps, k, ones, tail) ||
+            run_msm("bn254 G2", CUZK_CURVE_BN254, 2, n2lo, n2hi, lg, reps, k, ones, tail))
+            return 1;
+    }
+    free(k);
+    free(ones);
+    free(tail);
+    return 0;
+}

@@ -1,0 +1,121 @@
+/* The GPU layer's C interface (the .cu files under cuda/). Every function returns a cuzk
+ * status (CUZK_OK, CUZK_ERR_CUDA with the failing call, file and line in
+ * `msg`, CUZK_ERR_NO_MEMORY when device memory does not suffice,
+ * CUZK_ERR_NO_DEVICE, CUZK_ERR_INVALID_ARGUMENT); no C++ exception crosses
+ * it. Points and scalars are in the .zkey layout (Montgomery coordinates,
+ * little-endian; infinity all zero), the same bytes on host and device.
+ *
+ * Built only with CUDA (CUZK_HAVE_CUDA); callers check that first. */
+#ifndef CUZK_CUDA_GPU_H
+#define CUZK_CUDA_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cuzk_gpu_msg {
+    char text[320];
+} cuzk_gpu_msg;
+
+int cuzk_cuda_device_count(int *count);
+
+/* --- tests: one operation over n inputs, on the device ------------------ */
+enum {
+    GPU_FIELD_BLS12_381_FP,
+    GPU_FIELD_BLS12_381_FR,
+    GPU_FIELD_BN254_FP,
+    GPU_FIELD_BN254_FR,
+    GPU_FIELD_BLS12_381_FP2,
+    GPU_FIELD_BN254_FP2
+};
+enum { GPU_OP_ADD, GPU_OP_SUB, GPU_OP_MUL, GPU_OP_SQR, GPU_OP_NEG, GPU_OP_INV, GPU_OP_FROM_MONT, GPU_OP_TO_MONT };
+/* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). */
+int cuzk_gpu_test_field(int field, int op, const void *a, const void *b, void *out, size_t n, cuzk_gpu_msg *msg);
+
+/* Points: group 1 or 2 of `curve` (cuzk_curve). out[i] = a[i] + b[i] and
+ * dbl[i] = 2 a[i] (affine, through XYZZ). */
+int cuzk_gpu_test_ec(int curve, int group, const void *a, const void *b, void *sum, void *dbl, size_t n,
+                     cuzk_gpu_msg *msg);
+
+/* MSM: out = sum over k < n of scalar[i_k] * base[i_k] with i_k = idx[k]
+ * (idx NULL: i_k = k); scalars plain 32-byte integers below 2^255. With
+ * ones_only, every scalar is taken as 1 (the batch sum). `window` 0
+ * chooses the window size. */
+int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const void *scalars, const uint32_t *idx,
+                 size_t n, int ones_only, unsigned window, void *out, double *ms, cuzk_gpu_msg *msg);
+
+/* NTTs over Fr, data in Montgomery form, n = 2^log_n:
+ *   GPU_NTT_FORWARD   natural order evaluations of a coefficient vector
+ *   GPU_NTT_INVERSE   the inverse
+ *   GPU_NTT_ODD_COSET evaluations on the n-domain -> on the odd coset of
+ *                     the 2n-domain (the prover's step; src/ntt/ntt_impl.h) */
+enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_ODD_COSET };
+int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, double *ms, cuzk_gpu_msg *msg);
+
+/* --- benchmarks: data made on the device, timed with events ------------- */
+/* n distinct points: point i = hi[i >> 13] + lo[i & 8191] from two host
+ * tables of 8192 affine points each (n <= 2^26). Runs the MSM `reps` times
+ * over the host scalars (n plain 32-byte values) and returns the median in
+ * ms[0]; with ones (indices of scalars equal to 1) and tail (of the other
+ * nonzero ones), also the split: the batch sum plus Pippenger on the tail
+ * in ms[1], the batch sum alone in ms[2]. */
+int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, const void *table_hi, size_t n,
+                       const void *scalars, const uint32_t *ones, size_t n_ones, const uint32_t *tail, size_t n_tail,
+                       unsigned window, int reps, double ms[3], cuzk_gpu_msg *msg);
+/* Medians over reps of a forward NTT (natural -> bit-reversed, one pass
+ * per 10 stages) and of the prover's odd-coset step (two transforms and the
+ * coset scale), on 2^log_n device-resident random values. */
+int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, double *forward_ms, double *coset_ms, cuzk_gpu_msg *msg);
+
+/* --- the prover --------------------------------------------------------- */
+/* A proving key's points, resident on one GPU across proofs. */
+typedef struct cuzk_gpu_key cuzk_gpu_key;
+
+typedef struct cuzk_gpu_key_in {
+    int curve, device;
+    unsigned n_vars, n_public, domain_size;
+    const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* host, possibly unaligned */
+} cuzk_gpu_key_in;
+
+int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);
+void cuzk_gpu_key_free(cuzk_gpu_key *key);
+
+/* GPU phases, as timed in cuzk_gpu_prove_out.ms. */
+enum {
+    GPU_PHASE_UPLOAD,
+    GPU_PHASE_NTT,
+    GPU_PHASE_MSM_H,
+    GPU_PHASE_MSM_A,
+    GPU_PHASE_MSM_B1,
+    GPU_PHASE_MSM_B2,
+    GPU_PHASE_MSM_C,
+    GPU_PHASES
+};
+
+typedef struct cuzk_gpu_prove_in {
+    const unsigned char *a, *b;   /* A w and B w per constraint row: domain_size Montgomery Fr each */
+    const unsigned char *witness; /* n_vars plain 32-byte values */
+    const uint32_t *ones, *tail;  /* witness indices of value 1 and of values other than 0 and 1 */
+    size_t n_ones, n_tail;
+    const uint32_t *ones_c, *tail_c; /* the same past the publics, relative to index n_public + 1 */
+    size_t n_ones_c, n_tail_c;
+} cuzk_gpu_prove_in;
+
+typedef struct cuzk_gpu_prove_out {
+    /* sum w_i A_i etc. without blinding, affine, .zkey layout */
+    unsigned char a[96], b1[96], b2[192], c[96], h[96];
+    double ms[GPU_PHASES];
+} cuzk_gpu_prove_out;
+
+/* The MSMs of a proof (and H's NTTs); the caller blinds. Holds the GPU's
+ * compute lock for the duration. */
+int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out, cuzk_gpu_msg *msg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

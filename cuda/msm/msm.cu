@@ -1,0 +1,164 @@
+// cuzk_gpu_msm: one MSM (or batch sum) from host arrays, for tests and
+// benchmarks; the prover calls the templates in msm.cuh directly.
+#include "../ec/curves.cuh"
+#include "../util/context.cuh"
+#include "msm.cuh"
+
+namespace gpu {
+
+template <class F>
+int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint32_t *idx, size_t n, bool ones_only,
+             unsigned window, void *out, double *ms, cuzk_gpu_msg *msg)
+{
+    device_ctx *ctx;
+    GPU_RC(get_device(0, &ctx, msg));
+    std::lock_guard<std::mutex> lock(ctx->compute);
+    cudaStream_t st = ctx->stream;
+    dev_buf<affine<F>> db, dres;
+    dev_buf<uint32_t> ds, didx;
+    dev_buf<xyzz<F>> dsum;
+    GPU_RC(db.alloc(n_bases, st, msg));
+    GPU_RC(dres.alloc(1, st, msg));
+    GPU_RC(dsum.alloc(1, st, msg));
+    GPU_TRY(msg, cudaMemcpyAsync(db.p, bases, n_bases * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
+    if (!ones_only) {
+        GPU_RC(ds.alloc(n_bases * 8, st, msg));
+        GPU_TRY(msg, cudaMemcpyAsync(ds.p, scalars, n_bases * 32, cudaMemcpyHostToDevice, st));
+    }
+    if (idx) {
+        GPU_RC(didx.alloc(n, st, msg));
+        GPU_TRY(msg, cudaMemcpyAsync(didx.p, idx, n * 4, cudaMemcpyHostToDevice, st));
+    }
+    stream_timer timer;
+    GPU_RC(timer.start(st, msg));
+    if (ones_only)
+        GPU_RC(msm_sum<F>(db.p, didx.p, n, dsum.p, st, msg));
+    else
+        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, window, dsum.p, st, msg));
+    GPU_RC(points_to_affine<F>(dsum.p, nullptr, dres.p, st, msg));
+    GPU_RC(timer.stop_ms(st, ms, msg));
+    GPU_TRY(msg, cudaMemcpyAsync(out, dres.p, sizeof(affine<F>), cudaMemcpyDeviceToHost, st));
+    GPU_TRY(msg, cudaStreamSynchronize(st));
+    return CUZK_OK;
+}
+
+template <class F>
+__global__ void bench_points(const affine<F> *lo, const affine<F> *hi, affine<F> *out, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = xyzz<F>::from_affine(hi[i >> 13]).add_affine(lo[i & 8191]).to_affine();
+}
+
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v[n / 2];
+}
+
+template <class F>
+int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *scalars, const uint32_t *ones,
+              size_t n_ones, const uint32_t *tail, size_t n_tail, unsigned window, int reps, double ms[3],
+              cuzk_gpu_msg *msg)
+{
+    device_ctx *ctx;
+    GPU_RC(get_device(0, &ctx, msg));
+    std::lock_guard<std::mutex> lock(ctx->compute);
+    cudaStream_t st = ctx->stream;
+    dev_buf<affine<F>> lo, hi, pts, res;
+    dev_buf<uint32_t> sc, dones, dtail;
+    dev_buf<xyzz<F>> sum;
+    GPU_RC(lo.alloc(8192, st, msg));
+    GPU_RC(hi.alloc(8192, st, msg));
+    GPU_RC(pts.alloc(n, st, msg));
+    GPU_RC(res.alloc(1, st, msg));
+    GPU_RC(sum.alloc(2, st, msg));
+    GPU_RC(sc.alloc(n * 8, st, msg));
+    GPU_TRY(msg, cudaMemcpyAsync(lo.p, table_lo, 8192 * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
+    GPU_TRY(msg, cudaMemcpyAsync(hi.p, table_hi, 8192 * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
+    GPU_TRY(msg, cudaMemcpyAsync(sc.p, scalars, n * 32, cudaMemcpyHostToDevice, st));
+    bench_points<F><<<blocks_for(n, 128), 128, 0, st>>>(lo.p, hi.p, pts.p, n);
+    GPU_LAUNCHED(msg, "bench_points");
+    if (ones) {
+        GPU_RC(dones.alloc(n_ones, st, msg));
+        GPU_RC(dtail.alloc(n_tail, st, msg));
+        if (n_ones)
+            GPU_TRY(msg, cudaMemcpyAsync(dones.p, ones, n_ones * 4, cudaMemcpyHostToDevice, st));
+        if (n_tail)
+            GPU_TRY(msg, cudaMemcpyAsync(dtail.p, tail, n_tail * 4, cudaMemcpyHostToDevice, st));
+    }
+    double t[3][64] = {{0}};
+    if (reps > 64)
+        reps = 64;
+    stream_timer timer;
+    for (int r = -1; r < reps; r++) { // r = -1: warm-up (pool growth, module load)
+        GPU_RC(timer.start(st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, window, sum.p, st, msg));
+        GPU_RC(points_to_affine<F>(sum.p, nullptr, res.p, st, msg));
+        double m0;
+        GPU_RC(timer.stop_ms(st, &m0, msg));
+        if (r >= 0)
+            t[0][r] = m0;
+        if (!ones)
+            continue;
+        double m1, m2;
+        GPU_RC(timer.start(st, msg));
+        GPU_RC(msm_sum<F>(pts.p, dones.p, n_ones, sum.p, st, msg));
+        GPU_RC(timer.stop_ms(st, &m2, msg));
+        GPU_RC(timer.start(st, msg));
+        GPU_RC(msm_sum<F>(pts.p, dones.p, n_ones, sum.p, st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, dtail.p, n_tail, 0, sum.p + 1, st, msg));
+        GPU_RC(points_to_affine<F>(sum.p, sum.p + 1, res.p, st, msg));
+        GPU_RC(timer.stop_ms(st, &m1, msg));
+        if (r >= 0) {
+            t[1][r] = m1;
+            t[2][r] = m2;
+        }
+    }
+    ms[0] = median(t[0], reps);
+    ms[1] = ones ? median(t[1], reps) : 0;
+    ms[2] = ones ? median(t[2], reps) : 0;
+    GPU_TRY(msg, cudaStreamSynchronize(st));
+    return CUZK_OK;
+}
+
+} // namespace gpu
+
+extern "C" int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, const void *table_hi, size_t n,
+                                  const void *scalars, const uint32_t *ones, size_t n_ones, const uint32_t *tail,
+                                  size_t n_tail, unsigned window, int reps, double ms[3], cuzk_gpu_msg *msg)
+{
+    if (n == 0 || n > ((size_t)1 << 26) || reps < 1)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: n must be in [1, 2^26], reps >= 1");
+    GPU_DISPATCH_CURVE(curve, {
+        if (group == 1)
+            return gpu::bench_msm<Curve::fp>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, window, reps,
+                                             ms, msg);
+        if (group == 2)
+            return gpu::bench_msm<Curve::fp2>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, window,
+                                              reps, ms, msg);
+    });
+    return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve or group");
+}
+
+extern "C" int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const void *scalars,
+                            const uint32_t *idx, size_t n, int ones_only, unsigned window, void *out, double *ms,
+                            cuzk_gpu_msg *msg)
+{
+    if (!idx && n > n_bases)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM: more scalars than bases");
+    if (n_bases == 0)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM: no bases");
+    GPU_DISPATCH_CURVE(curve, {
+        if (group == 1)
+            return gpu::msm_host<Curve::fp>(bases, n_bases, scalars, idx, n, ones_only, window, out, ms, msg);
+        if (group == 2)
+            return gpu::msm_host<Curve::fp2>(bases, n_bases, scalars, idx, n, ones_only, window, out, ms, msg);
+    });
+    return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve or group");
+}

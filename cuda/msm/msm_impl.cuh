@@ -1,0 +1,360 @@
+// Multi-scalar multiplication on the GPU, one template for G1 and G2 of
+// both curves (F = the coordinate field).
+//
+// Pippenger with signed digits, organised around one sort:
+//   digits      each scalar -> nwin signed c-bit digits; entry (key, value)
+//               = (window * 2^(c-1) + |digit| - 1, point index | sign << 31);
+//               digit 0 gets a sentinel key that sorts last and is skipped
+//   sort        CUB radix sort of all entries by key: every bucket's points
+//               become one contiguous run
+//   accumulate  threads take equal slices of the sorted entries (so a
+//               bucket with millions of points costs no more than many
+//               small ones), add runs into XYZZ buckets; a run that crosses
+//               a slice boundary is finished by a fix-up pass
+//   reduce      per window, segments of buckets by running sums; segments
+//               and windows combined by further kernels, then Horner
+// The batch sum (points whose scalar is 1, found by the CPU's classifier)
+// is a strided XYZZ accumulation plus the same tree reduction.
+// Public data only (_var): scalars are witness values, which Groth16's
+// blinding hides; timing may depend on them.
+#pragma once
+
+#include "msm.cuh"
+
+namespace gpu {
+
+// Bits [pos, pos + c) of a 256-bit scalar (8 words), c <= 24.
+__device__ __forceinline__ uint32_t scalar_window(const uint32_t *k, unsigned pos, unsigned c)
+{
+    unsigned w = pos / 32, b = pos % 32;
+    uint64_t x = 0;
+    if (w < 8)
+        x = k[w];
+    if (w + 1 < 8)
+        x |= (uint64_t)k[w + 1] << 32;
+    return (uint32_t)(x >> b) & ((1u << c) - 1);
+}
+
+static __global__ void msm_digits(const uint32_t *scalars, const uint32_t *idx, size_t n, unsigned c, unsigned nwin,
+                           uint32_t *keys, uint32_t *vals)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    uint32_t i = idx ? idx[k] : (uint32_t)k;
+    uint32_t s[8];
+    const uint4 *src = (const uint4 *)(scalars + 8 * (size_t)i);
+    uint4 lo = src[0], hi = src[1];
+    s[0] = lo.x, s[1] = lo.y, s[2] = lo.z, s[3] = lo.w, s[4] = hi.x, s[5] = hi.y, s[6] = hi.z, s[7] = hi.w;
+    const uint32_t half = 1u << (c - 1), sentinel = nwin * half;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < nwin; w++) {
+        uint32_t d = scalar_window(s, w * c, c) + carry, sign = 0;
+        carry = 0;
+        if (d > half) { // d - 2^c < 0: negative digit, carry into the next window
+            d = (1u << c) - d;
+            sign = 1;
+            carry = 1;
+        }
+        size_t o = (size_t)w * n + k;
+        keys[o] = d ? w * half + (d - 1) : sentinel;
+        vals[o] = i | (sign << 31);
+    }
+}
+
+template <class F>
+__device__ __forceinline__ affine<F> msm_load_point(const affine<F> *bases, uint32_t v)
+{
+    affine<F> p = bases[v & 0x7fffffffu];
+    if (v >> 31)
+        p.y = p.y.neg(); // infinity stays (0, 0)
+    return p;
+}
+
+// Thread t takes sorted entries [t * slice, (t + 1) * slice). A run owned
+// by t (starting in its slice) and ending there is written to its bucket;
+// one that continues past the slice is left in tail_sum[t] / tail_key[t];
+// the slice's leading run, when it continues one from before, goes to
+// head_sum[t].
+template <class F>
+__global__ void msm_accumulate(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
+                               unsigned slice, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *head_sum,
+                               xyzz<F> *tail_sum, uint32_t *tail_key)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t start = t * slice;
+    if (start >= count)
+        return;
+    size_t end = start + slice < count ? start + slice : count;
+    tail_key[t] = sentinel;
+    head_sum[t] = xyzz<F>::inf();
+    uint32_t cur = keys[start];
+    if (cur == sentinel)
+        return;
+    bool in_head = start > 0 && keys[start - 1] == cur;
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t e = start; e < end; e++) {
+        uint32_t k = keys[e];
+        if (k != cur) {
+            if (in_head)
+                head_sum[t] = acc;
+            else
+                buckets[cur] = acc;
+            in_head = false;
+            acc = xyzz<F>::inf();
+            cur = k;
+            if (cur == sentinel)
+                return;
+        }
+        acc = acc.add_affine(msm_load_point(bases, vals[e]));
+    }
+    if (in_head)
+        head_sum[t] = acc;
+    else if (end < count && keys[end] == cur) {
+        tail_sum[t] = acc;
+        tail_key[t] = cur;
+    } else
+        buckets[cur] = acc;
+}
+
+template <class F>
+__global__ void msm_fixup(size_t threads, const uint32_t *keys, size_t count, unsigned slice, uint32_t sentinel,
+                          const xyzz<F> *head_sum, const xyzz<F> *tail_sum, const uint32_t *tail_key,
+                          xyzz<F> *buckets)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= threads)
+        return;
+    uint32_t key = tail_key[t];
+    if (key == sentinel)
+        return;
+    xyzz<F> acc = tail_sum[t];
+    for (size_t u = t + 1; u < threads; u++) {
+        acc = acc.add(head_sum[u]);
+        size_t end = (u + 1) * slice;
+        if (end >= count || keys[end] != key)
+            break;
+    }
+    buckets[key] = acc;
+}
+
+// Segment s of window w: buckets i in [lo, lo + seg) hold digit i + 1;
+// out = sum (i + 1) B_i = running-sum total + lo * (sum B_i).
+template <class F>
+__global__ void msm_bucket_segments(const xyzz<F> *buckets, unsigned nb, unsigned nwin, unsigned seg,
+                                    xyzz<F> *out)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned nseg = nb / seg;
+    if (t >= (size_t)nwin * nseg)
+        return;
+    unsigned w = (unsigned)(t / nseg), s = (unsigned)(t % nseg), lo = s * seg;
+    const xyzz<F> *b = buckets + (size_t)w * nb;
+    xyzz<F> run = xyzz<F>::inf(), acc = xyzz<F>::inf();
+    for (unsigned i = lo + seg; i-- > lo;) {
+        run = run.add(b[i]);
+        acc = acc.add(run);
+    }
+    out[t] = acc.add(run.mul_small(lo));
+}
+
+// out[j] = sum of in[j * group .. min((j + 1) * group, m))
+template <class F> __global__ void point_sum_groups(const xyzz<F> *in, size_t m, unsigned group, xyzz<F> *out)
+{
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t lo = j * group;
+    if (lo >= m)
+        return;
+    size_t hi = lo + group < m ? lo + group : m;
+    xyzz<F> acc = in[lo];
+    for (size_t i = lo + 1; i < hi; i++)
+        acc = acc.add(in[i]);
+    out[j] = acc;
+}
+
+// One thread: out = sum_w 2^(c w) W_w (Horner from the top window).
+template <class F> __global__ void msm_windows_combine(const xyzz<F> *win, unsigned nwin, unsigned c, xyzz<F> *out)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0)
+        return;
+    xyzz<F> r = xyzz<F>::inf();
+    for (unsigned w = nwin; w-- > 0;) {
+        for (unsigned i = 0; i < c; i++)
+            r = r.dbl();
+        r = r.add(win[w]);
+    }
+    *out = r;
+}
+
+// Strided batch sum of the points idx[k] (idx NULL: all of [0, n)).
+template <class F>
+__global__ void msm_sum_points(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *partial)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t k = t; k < n; k += stride)
+        acc = acc.add_affine(bases[idx ? idx[k] : k]);
+    partial[t] = acc;
+}
+
+template <class F> __global__ void points_add_to_affine(const xyzz<F> *a, const xyzz<F> *b, affine<F> *out)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *out = (b ? a->add(*b) : *a).to_affine();
+}
+
+template <class F>
+int points_to_affine(const xyzz<F> *a, const xyzz<F> *b, affine<F> *out, cudaStream_t st, cuzk_gpu_msg *msg)
+{
+    points_add_to_affine<F><<<1, 1, 0, st>>>(a, b, out);
+    GPU_LAUNCHED(msg, "points_add_to_affine");
+    return CUZK_OK;
+}
+
+// Window size for `count` entries: minimizes nwin * (count + 4 * 2^(c-1))
+// (the bucket reduction costs about two full additions, ~ four mixed ones,
+// per bucket), c in [4, 20]; 20 caps bucket memory (13 windows * 2^19
+// buckets). A first model: BENCHMARKS.md records the sizes measured.
+inline unsigned msm_gpu_window(size_t count)
+{
+    unsigned best = 4;
+    double best_cost = 1e300;
+    for (unsigned c = 4; c <= 20; c++) {
+        double nwin = (double)((255 + c) / c);
+        double cost = nwin * ((double)count + 4.0 * (double)(1u << (c - 1)));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+// out (device, one XYZZ point) = sum scalar[i_k] base[i_k] over k < n.
+// Scalars are plain 256-bit integers below 2^255, 32-byte aligned.
+template <class F>
+int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, unsigned c,
+                  xyzz<F> *d_out, cudaStream_t st, cuzk_gpu_msg *msg)
+{
+    if (n == 0) {
+        GPU_TRY(msg, cudaMemsetAsync(d_out, 0, sizeof(xyzz<F>), st));
+        return CUZK_OK;
+    }
+    if (c == 0)
+        c = msm_gpu_window(n);
+    if (c < 2 || c > 24)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 2 and 24 bits");
+    const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
+    const uint32_t sentinel = nwin * nb;
+    const size_t count = n * nwin;
+    if (count > (size_t)INT32_MAX)
+        return fail_msg(msg, CUZK_ERR_UNSUPPORTED, "MSM too large for one sort (more than 2^31 digits)");
+    unsigned key_bits = 1;
+    while (key_bits < 32 && ((uint64_t)1 << key_bits) <= sentinel)
+        key_bits++;
+
+    dev_buf<uint32_t> keys, vals, keys2, vals2;
+    GPU_RC(keys.alloc(count, st, msg));
+    GPU_RC(vals.alloc(count, st, msg));
+    GPU_RC(keys2.alloc(count, st, msg));
+    GPU_RC(vals2.alloc(count, st, msg));
+    msm_digits<<<blocks_for(n, 256), 256, 0, st>>>(scalars, idx, n, c, nwin, keys.p, vals.p);
+    GPU_LAUNCHED(msg, "msm_digits");
+
+    const uint32_t *sorted_keys, *sorted_vals;
+    GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
+
+    // slices of 64 entries: ~E/64 threads (2^24 points x 16 windows:
+    // 4 M threads), each a short sequential walk
+    const unsigned slice = 64;
+    const size_t threads = (count + slice - 1) / slice;
+    dev_buf<xyzz<F>> buckets, head, tail;
+    dev_buf<uint32_t> tail_key;
+    GPU_RC(buckets.alloc((size_t)nwin * nb, st, msg));
+    GPU_RC(head.alloc(threads, st, msg));
+    GPU_RC(tail.alloc(threads, st, msg));
+    GPU_RC(tail_key.alloc(threads, st, msg));
+    GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)nwin * nb * sizeof(xyzz<F>), st));
+    msm_accumulate<F><<<blocks_for(threads, 128), 128, 0, st>>>(bases, sorted_keys, sorted_vals, count, slice,
+                                                                 sentinel, buckets.p, head.p, tail.p, tail_key.p);
+    GPU_LAUNCHED(msg, "msm_accumulate");
+    msm_fixup<F><<<blocks_for(threads, 128), 128, 0, st>>>(threads, sorted_keys, count, slice, sentinel, head.p,
+                                                            tail.p, tail_key.p, buckets.p);
+    GPU_LAUNCHED(msg, "msm_fixup");
+    head.release();
+    tail.release();
+    tail_key.release();
+    keys.release();
+    vals.release();
+    keys2.release();
+    vals2.release();
+
+    // segments of up to 64 buckets (2^15 buckets x 16 windows: 8192
+    // threads of 128 additions each)
+    unsigned seg = nb < 64 ? nb : 64, nseg = nb / seg;
+    dev_buf<xyzz<F>> segs, segs2;
+    GPU_RC(segs.alloc((size_t)nwin * nseg, st, msg));
+    GPU_RC(segs2.alloc((size_t)nwin * nseg, st, msg));
+    msm_bucket_segments<F><<<blocks_for((size_t)nwin * nseg, 64), 64, 0, st>>>(buckets.p, nb, nwin, seg, segs.p);
+    GPU_LAUNCHED(msg, "msm_bucket_segments");
+    // per window: sum its nseg segments (a power of two) in groups of up
+    // to 16; groups never straddle two windows
+    xyzz<F> *in = segs.p, *out = segs2.p;
+    for (size_t per = nseg; per > 1;) {
+        unsigned g = per < 16 ? (unsigned)per : 16;
+        size_t out_n = (size_t)nwin * (per / g);
+        point_sum_groups<F><<<blocks_for(out_n, 64), 64, 0, st>>>(in, (size_t)nwin * per, g, out);
+        GPU_LAUNCHED(msg, "point_sum_groups");
+        xyzz<F> *x = in;
+        in = out;
+        out = x;
+        per /= g;
+    }
+    msm_windows_combine<F><<<1, 1, 0, st>>>(in, nwin, c, d_out);
+    GPU_LAUNCHED(msg, "msm_windows_combine");
+    return CUZK_OK;
+}
+
+// out (device, one XYZZ point) = sum of base[idx[k]] over k < n.
+template <class F>
+int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_out, cudaStream_t st,
+            cuzk_gpu_msg *msg)
+{
+    if (n == 0) {
+        GPU_TRY(msg, cudaMemsetAsync(d_out, 0, sizeof(xyzz<F>), st));
+        return CUZK_OK;
+    }
+    // ~16 points per thread at least, at most 132 SMs x 512 threads
+    size_t threads = (n + 15) / 16;
+    if (threads > 132 * 512)
+        threads = 132 * 512;
+    threads = (threads + 127) / 128 * 128;
+    dev_buf<xyzz<F>> part, tmp;
+    GPU_RC(part.alloc(threads, st, msg));
+    GPU_RC(tmp.alloc((threads + 15) / 16, st, msg));
+    msm_sum_points<F><<<(unsigned)(threads / 128), 128, 0, st>>>(bases, idx, n, part.p);
+    GPU_LAUNCHED(msg, "msm_sum_points");
+    size_t m = threads;
+    xyzz<F> *in = part.p, *out = tmp.p;
+    while (m > 1) {
+        size_t out_n = (m + 15) / 16;
+        point_sum_groups<F><<<blocks_for(out_n, 64), 64, 0, st>>>(in, m, 16, out_n == 1 ? d_out : out);
+        GPU_LAUNCHED(msg, "point_sum_groups");
+        xyzz<F> *x = in;
+        in = out;
+        out = x;
+        m = out_n;
+    }
+    return CUZK_OK;
+}
+
+} // namespace gpu
+
+#define GPU_MSM_INSTANTIATE(F)                                                                          \
+    template int msm_pippenger<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, unsigned,    \
+                                  xyzz<F> *, cudaStream_t, cuzk_gpu_msg *);                              \
+    template int msm_sum<F>(const affine<F> *, const uint32_t *, size_t, xyzz<F> *, cudaStream_t,            \
+                            cuzk_gpu_msg *);                                                             \
+    template int points_to_affine<F>(const xyzz<F> *, const xyzz<F> *, affine<F> *, cudaStream_t,            \
+                                     cuzk_gpu_msg *);

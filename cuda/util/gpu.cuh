@@ -1,0 +1,82 @@
+// Shared host-side helpers of the CUDA layer: status reporting with the
+// failing call, file and line; stream-ordered allocations.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "../../include/cuzk.h"
+#include "../gpu.h"
+
+namespace gpu {
+
+inline int fail(cuzk_gpu_msg *msg, cudaError_t e, const char *call, const char *file, int line)
+{
+    if (msg)
+        snprintf(msg->text, sizeof(msg->text), "%s failed at %s:%d: %s (%s)", call, file, line,
+                 cudaGetErrorString(e), cudaGetErrorName(e));
+    return e == cudaErrorMemoryAllocation ? CUZK_ERR_NO_MEMORY : CUZK_ERR_CUDA;
+}
+
+inline int fail_msg(cuzk_gpu_msg *msg, int code, const char *text)
+{
+    if (msg)
+        snprintf(msg->text, sizeof(msg->text), "%s", text);
+    return code;
+}
+
+// Evaluates a CUDA runtime call; on failure returns from the enclosing
+// function with the status (the caller cleans up through RAII holders).
+#define GPU_TRY(msg, call)                                                                              \
+    do {                                                                                                \
+        cudaError_t gpu_e_ = (call);                                                                    \
+        if (gpu_e_ != cudaSuccess)                                                                      \
+            return ::gpu::fail((msg), gpu_e_, #call, __FILE__, __LINE__);                               \
+    } while (0)
+
+// After a kernel launch: the launch error, if any.
+#define GPU_LAUNCHED(msg, what) GPU_TRY(msg, cudaPeekAtLastError())
+
+#define GPU_RC(expr)                                                                                    \
+    do {                                                                                                \
+        int gpu_rc_ = (expr);                                                                           \
+        if (gpu_rc_ != CUZK_OK)                                                                         \
+            return gpu_rc_;                                                                             \
+    } while (0)
+
+// Device memory freed in stream order when the holder goes out of scope.
+template <class T> struct dev_buf {
+    T *p = nullptr;
+    size_t n = 0;
+    cudaStream_t s = 0;
+    dev_buf() = default;
+    dev_buf(const dev_buf &) = delete;
+    dev_buf &operator=(const dev_buf &) = delete;
+    ~dev_buf()
+    {
+        release();
+    }
+    void release()
+    {
+        if (p)
+            (void)cudaFreeAsync(p, s);
+        p = nullptr;
+        n = 0;
+    }
+    int alloc(size_t count, cudaStream_t stream, cuzk_gpu_msg *msg)
+    {
+        release();
+        s = stream;
+        n = count;
+        GPU_TRY(msg, cudaMallocAsync((void **)&p, (count ? count : 1) * sizeof(T), stream));
+        return CUZK_OK;
+    }
+};
+
+static inline unsigned blocks_for(size_t n, unsigned threads)
+{
+    size_t b = (n + threads - 1) / threads;
+    return b ? (unsigned)b : 1u;
+}
+
+} // namespace gpu

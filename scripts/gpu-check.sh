@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds cuzk with CUDA on a GPU machine, runs the GPU tests and the
+# benchmarks, and prints a short table last. $OUT (default
+# /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
+# log: a few files, since the device tool returns only a few).
+#
+#   scripts/gpu-check.sh [tests|bench|prove|all]...   (default: all)
+#
+# tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes) and
+#        test_prove (every fixture's proof, on the GPU where one exists)
+# bench  bench_gpu: MSM 2^16..2^26 (G1) / 2^24 (G2), NTT 2^20..2^27
+# prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
+#        setup, then bench_prove on the GPU and on the CPU's cores
+#
+# Environment: BUILD (build directory, default build-gpu), JOBS, PROVE_LOGS
+# (the circuit sizes, default "20 22 24"), CPU_PROVE_MAX_LOG (largest size
+# also proved on the CPU, default 22).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FINAL=${OUT:-/tmp/cuzk-gpu-check}
+OUT=$(mktemp -d)
+BUILD=${BUILD:-build-gpu}
+JOBS=${JOBS:-$(nproc)}
+PROVE_LOGS=${PROVE_LOGS:-"20 22 24"}
+CPU_PROVE_MAX_LOG=${CPU_PROVE_MAX_LOG:-22}
+mkdir -p "$FINAL"
+trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$FINAL/" 2>/dev/null; cp "$OUT/bench_gpu.txt" "$FINAL/" 2>/dev/null || true' EXIT
+what=("$@")
+[ ${#what[@]} -eq 0 ] && what=(all)
+want() { for w in "${what[@]}"; do [ "$w" = all ] || [ "$w" = "$1" ] && return 0; done; return 1; }
+summary="$OUT/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+# optional dependencies carried as Debian packages (notes/gpu-machine.md)
+if [ -d .deps ] && ls .deps/*.deb >/dev/null 2>&1; then
+  R=$(mktemp -d)
+  for f in .deps/*.deb; do dpkg -x "$f" "$R"; done
+  export CPATH=$R/usr/include:$R/usr/include/x86_64-linux-gnu
+  export LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu
+  export CMAKE_PREFIX_PATH=$R/usr
+fi
+
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,driver_version --format=csv,noheader >"$OUT/gpu.txt" 2>&1 || true
+t0=$(date +%s)
+cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1
+cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable bench_gpu bench_prove >"$OUT/build.log" 2>&1 ||
+  { tail -40 "$OUT/build.log"; exit 1; }
+note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
+
+status=0
+if want tests; then
+  if "$BUILD/tests/test_gpu" tests/fixtures >"$OUT/test_gpu.log" 2>&1; then note "test_gpu: PASS ($(tail -1 "$OUT/test_gpu.log"))"
+  else status=1; note "test_gpu: FAIL"; tail -20 "$OUT/test_gpu.log"; fi
+  if "$BUILD/tests/test_prove_portable" tests/fixtures >"$OUT/test_prove.log" 2>&1; then note "test_prove (GPU where present): PASS"
+  else status=1; note "test_prove: FAIL"; tail -20 "$OUT/test_prove.log"; fi
+fi
+
+if want bench; then
+  "$BUILD/bench/bench_gpu" >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
+fi
+
+if want prove; then
+  d=$(mktemp -d)
+  for lg in $PROVE_LOGS; do
+    for curve in bls12381 bn128; do
+      c="$d/c${lg}_$curve"
+      "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >"$OUT/circuit_${lg}_$curve.log" 2>&1
+      ts=$(date +%s.%N)
+      "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/setup_${lg}_$curve.log" 2>&1
+      note "setup 2^$lg $curve: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $ts }") s"
+      rm -f "$c.r1cs"
+      "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 >"$OUT/prove_gpu_${lg}_$curve.txt" 2>&1 ||
+        { status=1; tail -5 "$OUT/prove_gpu_${lg}_$curve.txt"; }
+      if [ "$lg" -le "$CPU_PROVE_MAX_LOG" ]; then
+        "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device cpu --reps 3 >"$OUT/prove_cpu_${lg}_$curve.txt" 2>&1 ||
+          { status=1; tail -5 "$OUT/prove_cpu_${lg}_$curve.txt"; }
+      fi
+      rm -f "$c.zkey" "$c.wtns"
+    done
+  done
+  rm -rf "$d"
+fi
+
+echo
+echo "=== summary ($FINAL) ==="
+cat "$summary"
+[ -f "$OUT/bench_gpu.txt" ] && grep -E "^(msm|ntt)" "$OUT/bench_gpu.txt" | sed 's/  */ /g' || true
+for f in "$OUT"/prove_*_*.txt; do
+  [ -f "$f" ] || continue
+  echo "$(basename "$f" .txt): $(awk '/^  [a-z]/ { printf "%s=%s ", $1 ($2 ~ /^[0-9.]+$/ ? "" : $2), $(NF-1) }' "$f")"
+done
+exit $status

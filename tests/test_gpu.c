@@ -1,0 +1,417 @@
+/* The GPU layer against the CPU implementation (the oracle for the GPU
+ * path), on random inputs and edge cases:
+ *   - every field operation of Fp, Fr (both curves) and Fp2: 0, 1, p - 1 and
+ *     random values with long bit runs;
+ *   - point additions and doublings of G1 and G2 (equal points, negatives,
+ *     infinity);
+ *   - MSM (Pippenger) and the batch sum against the CPU's, on random,
+ *     bit-heavy, all-zero and all-one scalars, n = 1 and n not a power of
+ *     two, with and without index lists, several window sizes;
+ *   - NTT forward, inverse and odd-coset transforms against the CPU's;
+ *   - whole proofs with fixed r and s: the GPU's proof bytes equal the CPU's
+ *     for every fixture of both curves.
+ * Without a GPU (or a CUDA build) it exits 77: ctest's "skipped". */
+#include "../cuda/gpu.h"
+#include "groth16/prove.h"
+#include "msm/msms.h"
+#include "ntt/ntts.h"
+#include "test_util.h"
+
+static const char *fixtures;
+
+static void gpu_check(int rc, const cuzk_gpu_msg *m)
+{
+    if (rc != CUZK_OK)
+        fprintf(stderr, "GPU call failed (%d): %s\n", rc, m->text);
+    CHECK(rc == CUZK_OK);
+}
+
+/* --- fields ------------------------------------------------------------ */
+
+#define FIELD_TEST(F, FID, LIMBS, MOD)                                                                     \
+    static void F##_rand(F *x, size_t i)                                                              \
+    {                                                                                                 \
+        limb_t t[LIMBS];                                                                              \
+        if (i < 5) { /* 0, 1, -1, 2 (Montgomery images) and the limbs of p - 1 */                    \
+            static const limb_t mod[LIMBS] = MOD;                                                     \
+            F one;                                                                                    \
+            F##_one(&one);                                                                            \
+            F##_zero(x);                                                                              \
+            if (i == 1)                                                                               \
+                *x = one;                                                                             \
+            else if (i == 2)                                                                          \
+                F##_sub(x, x, &one);                                                                  \
+            else if (i == 3)                                                                          \
+                F##_add(x, &one, &one);                                                               \
+            else if (i == 4) {                                                                        \
+                memcpy(x->l, mod, sizeof(mod));                                                       \
+                x->l[0] -= 1;                                                                         \
+            }                                                                                         \
+            return;                                                                                   \
+        }                                                                                             \
+        do {                                                                                          \
+            test_rand_limbs(t, LIMBS);                                                                \
+            t[LIMBS - 1] &= (i & 8) ? ~(limb_t)0 : ((limb_t)1 << 60) - 1;                             \
+        } while (!(F##_raw_is_canonical_mask(t) & 1));                                                \
+        memcpy(x->l, t, sizeof(t)); /* a canonical value is a valid Montgomery image */              \
+    }                                                                                                 \
+    static void test_field_##F(void)                                                                  \
+    {                                                                                                 \
+        test_context = "field " #F;                                                                   \
+        size_t n = 4096;                                                                              \
+        F *a = malloc(n * sizeof(F)), *b = malloc(n * sizeof(F)), *got = malloc(n * sizeof(F));       \
+        for (size_t i = 0; i < n; i++) {                                                              \
+            F##_rand(&a[i], i);                                                                       \
+            F##_rand(&b[i], (i * 7 + 3) % n);                                                         \
+        }                                                                                             \
+        b[5] = a[5]; /* equal operands */                                                             \
+        for (int op = GPU_OP_ADD; op <= GPU_OP_TO_MONT; op++) {                                       \
+            cuzk_gpu_msg m;                                                                           \
+            gpu_check(cuzk_gpu_test_field(FID, op, a, b, got, n, &m), &m);                            \
+            for (size_t i = 0; i < n; i++) {                                                          \
+                F want;                                                                               \
+                switch (op) {                                                                         \
+                case GPU_OP_ADD: F##_add(&want, &a[i], &b[i]); break;                                 \
+                case GPU_OP_SUB: F##_sub(&want, &a[i], &b[i]); break;                                 \
+                case GPU_OP_MUL: F##_mul(&want, &a[i], &b[i]); break;                                 \
+                case GPU_OP_SQR: F##_sqr(&want, &a[i]); break;                                        \
+                case GPU_OP_NEG: F##_neg(&want, &a[i]); break;                                        \
+                case GPU_OP_INV: F##_inv_var(&want, &a[i]); break;                                    \
+                case GPU_OP_FROM_MONT: F##_to_raw(want.l, &a[i]); break;                              \
+                case GPU_OP_TO_MONT: F##_from_raw(&want, a[i].l); break;                              \
+                }                                                                                     \
+                if (op == GPU_OP_INV && F##_is_zero(&a[i]))                                           \
+                    continue; /* 1/0: undefined */                                                    \
+                if (memcmp(&want, &got[i], sizeof(F)) != 0)                                           \
+                    fprintf(stderr, "op %d, element %zu\n", op, i);                                   \
+                CHECK(memcmp(&want, &got[i], sizeof(F)) == 0);                                        \
+            }                                                                                         \
+        }                                                                                             \
+        free(a);                                                                                      \
+        free(b);                                                                                      \
+        free(got);                                                                                    \
+    }
+
+FIELD_TEST(bls12_381_fp, GPU_FIELD_BLS12_381_FP, 6, BLS12_381_FP_MODULUS)
+FIELD_TEST(bls12_381_fr, GPU_FIELD_BLS12_381_FR, 4, BLS12_381_FR_MODULUS)
+FIELD_TEST(bn254_fp, GPU_FIELD_BN254_FP, 4, BN254_FP_MODULUS)
+FIELD_TEST(bn254_fr, GPU_FIELD_BN254_FR, 4, BN254_FR_MODULUS)
+
+#define FP2_TEST(F2, F, FID)                                                                          \
+    static void test_field_##F2(void)                                                                 \
+    {                                                                                                 \
+        test_context = "field " #F2;                                                                  \
+        size_t n = 2048;                                                                              \
+        F2 *a = malloc(n * sizeof(F2)), *b = malloc(n * sizeof(F2)), *got = malloc(n * sizeof(F2));   \
+        for (size_t i = 0; i < n; i++) {                                                              \
+            F##_rand(&a[i].c0, i);                                                                    \
+            F##_rand(&a[i].c1, (i * 5 + 1) % n);                                                      \
+            F##_rand(&b[i].c0, (i * 3 + 2) % n);                                                      \
+            F##_rand(&b[i].c1, (i * 11 + 7) % n);                                                     \
+        }                                                                                             \
+        for (int op = GPU_OP_ADD; op <= GPU_OP_INV; op++) {                                           \
+            cuzk_gpu_msg m;                                                                           \
+            gpu_check(cuzk_gpu_test_field(FID, op, a, b, got, n, &m), &m);                            \
+            for (size_t i = 0; i < n; i++) {                                                          \
+                F2 want;                                                                              \
+                switch (op) {                                                                         \
+                case GPU_OP_ADD: F2##_add(&want, &a[i], &b[i]); break;                                \
+                case GPU_OP_SUB: F2##_sub(&want, &a[i], &b[i]); break;                                \
+                case GPU_OP_MUL: F2##_mul(&want, &a[i], &b[i]); break;                                \
+                case GPU_OP_SQR: F2##_sqr(&want, &a[i]); break;                                       \
+                case GPU_OP_NEG: F2##_neg(&want, &a[i]); break;                                       \
+                case GPU_OP_INV: F2##_inv_var(&want, &a[i]); break;                                   \
+                }                                                                                     \
+                if (op == GPU_OP_INV && F2##_is_zero(&a[i]))                                          \
+                    continue;                                                                         \
+                CHECK(memcmp(&want, &got[i], sizeof(F2)) == 0);                                       \
+            }                                                                                         \
+        }                                                                                             \
+        free(a);                                                                                      \
+        free(b);                                                                                      \
+        free(got);                                                                                    \
+    }
+
+FP2_TEST(bls12_381_fp2, bls12_381_fp, GPU_FIELD_BLS12_381_FP2)
+FP2_TEST(bn254_fp2, bn254_fp, GPU_FIELD_BN254_FP2)
+
+/* --- points ------------------------------------------------------------ */
+
+static void rand_scalar(limb_t k[4], int skew)
+{
+    memset(k, 0, 32);
+    switch (skew) {
+    case 0: /* random below 2^254 (below r on both curves) */
+        test_rand_limbs(k, 4);
+        k[3] &= 0x3fffffffffffffffULL;
+        break;
+    case 1: /* all zero */
+        break;
+    case 2: /* all one */
+        k[0] = 1;
+        break;
+    case 3: /* 90 % 0 or 1 */
+        if (test_rand64() % 10 == 0) {
+            test_rand_limbs(k, 4);
+            k[3] &= 0x3fffffffffffffffULL;
+        } else
+            k[0] = test_rand64() & 1;
+        break;
+    case 4: /* r - 1 and neighbours: digits with every carry */
+        break;
+    }
+}
+
+#define EC_TEST(G, CURVE, GROUP)                                                                      \
+    static void G##_rand_point(G##_affine *p, size_t i)                                               \
+    {                                                                                                 \
+        G##_jacobian g, t;                                                                            \
+        G##_generator(&g);                                                                            \
+        limb_t k[4];                                                                                  \
+        rand_scalar(k, 0);                                                                            \
+        k[0] |= 1;                                                                                    \
+        if (i % 97 == 5) {                                                                            \
+            G##_affine_set_infinity(p);                                                               \
+            return;                                                                                   \
+        }                                                                                             \
+        G##_mul_var(&t, &g, k, 256);                                                                  \
+        G##_to_affine(p, &t);                                                                         \
+    }                                                                                                 \
+    static void test_ec_##G(void)                                                                     \
+    {                                                                                                 \
+        test_context = "points " #G;                                                                  \
+        size_t n = 512;                                                                               \
+        G##_affine *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));                          \
+        G##_affine *sum = malloc(n * sizeof(*a)), *dbl = malloc(n * sizeof(*a));                      \
+        for (size_t i = 0; i < n; i++) {                                                              \
+            G##_rand_point(&a[i], i);                                                                 \
+            G##_rand_point(&b[i], i + 1);                                                             \
+            if (i % 7 == 1)                                                                           \
+                b[i] = a[i]; /* equal points: the addition must double */                             \
+            if (i % 7 == 2)                                                                           \
+                G##_affine_neg(&b[i], &a[i]); /* a + (-a) = infinity */                              \
+        }                                                                                             \
+        cuzk_gpu_msg m;                                                                               \
+        gpu_check(cuzk_gpu_test_ec(CURVE, GROUP, a, b, sum, dbl, n, &m), &m);                         \
+        for (size_t i = 0; i < n; i++) {                                                              \
+            G##_jacobian pa, pb, s, d;                                                                \
+            G##_affine ws, wd;                                                                        \
+            G##_from_affine(&pa, &a[i]);                                                              \
+            G##_from_affine(&pb, &b[i]);                                                              \
+            G##_add_var(&s, &pa, &pb);                                                                \
+            G##_double(&d, &s);                                                                       \
+            G##_to_affine(&ws, &s);                                                                   \
+            G##_to_affine(&wd, &d);                                                                   \
+            CHECK(memcmp(&ws, &sum[i], sizeof(ws)) == 0);                                             \
+            CHECK(memcmp(&wd, &dbl[i], sizeof(wd)) == 0);                                             \
+        }                                                                                             \
+        free(a);                                                                                      \
+        free(b);                                                                                      \
+        free(sum);                                                                                    \
+        free(dbl);                                                                                    \
+    }
+
+EC_TEST(bls12_381_g1, CUZK_CURVE_BLS12_381, 1)
+EC_TEST(bls12_381_g2, CUZK_CURVE_BLS12_381, 2)
+EC_TEST(bn254_g1, CUZK_CURVE_BN254, 1)
+EC_TEST(bn254_g2, CUZK_CURVE_BN254, 2)
+
+/* --- MSM --------------------------------------------------------------- */
+
+#define MSM_TEST(G, CURVE, GROUP, RSCALAR)                                                            \
+    static void test_msm_##G(void)                                                                    \
+    {                                                                                                 \
+        test_context = "msm " #G;                                                                     \
+        static const size_t sizes[] = {1, 2, 3, 100, 1000, 4097, 20000};                              \
+        for (size_t si = 0; si < CUZK_ARRAY_LEN(sizes); si++) {                                       \
+            size_t n = sizes[si];                                                                     \
+            /* a pool of 64 random points, repeated (and some infinity) */                            \
+            G##_affine pool[64];                                                                      \
+            for (int i = 0; i < 64; i++)                                                              \
+                G##_rand_point(&pool[i], (size_t)i + 3);                                              \
+            G##_affine *pts = malloc(n * sizeof(*pts));                                               \
+            limb_t *k = malloc(n * 32);                                                               \
+            uint32_t *idx = malloc(n * 4);                                                            \
+            for (size_t i = 0; i < n; i++)                                                            \
+                pts[i] = pool[test_rand64() % 64];                                                    \
+            for (int skew = 0; skew <= 4; skew++) {                                                   \
+                for (size_t i = 0; i < n; i++) {                                                      \
+                    rand_scalar(k + 4 * i, skew);                                                     \
+                    if (skew == 4) { /* r - 1, r - 2, ... and 2^c - 1 style values */                 \
+                        static const limb_t r[4] = RSCALAR;                                           \
+                        memcpy(k + 4 * i, r, 32);                                                     \
+                        k[4 * i] -= 1 + i % 5;                                                        \
+                    }                                                                                 \
+                }                                                                                     \
+                size_t ni = 0;                                                                        \
+                for (size_t i = 0; i < n; i++)                                                        \
+                    if (test_rand64() % 3)                                                            \
+                        idx[ni++] = (uint32_t)i;                                                      \
+                const unsigned char *P = (const unsigned char *)pts, *K = (const unsigned char *)k;   \
+                G##_jacobian want, want_idx, want_sum;                                                \
+                CHECK(G##_msm_pippenger(&want, P, K, NULL, n, 2) == CUZK_OK);                         \
+                CHECK(G##_msm_pippenger(&want_idx, P, K, idx, ni, 2) == CUZK_OK);                     \
+                CHECK(G##_msm_sum(&want_sum, P, idx, ni) == CUZK_OK);                                 \
+                G##_affine w1, w2, w3, got;                                                           \
+                G##_to_affine(&w1, &want);                                                            \
+                G##_to_affine(&w2, &want_idx);                                                        \
+                G##_to_affine(&w3, &want_sum);                                                        \
+                static const unsigned windows[] = {0, 3, 7, 13};                                      \
+                for (size_t wi = 0; wi < CUZK_ARRAY_LEN(windows); wi++) {                             \
+                    cuzk_gpu_msg m;                                                                   \
+                    double ms;                                                                        \
+                    gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, NULL, n, 0, windows[wi], &got, &ms, &m), \
+                              &m);                                                                    \
+                    if (memcmp(&got, &w1, sizeof(got)) != 0)                                          \
+                        fprintf(stderr, "n %zu skew %d window %u\n", n, skew, windows[wi]);           \
+                    CHECK(memcmp(&got, &w1, sizeof(got)) == 0);                                       \
+                    gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, idx, ni, 0, windows[wi], &got, &ms, &m), \
+                              &m);                                                                    \
+                    CHECK(memcmp(&got, &w2, sizeof(got)) == 0);                                       \
+                }                                                                                     \
+                cuzk_gpu_msg m;                                                                       \
+                double ms;                                                                            \
+                gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, NULL, idx, ni, 1, 0, &got, &ms, &m), &m);  \
+                CHECK(memcmp(&got, &w3, sizeof(got)) == 0);                                           \
+            }                                                                                         \
+            free(pts);                                                                                \
+            free(k);                                                                                  \
+            free(idx);                                                                                \
+        }                                                                                             \
+    }
+
+MSM_TEST(bls12_381_g1, CUZK_CURVE_BLS12_381, 1, BLS12_381_R_SCALAR)
+MSM_TEST(bls12_381_g2, CUZK_CURVE_BLS12_381, 2, BLS12_381_R_SCALAR)
+MSM_TEST(bn254_g1, CUZK_CURVE_BN254, 1, BN254_R_SCALAR)
+MSM_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
+
+/* --- NTT --------------------------------------------------------------- */
+
+#define NTT_TEST(C, CURVE)                                                                            \
+    static void test_ntt_##C(void)                                                                    \
+    {                                                                                                 \
+        test_context = "ntt " #C;                                                                     \
+        static const unsigned logs[] = {1, 2, 3, 5, 9, 10, 11, 12, 16, 21};                           \
+        for (size_t li = 0; li < CUZK_ARRAY_LEN(logs); li++) {                                        \
+            unsigned lg = logs[li];                                                                   \
+            size_t n = (size_t)1 << lg;                                                               \
+            C##_fr *x = malloc(n * sizeof(C##_fr)), *want = malloc(n * sizeof(C##_fr)),               \
+                   *got = malloc(n * sizeof(C##_fr));                                                 \
+            for (size_t i = 0; i < n; i++)                                                            \
+                C##_fr_rand(&x[i], i + 4);                                                            \
+            C##_fr_ntt_domain dom;                                                                    \
+            CHECK(C##_fr_ntt_domain_init(&dom, lg) == CUZK_OK);                                       \
+            for (int kind = GPU_NTT_FORWARD; kind <= GPU_NTT_ODD_COSET; kind++) {                     \
+                memcpy(want, x, n * sizeof(C##_fr));                                                  \
+                memcpy(got, x, n * sizeof(C##_fr));                                                   \
+                if (kind == GPU_NTT_FORWARD)                                                          \
+                    C##_fr_ntt_forward(want, &dom);                                                   \
+                else if (kind == GPU_NTT_INVERSE)                                                     \
+                    C##_fr_ntt_inverse(want, &dom);                                                   \
+                else                                                                                  \
+                    C##_fr_ntt_to_odd_coset(want, &dom);                                              \
+                cuzk_gpu_msg m;                                                                       \
+                double ms;                                                                            \
+                gpu_check(cuzk_gpu_ntt(CURVE, kind, got, lg, &ms, &m), &m);                           \
+                if (memcmp(want, got, n * sizeof(C##_fr)) != 0)                                       \
+                    fprintf(stderr, "log n %u, kind %d\n", lg, kind);                                 \
+                CHECK(memcmp(want, got, n * sizeof(C##_fr)) == 0);                                    \
+            }                                                                                         \
+            C##_fr_ntt_domain_free(&dom);                                                             \
+            free(x);                                                                                  \
+            free(want);                                                                               \
+            free(got);                                                                                \
+        }                                                                                             \
+    }
+
+NTT_TEST(bls12_381, CUZK_CURVE_BLS12_381)
+NTT_TEST(bn254, CUZK_CURVE_BN254)
+
+/* --- whole proofs ------------------------------------------------------ */
+
+static void random_below_r(unsigned char out[32], const curve_desc *c)
+{
+    do {
+        test_rand_limbs((limb_t *)(void *)out, 4);
+        out[31] &= 0x3f;
+    } while (!bytes_below(out, c->r, 32));
+}
+
+static void test_proof_bytes(const char *curve, const char *name)
+{
+    char ctx[128], p[4096];
+    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s", curve, name);
+    test_context = ctx;
+    cuzk_zkey *zk;
+    cuzk_wtns *w;
+    cuzk_error err;
+    snprintf(p, sizeof(p), "%s/%s/%s.zkey", fixtures, curve, name);
+    CHECK(cuzk_zkey_open(&zk, p, &err) == CUZK_OK);
+    snprintf(p, sizeof(p), "%s/%s/%s.wtns", fixtures, curve, name);
+    CHECK(cuzk_wtns_open(&w, p, &err) == CUZK_OK);
+    for (int round = 0; round < 3; round++) {
+        unsigned char r[32] = {0}, s[32] = {0};
+        if (round == 1)
+            r[0] = 1;
+        if (round == 2) {
+            random_below_r(r, zk->curve);
+            random_below_r(s, zk->curve);
+        }
+        core_prove_out cpu, gpu;
+        cuzk_prove_options oc = {.threads = 2, .device = CUZK_DEVICE_CPU};
+        cuzk_prove_options og = {.threads = 2, .device = CUZK_DEVICE_GPU};
+        cuzk_timings t;
+        int rc = groth16_prove_with(zk, w, r, s, &oc, &cpu, NULL, &err);
+        if (rc != CUZK_OK)
+            fprintf(stderr, "%s\n", err.message);
+        CHECK(rc == CUZK_OK);
+        rc = groth16_prove_with(zk, w, r, s, &og, &gpu, &t, &err);
+        if (rc != CUZK_OK)
+            fprintf(stderr, "%s\n", err.message);
+        CHECK(rc == CUZK_OK);
+        CHECK(strcmp(t.device, "gpu 0") == 0);
+        CHECK(memcmp(cpu.a, gpu.a, zk->curve->g1_bytes) == 0);
+        CHECK(memcmp(cpu.b, gpu.b, zk->curve->g2_bytes) == 0);
+        CHECK(memcmp(cpu.c, gpu.c, zk->curve->g1_bytes) == 0);
+    }
+    cuzk_wtns_free(w);
+    cuzk_zkey_free(zk);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s FIXTURES_DIR\n", argv[0]);
+        return 2;
+    }
+    int gpus = 0;
+    if (!cuzk_has_cuda() || cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0) {
+        printf("SKIP: %s\n", cuzk_has_cuda() ? "no CUDA GPU on this machine" : "built without CUDA");
+        return 77;
+    }
+    fixtures = argv[1];
+    test_init("test_gpu");
+    test_field_bls12_381_fp();
+    test_field_bls12_381_fr();
+    test_field_bn254_fp();
+    test_field_bn254_fr();
+    test_field_bls12_381_fp2();
+    test_field_bn254_fp2();
+    test_ec_bls12_381_g1();
+    test_ec_bls12_381_g2();
+    test_ec_bn254_g1();
+    test_ec_bn254_g2();
+    test_ntt_bls12_381();
+    test_ntt_bn254();
+    test_msm_bls12_381_g1();
+    test_msm_bn254_g1();
+    test_msm_bls12_381_g2();
+    test_msm_bn254_g2();
+    static const char *curves[2] = {"bn128", "bls12381"};
+    static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 3; j++)
+            test_proof_bytes(curves[k], names[j]);
+    test_done("test_gpu");
+    return 0;
+}
