@@ -24,7 +24,7 @@ JOBS=${JOBS:-$(nproc)}
 PROVE_LOGS=${PROVE_LOGS:-"20 22 24"}
 CPU_PROVE_MAX_LOG=${CPU_PROVE_MAX_LOG:-22}
 mkdir -p "$FINAL"
-trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$FINAL/" 2>/dev/null; cp "$OUT/bench_gpu.txt" "$FINAL/" 2>/dev/null || true' EXIT
+trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$OUT/bench_gpu.txt" "$OUT/profile.txt" "$FINAL/" 2>/dev/null || true' EXIT
 what=("$@")
 [ ${#what[@]} -eq 0 ] && what=(all)
 want() { for w in "${what[@]}"; do [ "$w" = all ] || [ "$w" = "$1" ] && return 0; done; return 1; }
@@ -57,7 +57,9 @@ if want tests; then
 fi
 
 if want bench; then
-  "$BUILD/bench/bench_gpu" >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
+  "$BUILD/bench/bench_gpu" --reps "${BENCH_REPS:-5}" >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
+  CUZK_GPU_PROFILE=1 "$BUILD/bench/bench_gpu" --max-log-g1 26 --max-log-g2 16 --max-log-ntt 20 --reps 1 \
+    >"$OUT/profile_bench.txt" 2>"$OUT/profile.txt" || true
 fi
 
 if want prove; then

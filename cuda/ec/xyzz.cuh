@@ -10,8 +10,10 @@
 //
 // The point operations are out-of-line functions: inlined into every
 // kernel, each G2 kernel became hundreds of thousands of instructions and
-// took nvcc over ten minutes; a call costs little beside the ~10 field
-// multiplications inside.
+// took nvcc over ten minutes. The exception is the mixed addition over Fp
+// (G1), the MSM's inner loop: as a call its accumulator went through a
+// 480-byte stack frame on every addition (ptxas -v), so add_affine inlines
+// it where F::inline_points.
 #pragma once
 
 #include "../field/field.cuh"
@@ -63,8 +65,19 @@ template <class F> struct xyzz {
         return r;
     }
 
-    // this + q, q affine and not infinity-checked by the caller
-    __device__ __noinline__ xyzz add_affine(const affine<F> &q) const
+    // this + q, q affine (infinity allowed)
+    __device__ __forceinline__ xyzz add_affine(const affine<F> &q) const
+    {
+        if constexpr (F::inline_points)
+            return add_affine_body(q);
+        else
+            return add_affine_call(q);
+    }
+    __device__ __noinline__ xyzz add_affine_call(const affine<F> &q) const
+    {
+        return add_affine_body(q);
+    }
+    __device__ __forceinline__ xyzz add_affine_body(const affine<F> &q) const
     {
         if (q.is_inf())
             return *this;

@@ -121,9 +121,14 @@ CUZK_GPU_FIELD_PARAMS(bls12_381_fr_params, BLS12_381_FR);
 CUZK_GPU_FIELD_PARAMS(bn254_fp_params, BN254_FP);
 CUZK_GPU_FIELD_PARAMS(bn254_fr_params, BN254_FR);
 
-template <class P> struct fp {
+// 16-byte aligned (sizes are 32 or 48 bytes): loads and stores of values,
+// points and buckets become 128-bit instructions.
+template <class P> struct __align__(16) fp {
     typedef P params;
     static constexpr int N = P::N;
+    // point additions over this field are inlined into the hot MSM kernels
+    // (see ec/xyzz.cuh); over Fp2 they are calls
+    static constexpr bool inline_points = true;
     uint32_t v[N];
 
     __device__ __forceinline__ static fp zero()
@@ -359,6 +364,7 @@ template <class P> struct fp {
 
 // Fp2 = Fp[u] / (u^2 + 1), for both curves.
 template <class F> struct fp2 {
+    static constexpr bool inline_points = false;
     F c0, c1;
     __device__ __forceinline__ static fp2 zero()
     {

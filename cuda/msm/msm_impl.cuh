@@ -254,6 +254,9 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     while (key_bits < 32 && ((uint64_t)1 << key_bits) <= sentinel)
         key_bits++;
 
+    char label[64];
+    snprintf(label, sizeof(label), "msm n=%zu c=%u windows=%u", n, c, nwin);
+    step_profile prof(label, st);
     dev_buf<uint32_t> keys, vals, keys2, vals2;
     GPU_RC(keys.alloc(count, st, msg));
     GPU_RC(vals.alloc(count, st, msg));
@@ -261,9 +264,11 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(vals2.alloc(count, st, msg));
     msm_digits<<<blocks_for(n, 256), 256, 0, st>>>(scalars, idx, n, c, nwin, keys.p, vals.p);
     GPU_LAUNCHED(msg, "msm_digits");
+    prof.mark("digits");
 
     const uint32_t *sorted_keys, *sorted_vals;
     GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
+    prof.mark("sort");
 
     // slices of 64 entries: ~E/64 threads (2^24 points x 16 windows:
     // 4 M threads), each a short sequential walk
@@ -279,9 +284,11 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     msm_accumulate<F><<<blocks_for(threads, 128), 128, 0, st>>>(bases, sorted_keys, sorted_vals, count, slice,
                                                                  sentinel, buckets.p, head.p, tail.p, tail_key.p);
     GPU_LAUNCHED(msg, "msm_accumulate");
+    prof.mark("accumulate");
     msm_fixup<F><<<blocks_for(threads, 128), 128, 0, st>>>(threads, sorted_keys, count, slice, sentinel, head.p,
                                                             tail.p, tail_key.p, buckets.p);
     GPU_LAUNCHED(msg, "msm_fixup");
+    prof.mark("fixup");
     head.release();
     tail.release();
     tail_key.release();
@@ -298,6 +305,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(segs2.alloc((size_t)nwin * nseg, st, msg));
     msm_bucket_segments<F><<<blocks_for((size_t)nwin * nseg, 64), 64, 0, st>>>(buckets.p, nb, nwin, seg, segs.p);
     GPU_LAUNCHED(msg, "msm_bucket_segments");
+    prof.mark("segments");
     // per window: sum its nseg segments (a power of two) in groups of up
     // to 16; groups never straddle two windows
     xyzz<F> *in = segs.p, *out = segs2.p;
@@ -311,8 +319,10 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         out = x;
         per /= g;
     }
+    prof.mark("window-sums");
     msm_windows_combine<F><<<1, 1, 0, st>>>(in, nwin, c, d_out);
     GPU_LAUNCHED(msg, "msm_windows_combine");
+    prof.mark("combine");
     return CUZK_OK;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../include/cuzk.h"
 #include "../gpu.h"
@@ -70,6 +71,47 @@ template <class T> struct dev_buf {
         n = count;
         GPU_TRY(msg, cudaMallocAsync((void **)&p, (count ? count : 1) * sizeof(T), stream));
         return CUZK_OK;
+    }
+};
+
+// With CUZK_GPU_PROFILE set in the environment, times the steps of an
+// algorithm with events and prints them to stderr at the end (this
+// synchronizes the stream: for measuring, not for production).
+struct step_profile {
+    const char *what;
+    cudaStream_t st;
+    bool on;
+    int n = 0;
+    cudaEvent_t ev[16];
+    const char *name[16];
+    step_profile(const char *w, cudaStream_t s) : what(w), st(s)
+    {
+        on = getenv("CUZK_GPU_PROFILE") != nullptr;
+        mark("start");
+    }
+    void mark(const char *step)
+    {
+        if (!on || n >= 16 || cudaEventCreate(&ev[n]) != cudaSuccess)
+            return;
+        name[n] = step;
+        if (cudaEventRecord(ev[n], st) == cudaSuccess)
+            n++;
+        else
+            (void)cudaEventDestroy(ev[n]);
+    }
+    ~step_profile()
+    {
+        if (!on || n < 2 || cudaEventSynchronize(ev[n - 1]) != cudaSuccess)
+            return;
+        fprintf(stderr, "[gpu profile] %s:", what);
+        for (int i = 1; i < n; i++) {
+            float ms = 0;
+            (void)cudaEventElapsedTime(&ms, ev[i - 1], ev[i]);
+            fprintf(stderr, " %s %.3f", name[i], ms);
+        }
+        fprintf(stderr, " ms\n");
+        for (int i = 0; i < n; i++)
+            (void)cudaEventDestroy(ev[i]);
     }
 };
 
