@@ -40,12 +40,25 @@ int cuzk_gpu_test_field(int field, int op, const void *a, const void *b, void *o
 int cuzk_gpu_test_ec(int curve, int group, const void *a, const void *b, void *sum, void *dbl, size_t n,
                      cuzk_gpu_msg *msg);
 
-/* MSM: out = sum over k < n of scalar[i_k] * base[i_k] with i_k = idx[k]
+/* An MSM's result as the GPU leaves it: the nwin window sums of a c-bit
+ * Pippenger (the sum is sum_w 2^(c w) windows[w]) plus `sum` (a batch sum,
+ * or infinity), XYZZ points (X, Y, ZZ, ZZZ; Montgomery; ZZ = 0 is
+ * infinity). The CPU finishes it (cuzk_core()->msm_combine): the serial
+ * doublings and the inversion take milliseconds on one GPU thread and
+ * microseconds on the CPU. */
+#define CUZK_GPU_MAX_WINDOWS 64
+typedef struct cuzk_gpu_msm_result {
+    unsigned nwin, c;
+    unsigned char windows[CUZK_GPU_MAX_WINDOWS][384];
+    unsigned char sum[384];
+} cuzk_gpu_msm_result;
+
+/* MSM: sum over k < n of scalar[i_k] * base[i_k] with i_k = idx[k]
  * (idx NULL: i_k = k); scalars plain 32-byte integers below 2^255. With
- * ones_only, every scalar is taken as 1 (the batch sum). `window` 0
- * chooses the window size. */
+ * ones_only, every scalar is taken as 1 (the batch sum, in out->sum).
+ * `window` 0 chooses the window size. */
 int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const void *scalars, const uint32_t *idx,
-                 size_t n, int ones_only, unsigned window, void *out, double *ms, cuzk_gpu_msg *msg);
+                 size_t n, int ones_only, unsigned window, cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg);
 
 /* NTTs over Fr, data in Montgomery form, n = 2^log_n:
  *   GPU_NTT_FORWARD   natural order evaluations of a coefficient vector
@@ -104,9 +117,12 @@ typedef struct cuzk_gpu_prove_in {
     size_t n_ones_c, n_tail_c;
 } cuzk_gpu_prove_in;
 
+/* The MSMs, in this order: sum w_i A_i, sum w_i B_i (G1), the same in G2,
+ * the C sum over the private signals, the H sum (no blinding). */
+enum { GPU_MSM_A, GPU_MSM_B1, GPU_MSM_B2, GPU_MSM_C, GPU_MSM_H, GPU_MSMS };
+
 typedef struct cuzk_gpu_prove_out {
-    /* sum w_i A_i etc. without blinding, affine, .zkey layout */
-    unsigned char a[96], b1[96], b2[192], c[96], h[96];
+    cuzk_gpu_msm_result msm[GPU_MSMS];
     double ms[GPU_PHASES];
 } cuzk_gpu_prove_out;
 

@@ -13,8 +13,9 @@
 #        setup, then bench_prove on the GPU and on the CPU's cores
 #
 # Environment: BUILD (build directory, default build-gpu), JOBS, PROVE_LOGS
-# (the circuit sizes, default "20 22 24"), CPU_PROVE_MAX_LOG (largest size
-# also proved on the CPU, default 22).
+# (the circuit sizes, default "20 22 24"), PROVE_CURVES (default "bls12381
+# bn128"), CPU_PROVE_MAX_LOG (largest size also proved on the CPU, default
+# 22), BENCH_REPS, BENCH_ARGS (extra bench_gpu arguments).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-/tmp/cuzk-gpu-check}
@@ -22,6 +23,7 @@ OUT=$(mktemp -d)
 BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
 PROVE_LOGS=${PROVE_LOGS:-"20 22 24"}
+PROVE_CURVES=${PROVE_CURVES:-"bls12381 bn128"}
 CPU_PROVE_MAX_LOG=${CPU_PROVE_MAX_LOG:-22}
 mkdir -p "$FINAL"
 trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$OUT/bench_gpu.txt" "$OUT/profile.txt" "$FINAL/" 2>/dev/null || true' EXIT
@@ -57,7 +59,7 @@ if want tests; then
 fi
 
 if want bench; then
-  "$BUILD/bench/bench_gpu" --reps "${BENCH_REPS:-5}" >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
+  "$BUILD/bench/bench_gpu" --reps "${BENCH_REPS:-5}" ${BENCH_ARGS:-} >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
   CUZK_GPU_PROFILE=1 "$BUILD/bench/bench_gpu" --max-log-g1 26 --max-log-g2 16 --max-log-ntt 20 --reps 1 \
     >"$OUT/profile_bench.txt" 2>"$OUT/profile.txt" || true
 fi
@@ -65,7 +67,7 @@ fi
 if want prove; then
   d=$(mktemp -d)
   for lg in $PROVE_LOGS; do
-    for curve in bls12381 bn128; do
+    for curve in $PROVE_CURVES; do
       c="$d/c${lg}_$curve"
       "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >"$OUT/circuit_${lg}_$curve.log" 2>&1
       ts=$(date +%s.%N)

@@ -215,6 +215,46 @@ static void core_groth16_blind(const core_prove_in *in, const core_msm_results *
     CORE_DISPATCH(in->curve, blind_affine)(in, m, out);
 }
 
+#define CORE_MSM_COMBINE(G)                                                                             \
+    static void G##_msm_combine(const unsigned char *windows, size_t stride, unsigned nwin, unsigned c,     \
+                                const unsigned char *extra, unsigned char *out)                             \
+    {                                                                                                       \
+        G##_jacobian r, t;                                                                                  \
+        G##_xyzz x;                                                                                         \
+        G##_set_infinity(&r);                                                                               \
+        for (unsigned w = nwin; w-- > 0;) {                                                                 \
+            for (unsigned i = 0; i < c; i++)                                                                \
+                G##_double(&r, &r);                                                                         \
+            memcpy(&x, windows + w * stride, sizeof(x));                                                    \
+            G##_xyzz_to_jacobian(&t, &x);                                                                   \
+            G##_add_var(&r, &r, &t);                                                                        \
+        }                                                                                                   \
+        if (extra) {                                                                                        \
+            memcpy(&x, extra, sizeof(x));                                                                   \
+            G##_xyzz_to_jacobian(&t, &x);                                                                   \
+            G##_add_var(&r, &r, &t);                                                                        \
+        }                                                                                                   \
+        G##_affine a;                                                                                       \
+        G##_to_affine(&a, &r);                                                                              \
+        memcpy(out, &a, sizeof(a));                                                                         \
+    }
+CORE_MSM_COMBINE(bls12_381_g1)
+CORE_MSM_COMBINE(bls12_381_g2)
+CORE_MSM_COMBINE(bn254_g1)
+CORE_MSM_COMBINE(bn254_g2)
+#undef CORE_MSM_COMBINE
+
+/* The GPU's XYZZ layout (cuda/ec/xyzz.cuh) is the CPU struct's, field by
+ * field. */
+static void core_msm_combine(int curve, int group, const unsigned char *windows, size_t stride, unsigned nwin,
+                             unsigned c, const unsigned char *extra, unsigned char *out)
+{
+    if (curve == CUZK_CURVE_BLS12_381)
+        (group == 1 ? bls12_381_g1_msm_combine : bls12_381_g2_msm_combine)(windows, stride, nwin, c, extra, out);
+    else
+        (group == 1 ? bn254_g1_msm_combine : bn254_g2_msm_combine)(windows, stride, nwin, c, extra, out);
+}
+
 static int core_groth16_setup_ptau(const core_setup_in *in, core_setup_out *out)
 {
     return CORE_DISPATCH(in->curve, groth16_setup)(in, out);
@@ -275,6 +315,7 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .groth16_eval = core_groth16_eval,
     .groth16_classify = groth16_classify,
     .groth16_blind = core_groth16_blind,
+    .msm_combine = core_msm_combine,
     .groth16_setup_ptau = core_groth16_setup_ptau,
     .g1_sub = core_g1_sub,
     .generators = core_generators,

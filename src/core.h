@@ -129,6 +129,13 @@ struct cuzk_core_ops {
                              size_t *n_tail, uint32_t *ones_c, size_t *n_ones_c, uint32_t *tail_c,
                              size_t *n_tail_c);
     void (*groth16_blind)(const core_prove_in *in, const core_msm_results *m, core_prove_out *out);
+    /* Finishes an MSM computed elsewhere (the GPU): out = sum over w < nwin
+     * of 2^(c w) windows[w] (`stride` bytes apart), plus *extra (may be
+     * NULL); inputs are XYZZ
+     * points (X, Y, ZZ, ZZZ in Montgomery form, ZZ = 0 for infinity) of
+     * group 1 or 2, the output affine in the .zkey layout. Public data. */
+    void (*msm_combine)(int curve, int group, const unsigned char *windows, size_t stride, unsigned nwin,
+                        unsigned c, const unsigned char *extra, unsigned char *out);
     /* src/groth16/setup_impl.h. CUZK_OK or CUZK_ERR_NO_MEMORY. */
     int (*groth16_setup_ptau)(const core_setup_in *in, core_setup_out *out);
     /* Section 4 of a new key, in pieces (setup_impl.h, ST_(coefs)): rows

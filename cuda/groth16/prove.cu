@@ -94,15 +94,29 @@ template <class Curve> struct key_impl : key_base {
         return CUZK_OK;
     }
 
-    // one split MSM: sum of the 1s plus Pippenger on the tail, to affine
+    // one split MSM: the sum of the 1s plus Pippenger on the tail; window
+    // sums and the batch sum stay on the device (d_win: room for
+    // CUZK_GPU_MAX_WINDOWS + 1) until the copy to the host at the end
     template <class F>
     int split_msm(const affine<F> *bases, const uint32_t *scalars, const uint32_t *ones, size_t n_ones,
-                  const uint32_t *tail, size_t n_tail, xyzz<F> *tmp, affine<F> *res, cudaStream_t st,
+                  const uint32_t *tail, size_t n_tail, xyzz<F> *d_win, cuzk_gpu_msm_result *res, cudaStream_t st,
                   cuzk_gpu_msg *msg)
     {
-        GPU_RC(msm_sum<F>(bases, ones, n_ones, tmp, st, msg));
-        GPU_RC(msm_pippenger<F>(bases, scalars, tail, n_tail, 0, tmp + 1, st, msg));
-        return points_to_affine<F>(tmp, tmp + 1, res, st, msg);
+        GPU_RC(msm_sum<F>(bases, ones, n_ones, d_win + CUZK_GPU_MAX_WINDOWS, st, msg));
+        return msm_pippenger<F>(bases, scalars, tail, n_tail, 0, d_win, &res->nwin, &res->c, st, msg);
+    }
+
+    template <class F>
+    int fetch(const xyzz<F> *d_win, bool with_sum, cuzk_gpu_msm_result *res, cudaStream_t st, cuzk_gpu_msg *msg)
+    {
+        static_assert(sizeof(xyzz<F>) <= sizeof(res->sum), "XYZZ size");
+        memset(res->sum, 0, sizeof(res->sum));
+        for (unsigned w = 0; w < res->nwin; w++)
+            GPU_TRY(msg, cudaMemcpyAsync(res->windows[w], d_win + w, sizeof(xyzz<F>), cudaMemcpyDeviceToHost, st));
+        if (with_sum)
+            GPU_TRY(msg, cudaMemcpyAsync(res->sum, d_win + CUZK_GPU_MAX_WINDOWS, sizeof(xyzz<F>),
+                                         cudaMemcpyDeviceToHost, st));
+        return CUZK_OK;
     }
 
     int prove(device_ctx *ctx, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out, cuzk_gpu_msg *msg) override
@@ -125,20 +139,17 @@ template <class Curve> struct key_impl : key_base {
 
         dev_buf<Fr> da, db, dc;
         dev_buf<uint32_t> wit, lists;
-        dev_buf<xyzz<Fp>> tmp1;
-        dev_buf<xyzz<Fp2>> tmp2;
-        dev_buf<affine<Fp>> res1;
-        dev_buf<affine<Fp2>> res2;
+        dev_buf<xyzz<Fp>> win1; // per G1 MSM: windows + the batch sum
+        dev_buf<xyzz<Fp2>> win2;
+        const size_t per = CUZK_GPU_MAX_WINDOWS + 1;
         GPU_RC(da.alloc(n, st, msg));
         GPU_RC(db.alloc(n, st, msg));
         GPU_RC(dc.alloc(n, st, msg));
         GPU_RC(wit.alloc((size_t)n_vars * 8, st, msg));
         size_t n_lists = in->n_ones + in->n_tail + in->n_ones_c + in->n_tail_c;
         GPU_RC(lists.alloc(n_lists, st, msg));
-        GPU_RC(tmp1.alloc(2, st, msg));
-        GPU_RC(tmp2.alloc(2, st, msg));
-        GPU_RC(res1.alloc(4, st, msg));
-        GPU_RC(res2.alloc(1, st, msg));
+        GPU_RC(win1.alloc(4 * per, st, msg));
+        GPU_RC(win2.alloc(per, st, msg));
         // rows past the key's domain_size (n > domain only if domain is
         // not a power of two) are zero
         if (n > domain) {
@@ -174,29 +185,27 @@ template <class Curve> struct key_impl : key_base {
         GPU_TRY(msg, cudaEventRecord(ev[2], st));
 
         const uint32_t *w = wit.p, *wc = wit.p + 8 * ((size_t)n_public + 1);
-        GPU_RC(msm_pippenger<Fp>(h, (const uint32_t *)da.p, nullptr, domain, 0, tmp1.p, st, msg));
-        GPU_RC(points_to_affine<Fp>(tmp1.p, nullptr, res1.p + 3, st, msg));
+        cuzk_gpu_msm_result *r = out->msm;
+        xyzz<Fp> *wa = win1.p, *wb1 = win1.p + per, *wcc = win1.p + 2 * per, *wh = win1.p + 3 * per;
+        GPU_RC(msm_pippenger<Fp>(h, (const uint32_t *)da.p, nullptr, domain, 0, wh, &r[GPU_MSM_H].nwin,
+                                 &r[GPU_MSM_H].c, st, msg));
         da.release();
         GPU_TRY(msg, cudaEventRecord(ev[3], st));
-        GPU_RC(split_msm<Fp>(a, w, l_ones, in->n_ones, l_tail, in->n_tail, tmp1.p, res1.p + 0, st, msg));
+        GPU_RC(split_msm<Fp>(a, w, l_ones, in->n_ones, l_tail, in->n_tail, wa, &r[GPU_MSM_A], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[4], st));
-        GPU_RC(split_msm<Fp>(b1, w, l_ones, in->n_ones, l_tail, in->n_tail, tmp1.p, res1.p + 1, st, msg));
+        GPU_RC(split_msm<Fp>(b1, w, l_ones, in->n_ones, l_tail, in->n_tail, wb1, &r[GPU_MSM_B1], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[5], st));
-        GPU_RC(split_msm<Fp2>(b2, w, l_ones, in->n_ones, l_tail, in->n_tail, tmp2.p, res2.p, st, msg));
+        GPU_RC(split_msm<Fp2>(b2, w, l_ones, in->n_ones, l_tail, in->n_tail, win2.p, &r[GPU_MSM_B2], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[6], st));
-        GPU_RC(split_msm<Fp>(c, wc, l_ones_c, in->n_ones_c, l_tail_c, in->n_tail_c, tmp1.p, res1.p + 2, st, msg));
+        GPU_RC(split_msm<Fp>(c, wc, l_ones_c, in->n_ones_c, l_tail_c, in->n_tail_c, wcc, &r[GPU_MSM_C], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[7], st));
 
-        affine<Fp> r1[4];
-        affine<Fp2> r2;
-        GPU_TRY(msg, cudaMemcpyAsync(r1, res1.p, sizeof(r1), cudaMemcpyDeviceToHost, st));
-        GPU_TRY(msg, cudaMemcpyAsync(&r2, res2.p, sizeof(r2), cudaMemcpyDeviceToHost, st));
+        GPU_RC(fetch<Fp>(wh, false, &r[GPU_MSM_H], st, msg));
+        GPU_RC(fetch<Fp>(wa, true, &r[GPU_MSM_A], st, msg));
+        GPU_RC(fetch<Fp>(wb1, true, &r[GPU_MSM_B1], st, msg));
+        GPU_RC(fetch<Fp2>(win2.p, true, &r[GPU_MSM_B2], st, msg));
+        GPU_RC(fetch<Fp>(wcc, true, &r[GPU_MSM_C], st, msg));
         GPU_TRY(msg, cudaStreamSynchronize(st));
-        memcpy(out->a, &r1[0], sizeof(r1[0]));
-        memcpy(out->b1, &r1[1], sizeof(r1[1]));
-        memcpy(out->c, &r1[2], sizeof(r1[2]));
-        memcpy(out->h, &r1[3], sizeof(r1[3]));
-        memcpy(out->b2, &r2, sizeof(r2));
         for (int i = 0; i < GPU_PHASES; i++) {
             float f = 0;
             GPU_TRY(msg, cudaEventElapsedTime(&f, ev[i], ev[i + 1]));

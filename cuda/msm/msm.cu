@@ -8,18 +8,17 @@ namespace gpu {
 
 template <class F>
 int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint32_t *idx, size_t n, bool ones_only,
-             unsigned window, void *out, double *ms, cuzk_gpu_msg *msg)
+             unsigned window, cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
     std::lock_guard<std::mutex> lock(ctx->compute);
     cudaStream_t st = ctx->stream;
-    dev_buf<affine<F>> db, dres;
+    dev_buf<affine<F>> db;
     dev_buf<uint32_t> ds, didx;
-    dev_buf<xyzz<F>> dsum;
+    dev_buf<xyzz<F>> dwin;
     GPU_RC(db.alloc(n_bases, st, msg));
-    GPU_RC(dres.alloc(1, st, msg));
-    GPU_RC(dsum.alloc(1, st, msg));
+    GPU_RC(dwin.alloc(CUZK_GPU_MAX_WINDOWS, st, msg));
     GPU_TRY(msg, cudaMemcpyAsync(db.p, bases, n_bases * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
     if (!ones_only) {
         GPU_RC(ds.alloc(n_bases * 8, st, msg));
@@ -29,15 +28,19 @@ int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint3
         GPU_RC(didx.alloc(n, st, msg));
         GPU_TRY(msg, cudaMemcpyAsync(didx.p, idx, n * 4, cudaMemcpyHostToDevice, st));
     }
+    memset(out, 0, sizeof(*out));
     stream_timer timer;
     GPU_RC(timer.start(st, msg));
     if (ones_only)
-        GPU_RC(msm_sum<F>(db.p, didx.p, n, dsum.p, st, msg));
+        GPU_RC(msm_sum<F>(db.p, didx.p, n, dwin.p, st, msg));
     else
-        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, window, dsum.p, st, msg));
-    GPU_RC(points_to_affine<F>(dsum.p, nullptr, dres.p, st, msg));
+        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, window, dwin.p, &out->nwin, &out->c, st, msg));
     GPU_RC(timer.stop_ms(st, ms, msg));
-    GPU_TRY(msg, cudaMemcpyAsync(out, dres.p, sizeof(affine<F>), cudaMemcpyDeviceToHost, st));
+    static_assert(sizeof(xyzz<F>) <= sizeof(out->sum), "XYZZ size");
+    if (ones_only)
+        GPU_TRY(msg, cudaMemcpyAsync(out->sum, dwin.p, sizeof(xyzz<F>), cudaMemcpyDeviceToHost, st));
+    for (unsigned w = 0; w < out->nwin; w++)
+        GPU_TRY(msg, cudaMemcpyAsync(out->windows[w], dwin.p + w, sizeof(xyzz<F>), cudaMemcpyDeviceToHost, st));
     GPU_TRY(msg, cudaStreamSynchronize(st));
     return CUZK_OK;
 }
@@ -70,14 +73,15 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
     GPU_RC(get_device(0, &ctx, msg));
     std::lock_guard<std::mutex> lock(ctx->compute);
     cudaStream_t st = ctx->stream;
-    dev_buf<affine<F>> lo, hi, pts, res;
+    dev_buf<affine<F>> lo, hi, pts;
     dev_buf<uint32_t> sc, dones, dtail;
-    dev_buf<xyzz<F>> sum;
+    dev_buf<xyzz<F>> sum, win;
+    unsigned nwin, cw;
     GPU_RC(lo.alloc(8192, st, msg));
     GPU_RC(hi.alloc(8192, st, msg));
     GPU_RC(pts.alloc(n, st, msg));
-    GPU_RC(res.alloc(1, st, msg));
-    GPU_RC(sum.alloc(2, st, msg));
+    GPU_RC(sum.alloc(1, st, msg));
+    GPU_RC(win.alloc(CUZK_GPU_MAX_WINDOWS, st, msg));
     GPU_RC(sc.alloc(n * 8, st, msg));
     GPU_TRY(msg, cudaMemcpyAsync(lo.p, table_lo, 8192 * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
     GPU_TRY(msg, cudaMemcpyAsync(hi.p, table_hi, 8192 * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
@@ -98,8 +102,7 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
     stream_timer timer;
     for (int r = -1; r < reps; r++) { // r = -1: warm-up (pool growth, module load)
         GPU_RC(timer.start(st, msg));
-        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, window, sum.p, st, msg));
-        GPU_RC(points_to_affine<F>(sum.p, nullptr, res.p, st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, window, win.p, &nwin, &cw, st, msg));
         double m0;
         GPU_RC(timer.stop_ms(st, &m0, msg));
         if (r >= 0)
@@ -112,8 +115,7 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
         GPU_RC(timer.stop_ms(st, &m2, msg));
         GPU_RC(timer.start(st, msg));
         GPU_RC(msm_sum<F>(pts.p, dones.p, n_ones, sum.p, st, msg));
-        GPU_RC(msm_pippenger<F>(pts.p, sc.p, dtail.p, n_tail, 0, sum.p + 1, st, msg));
-        GPU_RC(points_to_affine<F>(sum.p, sum.p + 1, res.p, st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, dtail.p, n_tail, 0, win.p, &nwin, &cw, st, msg));
         GPU_RC(timer.stop_ms(st, &m1, msg));
         if (r >= 0) {
             t[1][r] = m1;
@@ -147,8 +149,8 @@ extern "C" int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, co
 }
 
 extern "C" int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const void *scalars,
-                            const uint32_t *idx, size_t n, int ones_only, unsigned window, void *out, double *ms,
-                            cuzk_gpu_msg *msg)
+                            const uint32_t *idx, size_t n, int ones_only, unsigned window,
+                            cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg)
 {
     if (!idx && n > n_bases)
         return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM: more scalars than bases");

@@ -7,21 +7,20 @@
 
 namespace gpu {
 
-// out (device, one XYZZ point) = sum scalar[i_k] base[i_k] over k < n
-// (i_k = idx[k], or k without idx); scalars plain 256-bit integers below
-// 2^255, 32-byte aligned. c = 0 picks the window size.
+// Pippenger over sum scalar[i_k] base[i_k], k < n (i_k = idx[k], or k
+// without idx); scalars plain 256-bit integers below 2^255, 32-byte
+// aligned. c = 0 picks the window size. Leaves the *nwin window sums in
+// d_windows (room for CUZK_GPU_MAX_WINDOWS); the sum is
+// sum_w 2^(c w) d_windows[w], which the CPU finishes.
 template <class F>
 int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, unsigned c,
-                  xyzz<F> *d_out, cudaStream_t st, cuzk_gpu_msg *msg);
+                  xyzz<F> *d_windows, unsigned *nwin, unsigned *c_used, cudaStream_t st, cuzk_gpu_msg *msg);
 
 // out (device, one XYZZ point) = sum of base[idx[k]] over k < n.
 template <class F>
 int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_out, cudaStream_t st,
             cuzk_gpu_msg *msg);
 
-// out = affine(a + b) (b may be NULL), one device thread.
-template <class F>
-int points_to_affine(const xyzz<F> *a, const xyzz<F> *b, affine<F> *out, cudaStream_t st, cuzk_gpu_msg *msg);
 
 // Sorts count (key, value) pairs by the low key_bits of the key (CUB radix
 // sort, cuda/msm/sort.cu); the results are in one of the two buffers.

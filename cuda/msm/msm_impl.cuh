@@ -12,7 +12,8 @@
 //               small ones), add runs into XYZZ buckets; a run that crosses
 //               a slice boundary is finished by a fix-up pass
 //   reduce      per window, segments of buckets by running sums; segments
-//               and windows combined by further kernels, then Horner
+//               and windows summed by further kernels; the window sums go
+//               to the CPU, which finishes with Horner's rule (serial work)
 // The batch sum (points whose scalar is 1, found by the CPU's classifier)
 // is a strided XYZZ accumulation plus the same tree reduction.
 // Public data only (_var): scalars are witness values, which Groth16's
@@ -172,20 +173,6 @@ template <class F> __global__ void point_sum_groups(const xyzz<F> *in, size_t m,
     out[j] = acc;
 }
 
-// One thread: out = sum_w 2^(c w) W_w (Horner from the top window).
-template <class F> __global__ void msm_windows_combine(const xyzz<F> *win, unsigned nwin, unsigned c, xyzz<F> *out)
-{
-    if (blockIdx.x != 0 || threadIdx.x != 0)
-        return;
-    xyzz<F> r = xyzz<F>::inf();
-    for (unsigned w = nwin; w-- > 0;) {
-        for (unsigned i = 0; i < c; i++)
-            r = r.dbl();
-        r = r.add(win[w]);
-    }
-    *out = r;
-}
-
 // Strided batch sum of the points idx[k] (idx NULL: all of [0, n)).
 template <class F>
 __global__ void msm_sum_points(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *partial)
@@ -196,20 +183,6 @@ __global__ void msm_sum_points(const affine<F> *bases, const uint32_t *idx, size
     for (size_t k = t; k < n; k += stride)
         acc = acc.add_affine(bases[idx ? idx[k] : k]);
     partial[t] = acc;
-}
-
-template <class F> __global__ void points_add_to_affine(const xyzz<F> *a, const xyzz<F> *b, affine<F> *out)
-{
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        *out = (b ? a->add(*b) : *a).to_affine();
-}
-
-template <class F>
-int points_to_affine(const xyzz<F> *a, const xyzz<F> *b, affine<F> *out, cudaStream_t st, cuzk_gpu_msg *msg)
-{
-    points_add_to_affine<F><<<1, 1, 0, st>>>(a, b, out);
-    GPU_LAUNCHED(msg, "points_add_to_affine");
-    return CUZK_OK;
 }
 
 // Window size for `count` entries: minimizes nwin * (count + 4 * 2^(c-1))
@@ -235,17 +208,18 @@ inline unsigned msm_gpu_window(size_t count)
 // Scalars are plain 256-bit integers below 2^255, 32-byte aligned.
 template <class F>
 int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, unsigned c,
-                  xyzz<F> *d_out, cudaStream_t st, cuzk_gpu_msg *msg)
+                  xyzz<F> *d_windows, unsigned *nwin_out, unsigned *c_used, cudaStream_t st, cuzk_gpu_msg *msg)
 {
-    if (n == 0) {
-        GPU_TRY(msg, cudaMemsetAsync(d_out, 0, sizeof(xyzz<F>), st));
+    *nwin_out = 0;
+    *c_used = 0;
+    if (n == 0)
         return CUZK_OK;
-    }
     if (c == 0)
         c = msm_gpu_window(n);
-    if (c < 2 || c > 24)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 2 and 24 bits");
+    if (c < 4 || c > 24)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
+    static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     const uint32_t sentinel = nwin * nb;
     const size_t count = n * nwin;
     if (count > (size_t)INT32_MAX)
@@ -319,10 +293,10 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         out = x;
         per /= g;
     }
+    GPU_TRY(msg, cudaMemcpyAsync(d_windows, in, nwin * sizeof(xyzz<F>), cudaMemcpyDeviceToDevice, st));
     prof.mark("window-sums");
-    msm_windows_combine<F><<<1, 1, 0, st>>>(in, nwin, c, d_out);
-    GPU_LAUNCHED(msg, "msm_windows_combine");
-    prof.mark("combine");
+    *nwin_out = nwin;
+    *c_used = c;
     return CUZK_OK;
 }
 
@@ -363,8 +337,6 @@ int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_ou
 
 #define GPU_MSM_INSTANTIATE(F)                                                                          \
     template int msm_pippenger<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, unsigned,    \
-                                  xyzz<F> *, cudaStream_t, cuzk_gpu_msg *);                              \
+                                  xyzz<F> *, unsigned *, unsigned *, cudaStream_t, cuzk_gpu_msg *);      \
     template int msm_sum<F>(const affine<F> *, const uint32_t *, size_t, xyzz<F> *, cudaStream_t,            \
-                            cuzk_gpu_msg *);                                                             \
-    template int points_to_affine<F>(const xyzz<F> *, const xyzz<F> *, affine<F> *, cudaStream_t,            \
-                                     cuzk_gpu_msg *);
+                            cuzk_gpu_msg *);

@@ -111,6 +111,7 @@ static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int de
     size_t n = zk->domain_size, nv = zk->n_vars;
     unsigned char *a = calloc(n, 32), *b = calloc(n, 32);
     uint32_t *ones = malloc(nv * 4), *tail = malloc(nv * 4), *ones_c = malloc(nv * 4), *tail_c = malloc(nv * 4);
+    cuzk_gpu_prove_out *gout = NULL;
     if (!a || !b || !ones || !tail || !ones_c || !tail_c) {
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
                             zk->domain_size);
@@ -129,25 +130,38 @@ static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int de
     out->n_ones = gin.n_ones;
     out->n_tail = gin.n_tail;
     out->seconds[CORE_PHASE_EVAL] = now() - t0;
-    cuzk_gpu_prove_out gout;
     cuzk_gpu_msg m = {{0}};
-    if ((rc = cuzk_gpu_prove(zk->gpu_key, &gin, &gout, &m)) != CUZK_OK) {
+    if (!(gout = malloc(sizeof(*gout)))) {
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    if ((rc = cuzk_gpu_prove(zk->gpu_key, &gin, gout, &m)) != CUZK_OK) {
         rc = cuzk_error_set(err, rc, "GPU %d: %s", device, m.text);
         goto done;
     }
-    out->seconds[CORE_PHASE_NTT] = gout.ms[GPU_PHASE_NTT] / 1e3;
-    out->seconds[CORE_PHASE_MSM_H] = gout.ms[GPU_PHASE_MSM_H] / 1e3;
-    out->seconds[CORE_PHASE_MSM_A] = gout.ms[GPU_PHASE_MSM_A] / 1e3;
-    out->seconds[CORE_PHASE_MSM_B1] = gout.ms[GPU_PHASE_MSM_B1] / 1e3;
-    out->seconds[CORE_PHASE_MSM_B2] = gout.ms[GPU_PHASE_MSM_B2] / 1e3;
-    out->seconds[CORE_PHASE_MSM_C] = gout.ms[GPU_PHASE_MSM_C] / 1e3;
+    out->seconds[CORE_PHASE_NTT] = gout->ms[GPU_PHASE_NTT] / 1e3;
+    out->seconds[CORE_PHASE_MSM_H] = gout->ms[GPU_PHASE_MSM_H] / 1e3;
+    out->seconds[CORE_PHASE_MSM_A] = gout->ms[GPU_PHASE_MSM_A] / 1e3;
+    out->seconds[CORE_PHASE_MSM_B1] = gout->ms[GPU_PHASE_MSM_B1] / 1e3;
+    out->seconds[CORE_PHASE_MSM_B2] = gout->ms[GPU_PHASE_MSM_B2] / 1e3;
+    out->seconds[CORE_PHASE_MSM_C] = gout->ms[GPU_PHASE_MSM_C] / 1e3;
     if (t)
-        t->gpu_upload = gout.ms[GPU_PHASE_UPLOAD] / 1e3;
+        t->gpu_upload = gout->ms[GPU_PHASE_UPLOAD] / 1e3;
+    /* the GPU leaves window sums: the CPU finishes each MSM (Horner, one
+     * inversion), then blinds */
     double tb = now();
-    core_msm_results mr = {gout.a, gout.b1, gout.b2, gout.c, gout.h};
+    unsigned char pa[96], pb1[96], pb2[192], pc[96], ph[96];
+    unsigned char *dst[GPU_MSMS] = {pa, pb1, pb2, pc, ph};
+    for (int k = 0; k < GPU_MSMS; k++) {
+        const cuzk_gpu_msm_result *r = &gout->msm[k];
+        core->msm_combine(in->curve, k == GPU_MSM_B2 ? 2 : 1, r->windows[0], sizeof(r->windows[0]), r->nwin, r->c,
+                          k == GPU_MSM_H ? NULL : r->sum, dst[k]);
+    }
+    core_msm_results mr = {pa, pb1, pb2, pc, ph};
     core->groth16_blind(in, &mr, out);
     out->seconds[CORE_PHASE_BLIND] = now() - tb;
 done:
+    free(gout);
     free(a);
     free(b);
     free(ones);
