@@ -43,7 +43,10 @@ typedef enum cuzk_status {
     CUZK_ERR_CUDA = 12,            /* a CUDA call failed */
     CUZK_ERR_NO_DEVICE = 13,       /* no usable GPU */
     CUZK_ERR_INTERNAL = 14,        /* a bug in cuzk: please report it */
-    CUZK_ERR_INVALID_PROOF = 15    /* the inputs are well formed but the proof does not verify */
+    CUZK_ERR_INVALID_PROOF = 15,   /* the inputs are well formed but the proof does not verify */
+    CUZK_ERR_BUSY = 16,            /* a bounded queue is full: retry later */
+    CUZK_ERR_NOT_FOUND = 17,       /* no such job or key */
+    CUZK_ERR_CANCELLED = 18        /* the job was cancelled */
 } cuzk_status;
 
 /* Details of a failure: the status and a sentence naming the input (file,
@@ -294,6 +297,110 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_circuit_sha256_chain(const char *r1cs_
 
 /* Whether JSON input (verify) is built in. */
 CUZK_API int cuzk_has_json(void);
+
+/* ------------------------------------------------------------ engine
+ *
+ * A proving engine: a queue of proof jobs, worker threads that run them,
+ * and a cache of loaded keys shared by the jobs (src/engine/engine.c).
+ * Jobs run in priority order (CRITICAL first: a WindowPoSt deadline must
+ * not wait behind PoRep work), first-in first-out within a priority. A
+ * job's key comes from a path (loaded on first use and cached under that
+ * path) or from an id given to cuzk_engine_key_load; keys not used by a
+ * running job are evicted least-recently-used when the cache exceeds its
+ * byte budget. Every job records where its time went. All functions are
+ * thread-safe. */
+
+typedef struct cuzk_engine cuzk_engine;
+
+typedef enum cuzk_priority {
+    CUZK_PRIORITY_LOW = 0,
+    CUZK_PRIORITY_NORMAL = 1,
+    CUZK_PRIORITY_HIGH = 2,
+    CUZK_PRIORITY_CRITICAL = 3
+} cuzk_priority;
+
+typedef enum cuzk_job_state {
+    CUZK_JOB_QUEUED = 0,
+    CUZK_JOB_RUNNING = 1,
+    CUZK_JOB_DONE = 2,
+    CUZK_JOB_FAILED = 3,
+    CUZK_JOB_CANCELLED = 4
+} cuzk_job_state;
+
+typedef struct cuzk_engine_config {
+    int workers;            /* proofs in flight at once; 0: 1 */
+    int threads_per_worker; /* CPU threads per proof; 0: cores / workers */
+    int device;             /* cuzk_device, for every proof */
+    unsigned long long key_cache_bytes; /* budget for cached keys (their file sizes); 0: no limit */
+    unsigned max_jobs;      /* jobs queued or running at once; 0: 1024; beyond: CUZK_ERR_BUSY */
+} cuzk_engine_config;
+
+typedef struct cuzk_job_request {
+    const char *key_path;     /* the key: a .zkey path, */
+    const char *key_id;       /* or the id of a key loaded with cuzk_engine_key_load */
+    const char *witness_path; /* the witness: a .wtns path, */
+    const void *witness;      /* or a .wtns file's bytes (copied) */
+    size_t witness_len;
+    int priority;             /* cuzk_priority */
+} cuzk_job_request;
+
+typedef struct cuzk_job_info {
+    unsigned long long id;
+    int state;    /* cuzk_job_state */
+    int priority;
+    int status;   /* with CUZK_JOB_FAILED: what went wrong, and error: */
+    char error[512];
+    unsigned long long finish_seq; /* 1, 2, ... in the order jobs finished (0: not yet) */
+    double queue_wait;             /* seconds from submission to a worker taking it */
+    double load;                   /* key from the cache (or loaded) and witness opened */
+    cuzk_timings timings;          /* the proof's phases (cuzk_prove) */
+} cuzk_job_info;
+
+typedef struct cuzk_engine_stats {
+    unsigned queued[4];             /* by priority */
+    unsigned running;
+    unsigned long long done, failed, cancelled;
+    unsigned keys_cached;
+    unsigned long long key_bytes;   /* of the cached keys */
+    double uptime;                  /* seconds since cuzk_engine_create */
+    double worker_busy;             /* fraction of uptime x workers spent proving */
+    int workers;
+} cuzk_engine_stats;
+
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,
+                                                        cuzk_error *err);
+/* Cancels queued jobs, waits for running ones, frees everything. */
+CUZK_API void cuzk_engine_destroy(cuzk_engine *engine);
+/* Loads a key under an id, ahead of jobs that name it; an id already
+ * loaded is replaced (CUZK_ERR_BUSY while a running job uses it). An
+ * evicted key is reloaded from its path when a job needs it again. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_load(cuzk_engine *engine, const char *key_id, const char *path,
+                                                          cuzk_error *err);
+/* Drops a cached key (by id or path) once no running job uses it;
+ * CUZK_ERR_NOT_FOUND if it is not cached. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_evict(cuzk_engine *engine, const char *key, cuzk_error *err);
+/* Queues a job: *id identifies it. CUZK_ERR_BUSY when max_jobs are queued
+ * or running; CUZK_ERR_NOT_FOUND for an unknown key_id; problems with the
+ * files themselves show when the job runs (CUZK_JOB_FAILED, with the
+ * message). */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_submit(cuzk_engine *engine, const cuzk_job_request *req,
+                                                        unsigned long long *id, cuzk_error *err);
+/* Waits up to timeout seconds (< 0: forever) for the job to end; fills
+ * info either way (info->state says whether it ended). */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_wait(cuzk_engine *engine, unsigned long long id, double timeout,
+                                                      cuzk_job_info *info, cuzk_error *err);
+/* A finished job's proof.json and public.json (free with cuzk_free);
+ * CUZK_ERR_BUSY while it runs, its status if it failed,
+ * CUZK_ERR_CANCELLED. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result(cuzk_engine *engine, unsigned long long id, char **proof_json,
+                                                        char **public_json, cuzk_error *err);
+/* Cancels a queued job at once; a running one ends as cancelled when its
+ * proof returns (its result is dropped). */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_cancel(cuzk_engine *engine, unsigned long long id, cuzk_error *err);
+/* Forgets an ended job and its result. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_release(cuzk_engine *engine, unsigned long long id,
+                                                         cuzk_error *err);
+CUZK_API void cuzk_engine_get_stats(cuzk_engine *engine, cuzk_engine_stats *stats);
 
 #ifdef __cplusplus
 }

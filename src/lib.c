@@ -51,6 +51,12 @@ const char *cuzk_strerror(int status)
         return "internal error in cuzk (please report it)";
     case CUZK_ERR_INVALID_PROOF:
         return "the proof does not verify";
+    case CUZK_ERR_BUSY:
+        return "busy: the queue is full";
+    case CUZK_ERR_NOT_FOUND:
+        return "not found";
+    case CUZK_ERR_CANCELLED:
+        return "cancelled";
     default:
         return "unknown status code";
     }

@@ -184,6 +184,20 @@ grep -q "cannot write" "$tmp/err" || fail "unwritable wtns message: $(cat "$tmp/
 [ -e "$tmp/bad.r1cs" ] || [ -e "$tmp/bad.wtns" ] && fail "circuit left a file behind after failures"
 ls "$tmp" | grep -q '\.tmp\.' && fail "circuit left a temporary file behind"
 
+# bench: proofs through the engine, a report, bad arguments
+expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 6 --workers 2 --threads 1 --device cpu
+grep -q "6 proofs, 2 in flight, on cpu" "$tmp/out" || fail "bench report: $(cat "$tmp/out")"
+grep -q "latency (submit to proof) p50" "$tmp/out" || fail "bench latency: $(cat "$tmp/out")"
+expect 0 "$cuzk" bench "$fx/bls12381/tiny.zkey" "$fx/bls12381/tiny.wtns" --jobs 2 --json
+grep -q '"proofs_per_s"' "$tmp/out" || fail "bench --json: $(cat "$tmp/out")"
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey"
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 0
+grep -q "\-\-jobs expects" "$tmp/err" || fail "bench --jobs message: $(cat "$tmp/err")"
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --workers 999
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --device tpu
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns"
+grep -q "witness" "$tmp/err" || fail "bench curve mismatch message: $(cat "$tmp/err")"
+
 head -c 5000 /dev/zero >"$tmp/zeros.bin"
 expect 2 "$cuzk" info "$tmp/zeros.bin"
 grep -q "zeros.bin" "$tmp/err" || fail "unknown file message: $(cat "$tmp/err")"

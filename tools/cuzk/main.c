@@ -54,6 +54,11 @@ static void usage(FILE *out)
             "             describe a .zkey, .wtns, .r1cs, .ptau or bellperson .params file;\n"
             "             --check also checks every point of a .zkey (on the curve and in the\n"
             "             subgroup) with N threads (default: all cores)\n"
+            "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--workers W] [--threads T]\n"
+            "        [--device auto|gpu|cpu] [--json]\n"
+            "             prove N times (default 20) through the engine with W proofs in\n"
+            "             flight (default 1): throughput, latency percentiles, mean phase\n"
+            "             times and how busy the workers were\n"
             "  version    print the version, the CPU backend and the GPUs found\n"
             "  selftest   run the arithmetic known-answer checks\n"
             "  help       print this message\n");
@@ -602,6 +607,153 @@ static int cmd_info(int argc, char **argv)
     return info_params(path);
 }
 
+static int parse_device(const char *d, int *out)
+{
+    if (!strcmp(d, "auto"))
+        *out = CUZK_DEVICE_AUTO;
+    else if (!strcmp(d, "gpu"))
+        *out = CUZK_DEVICE_GPU;
+    else if (!strcmp(d, "cpu"))
+        *out = CUZK_DEVICE_CPU;
+    else
+        return fail("--device expects auto, gpu or cpu, got '%s'", d);
+    return 0;
+}
+
+static int parse_count(const char *flag, const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi)
+        return fail("%s expects an integer in [%ld, %ld], got '%s'", flag, lo, hi, s);
+    *out = (int)v;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* cuzk bench: N proofs of one key and witness through the engine. */
+static int cmd_bench(int argc, char **argv)
+{
+    const char *paths[2];
+    int npaths = 0, jobs = 20, json = 0;
+    cuzk_engine_config cfg = {.workers = 1};
+    for (int i = 0; i < argc; i++) {
+        int bad = 0;
+        if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
+            bad = parse_count("--jobs", argv[++i], 1, 100000, &jobs);
+        else if (!strcmp(argv[i], "--workers") && i + 1 < argc)
+            bad = parse_count("--workers", argv[++i], 1, 256, &cfg.workers);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            bad = parse_threads(argv[++i], &cfg.threads_per_worker);
+        else if (!strcmp(argv[i], "--device") && i + 1 < argc)
+            bad = parse_device(argv[++i], &cfg.device);
+        else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return fail("bench: unknown option '%s' (or it needs a value)", argv[i]);
+        else if (npaths == 2)
+            return fail("bench takes 2 files: <circuit.zkey> <witness.wtns>; '%s' is a third", argv[i]);
+        else
+            paths[npaths++] = argv[i];
+        if (bad)
+            return bad;
+    }
+    if (npaths != 2)
+        return fail("bench takes 2 files: <circuit.zkey> <witness.wtns>, got %d", npaths);
+    cfg.max_jobs = (unsigned)jobs;
+    cuzk_error err = {0};
+    cuzk_engine *e;
+    if (cuzk_engine_create(&cfg, &e, &err) != CUZK_OK)
+        return fail_err(&err);
+    /* the first proof loads the key (and uploads it to a GPU): not timed */
+    unsigned long long id;
+    cuzk_job_request req = {.key_path = paths[0], .witness_path = paths[1], .priority = CUZK_PRIORITY_NORMAL};
+    cuzk_job_info info;
+    if (cuzk_engine_submit(e, &req, &id, &err) != CUZK_OK || cuzk_engine_wait(e, id, -1, &info, &err) != CUZK_OK) {
+        cuzk_engine_destroy(e);
+        return fail_err(&err);
+    }
+    if (info.state != CUZK_JOB_DONE) {
+        cuzk_engine_destroy(e);
+        return fail("%s", info.error);
+    }
+    char device[16];
+    snprintf(device, sizeof(device), "%s", info.timings.device);
+    if (cuzk_engine_release(e, id, &err) != CUZK_OK) { /* cannot fail for an ended job */
+    }
+    unsigned long long *ids = malloc((size_t)jobs * sizeof(*ids));
+    double *lat = malloc((size_t)jobs * sizeof(*lat));
+    if (!ids || !lat) {
+        free(ids);
+        free(lat);
+        cuzk_engine_destroy(e);
+        return fail("out of memory");
+    }
+    double t0 = now_seconds();
+    for (int i = 0; i < jobs; i++)
+        if (cuzk_engine_submit(e, &req, &ids[i], &err) != CUZK_OK) {
+            free(ids);
+            free(lat);
+            cuzk_engine_destroy(e);
+            return fail_err(&err);
+        }
+    enum { QW, LOAD, EVAL, UPLOAD, NTT, MSM, BLIND, VERIFY, NPH };
+    static const char *names[NPH] = {"queue wait", "load", "eval", "gpu upload", "ntt", "msm (all)", "blind",
+                                     "verify"};
+    double sum[NPH] = {0};
+    int failed = 0;
+    for (int i = 0; i < jobs; i++) {
+        if (cuzk_engine_wait(e, ids[i], -1, &info, &err) != CUZK_OK || info.state != CUZK_JOB_DONE) {
+            if (!failed)
+                fprintf(stderr, "cuzk: job %d failed: %s\n", i, info.error);
+            failed++;
+            continue;
+        }
+        const cuzk_timings *t = &info.timings;
+        lat[i] = info.queue_wait + info.load + t->total;
+        double ph[NPH] = {info.queue_wait, info.load, t->eval, t->gpu_upload, t->ntt,
+                          t->msm_a + t->msm_b1 + t->msm_b2 + t->msm_c + t->msm_h, t->blind, t->verify};
+        for (int p = 0; p < NPH; p++)
+            sum[p] += ph[p];
+    }
+    double wall = now_seconds() - t0;
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    cuzk_engine_destroy(e);
+    if (failed) {
+        free(ids);
+        free(lat);
+        return fail("%d of %d jobs failed", failed, jobs);
+    }
+    qsort(lat, (size_t)jobs, sizeof(*lat), cmp_double);
+    double p50 = lat[jobs / 2], p90 = lat[(int)(jobs * 0.9)], p99 = lat[(int)(jobs * 0.99)];
+    if (json) {
+        printf("{\"jobs\": %d, \"workers\": %d, \"device\": \"%s\", \"wall\": %.6f, \"proofs_per_s\": %.4f, "
+               "\"latency_p50\": %.6f, \"latency_p90\": %.6f, \"latency_p99\": %.6f, \"worker_busy\": %.4f",
+               jobs, cfg.workers, device, wall, jobs / wall, p50, p90, p99, st.worker_busy);
+        static const char *keys[NPH] = {"queue_wait", "load", "eval", "gpu_upload", "ntt", "msm", "blind", "verify"};
+        for (int p = 0; p < NPH; p++)
+            printf(", \"mean_%s\": %.6f", keys[p], sum[p] / jobs);
+        printf("}\n");
+    } else {
+        printf("%d proofs, %d in flight, on %s: %.3f s, %.2f proofs/s\n", jobs, cfg.workers, device, wall,
+               jobs / wall);
+        printf("latency (submit to proof) p50 %.4f s, p90 %.4f s, p99 %.4f s\n", p50, p90, p99);
+        printf("workers busy %.1f %% of the run\nmean per proof:\n", 100 * st.worker_busy);
+        for (int p = 0; p < NPH; p++)
+            printf("  %-11s %9.4f s\n", names[p], sum[p] / jobs);
+    }
+    free(ids);
+    free(lat);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -627,6 +779,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "circuit"))
         return cmd_circuit(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
