@@ -402,6 +402,27 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_release(cuzk_engine *engine, un
                                                          cuzk_error *err);
 CUZK_API void cuzk_engine_get_stats(cuzk_engine *engine, cuzk_engine_stats *stats);
 
+/* ------------------------------------------------------------ daemon */
+
+/* `cuzk serve` (src/server/server.c, docs/api.md): the engine behind an
+ * HTTP/JSON API on host:port (port 0: a free one, printed on stdout),
+ * journaling jobs in state_dir so that none is lost across a crash.
+ * Blocks until SIGTERM or SIGINT, then stops taking requests, lets running
+ * proofs finish, and returns CUZK_OK. CUZK_ERR_UNSUPPORTED where the build
+ * lacks libmicrohttpd or jansson. */
+typedef struct cuzk_serve_config {
+    const char *host;       /* an IPv4 address, e.g. "127.0.0.1" */
+    unsigned port;
+    const char *state_dir;  /* created if missing */
+    cuzk_engine_config engine;
+    unsigned long long max_body; /* request bodies; 0: 256 MiB */
+    double result_ttl;           /* seconds results are kept; 0: 3600 */
+} cuzk_serve_config;
+
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);
+/* Whether the daemon is built in. */
+CUZK_API int cuzk_has_server(void);
+
 #ifdef __cplusplus
 }
 #endif

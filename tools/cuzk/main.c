@@ -59,6 +59,13 @@ static void usage(FILE *out)
             "             prove N times (default 20) through the engine with W proofs in\n"
             "             flight (default 1): throughput, latency percentiles, mean phase\n"
             "             times and how busy the workers were\n"
+            "  serve --listen HOST:PORT --state-dir DIR [--workers W] [--threads T]\n"
+            "        [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
+            "        [--max-body B] [--result-ttl S]\n"
+            "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
+            "             (PORT 0: a free port, printed), jobs journaled in DIR so that none is\n"
+            "             lost across a crash; defaults: 127.0.0.1, 1 worker, 1024 jobs, no key\n"
+            "             budget, 256 MiB bodies, results kept 3600 s; SIGTERM stops it cleanly\n"
             "  version    print the version, the CPU backend and the GPUs found\n"
             "  selftest   run the arithmetic known-answer checks\n"
             "  help       print this message\n");
@@ -94,6 +101,7 @@ static int cmd_version(void)
     else
         printf("cuda: built in; %d device%s\n", gpus, gpus == 1 ? "" : "s");
     printf("json input: %s\n", cuzk_has_json() ? "yes (jansson)" : "no (built without jansson)");
+    printf("daemon: %s\n", cuzk_has_server() ? "yes (libmicrohttpd)" : "no (built without libmicrohttpd or jansson)");
     return 0;
 }
 
@@ -754,6 +762,71 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+static int parse_u64(const char *flag, const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || end == s || *s == '-')
+        return fail("%s expects a non-negative integer, got '%s'", flag, s);
+    *out = v;
+    return 0;
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+    cuzk_serve_config cfg = {.host = "127.0.0.1"};
+    const char *listen = NULL;
+    for (int i = 0; i < argc; i++) {
+        int bad = 0;
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (v && !strcmp(a, "--listen"))
+            listen = v;
+        else if (v && !strcmp(a, "--state-dir"))
+            cfg.state_dir = v;
+        else if (v && !strcmp(a, "--workers"))
+            bad = parse_count("--workers", v, 1, 256, &cfg.engine.workers);
+        else if (v && !strcmp(a, "--threads"))
+            bad = parse_threads(v, &cfg.engine.threads_per_worker);
+        else if (v && !strcmp(a, "--device"))
+            bad = parse_device(v, &cfg.engine.device);
+        else if (v && !strcmp(a, "--max-jobs")) {
+            int n;
+            bad = parse_count("--max-jobs", v, 1, 1000000, &n);
+            cfg.engine.max_jobs = (unsigned)n;
+        } else if (v && !strcmp(a, "--key-cache-bytes"))
+            bad = parse_u64("--key-cache-bytes", v, &cfg.engine.key_cache_bytes);
+        else if (v && !strcmp(a, "--max-body"))
+            bad = parse_u64("--max-body", v, &cfg.max_body);
+        else if (v && !strcmp(a, "--result-ttl")) {
+            int n;
+            bad = parse_count("--result-ttl", v, 1, 86400 * 30, &n);
+            cfg.result_ttl = n;
+        } else
+            return fail("serve: unknown option '%s' (or it needs a value); see cuzk help", a);
+        if (bad)
+            return bad;
+        i++;
+    }
+    if (!listen || !cfg.state_dir)
+        return fail("serve needs --listen HOST:PORT and --state-dir DIR");
+    static char host[64];
+    const char *colon = strrchr(listen, ':');
+    if (!colon || colon == listen || (size_t)(colon - listen) >= sizeof(host))
+        return fail("--listen expects HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks one), got '%s'", listen);
+    memcpy(host, listen, (size_t)(colon - listen));
+    host[colon - listen] = 0;
+    int port;
+    if (parse_count("--listen port", colon + 1, 0, 65535, &port))
+        return 2;
+    cfg.host = host;
+    cfg.port = (unsigned)port;
+    cuzk_error err = {0};
+    if (cuzk_serve(&cfg, &err) != CUZK_OK)
+        return fail_err(&err);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -781,6 +854,8 @@ int main(int argc, char **argv)
         return cmd_circuit(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "serve"))
+        return cmd_serve(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;

@@ -1,0 +1,875 @@
+/* `cuzk serve`: the engine behind an HTTP/JSON API (docs/api.md), built on
+ * libmicrohttpd and jansson (both optional: without them cuzk_serve says
+ * so).
+ *
+ * Durability: an accepted job is written to the state directory (request,
+ * and the witness when it came as bytes) and fsync'd before the 202; its
+ * result is written the same way when it ends. On start, every request
+ * without a result is submitted again, so a crash loses no accepted job.
+ * Results stay until their TTL or a DELETE.
+ *
+ * Threads: libmicrohttpd runs one thread per connection (long polls block
+ * only their own); one watcher thread moves finished jobs from the engine
+ * to the journal. The table of jobs has its own mutex; the engine is
+ * thread-safe. */
+#include "../../include/cuzk.h"
+
+int cuzk_has_server(void)
+{
+    return CUZK_HAVE_SERVER;
+}
+
+#if CUZK_HAVE_SERVER
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../util/error.h"
+
+#define SERVER_MAX_JOBS_TABLE 65536
+
+typedef struct sjob {
+    char id[33];                /* 32 hex digits */
+    unsigned long long eid;     /* the engine's id */
+    int priority;
+    int ended;                  /* result known (state below) */
+    cuzk_job_info info;         /* last known */
+    char *proof, *pub;          /* when done */
+    double t_end;               /* monotonic, for the TTL */
+    struct sjob *next;
+} sjob;
+
+typedef struct server {
+    cuzk_serve_config cfg;
+    cuzk_engine *engine;
+    char jobs_dir[4096];
+    pthread_mutex_t mu;
+    sjob *jobs;
+    unsigned n_jobs;
+    volatile sig_atomic_t stop;
+    int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
+    pthread_t watcher;
+} server;
+
+static volatile sig_atomic_t got_signal;
+static void on_signal(int sig)
+{
+    (void)sig;
+    got_signal = 1;
+}
+
+/* For calls whose status does not matter here (the job may have ended
+ * meanwhile): warn_unused_result is not silenced by a (void) cast. */
+static void ignore_status(int rc)
+{
+    (void)rc;
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- files */
+
+static int fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return -1;
+    int r = fsync(fd);
+    close(fd);
+    return r;
+}
+
+/* Writes path atomically and durably: temporary file, fsync, rename,
+ * fsync of the directory. */
+static int write_durable(const server *s, const char *name, const void *data, size_t len)
+{
+    char tmp[4400], path[4400];
+    snprintf(path, sizeof(path), "%s/%s", s->jobs_dir, name);
+    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", s->jobs_dir, name);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        return -1;
+    const unsigned char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return fsync_dir(s->jobs_dir);
+}
+
+static void remove_job_files(const server *s, const char *id)
+{
+    static const char *ext[3] = {"req", "wtns", "res"};
+    for (int i = 0; i < 3; i++) {
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/%s.%s", s->jobs_dir, id, ext[i]);
+        unlink(path);
+    }
+}
+
+/* ---------------------------------------------------------------- jobs */
+
+static sjob *find_sjob(server *s, const char *id)
+{
+    for (sjob *j = s->jobs; j; j = j->next)
+        if (!strcmp(j->id, id))
+            return j;
+    return NULL;
+}
+
+static void free_sjob(sjob *j)
+{
+    cuzk_free(j->proof);
+    cuzk_free(j->pub);
+    free(j);
+}
+
+static int new_id(char out[33])
+{
+    unsigned char b[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(b, 1, 16, f) != 16) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    fclose(f);
+    for (int i = 0; i < 16; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+    return 0;
+}
+
+static const char *state_name(int state)
+{
+    static const char *n[] = {"queued", "running", "done", "failed", "cancelled"};
+    return state >= 0 && state <= 4 ? n[state] : "unknown";
+}
+
+/* Submits a journaled request (req: the .req JSON) to the engine. */
+static int submit_request(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err)
+{
+    cuzk_job_request r = {0};
+    r.key_path = json_string_value(json_object_get(req, "key_path"));
+    r.key_id = json_string_value(json_object_get(req, "key_id"));
+    r.witness_path = json_string_value(json_object_get(req, "witness_path"));
+    r.priority = (int)json_integer_value(json_object_get(req, "priority"));
+    char wpath[4400];
+    if (json_is_true(json_object_get(req, "witness_journaled"))) {
+        snprintf(wpath, sizeof(wpath), "%s/%s.wtns", s->jobs_dir, id);
+        r.witness_path = wpath;
+    }
+    return cuzk_engine_submit(s->engine, &r, eid, err);
+}
+
+/* ---------------------------------------------------------------- JSON out */
+
+static json_t *timings_json(const cuzk_job_info *i)
+{
+    const cuzk_timings *t = &i->timings;
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}", "queue_wait",
+                     i->queue_wait, "load", i->load, "eval", t->eval, "gpu_upload", t->gpu_upload, "ntt", t->ntt,
+                     "msm_a", t->msm_a, "msm_b1", t->msm_b1, "msm_b2", t->msm_b2, "msm_c", t->msm_c, "msm_h",
+                     t->msm_h, "blind", t->blind, "verify", t->verify, "total", t->total, "device", t->device);
+}
+
+static json_t *job_json(const sjob *j)
+{
+    json_t *o = json_pack("{s:s, s:s, s:i}", "id", j->id, "state", state_name(j->info.state), "priority",
+                          j->priority);
+    if (j->info.state >= CUZK_JOB_RUNNING)
+        json_object_set_new(o, "timings", timings_json(&j->info));
+    if (j->info.finish_seq)
+        json_object_set_new(o, "finished", json_integer((json_int_t)j->info.finish_seq));
+    if (j->info.state == CUZK_JOB_FAILED)
+        json_object_set_new(o, "error", json_string(j->info.error));
+    if (j->proof && j->pub) {
+        json_t *p = json_loads(j->proof, 0, NULL), *q = json_loads(j->pub, 0, NULL);
+        if (p)
+            json_object_set_new(o, "proof", p);
+        if (q)
+            json_object_set_new(o, "public", q);
+    }
+    return o;
+}
+
+/* ---------------------------------------------------------------- watcher */
+
+/* Moves ended jobs from the engine into the table and the journal, and
+ * drops results past their TTL. */
+static void watcher_sweep(server *s)
+{
+    {
+        pthread_mutex_lock(&s->mu);
+        for (sjob **pp = &s->jobs; *pp;) {
+            sjob *j = *pp;
+            if (j->ended) {
+                if (mono() - j->t_end > s->cfg.result_ttl) {
+                    *pp = j->next;
+                    s->n_jobs--;
+                    remove_job_files(s, j->id);
+                    free_sjob(j);
+                    continue;
+                }
+                pp = &j->next;
+                continue;
+            }
+            cuzk_job_info info;
+            cuzk_error err;
+            if (cuzk_engine_wait(s->engine, j->eid, 0, &info, &err) == CUZK_OK) {
+                j->info = info;
+                if (info.state == CUZK_JOB_CANCELLED && s->stopping) {
+                    /* cancelled by the shutdown: left journaled, resumed
+                     * at the next start */
+                } else if (info.state >= CUZK_JOB_DONE) {
+                    if (info.state == CUZK_JOB_DONE &&
+                        cuzk_engine_result(s->engine, j->eid, &j->proof, &j->pub, &err) != CUZK_OK)
+                        j->proof = j->pub = NULL;
+                    json_t *o = job_json(j);
+                    char *text = json_dumps(o, JSON_COMPACT);
+                    json_decref(o);
+                    if (text) {
+                        char name[64];
+                        snprintf(name, sizeof(name), "%s.res", j->id);
+                        if (write_durable(s, name, text, strlen(text)) != 0)
+                            fprintf(stderr, "cuzk serve: cannot journal the result of job %s: %s\n", j->id,
+                                    strerror(errno));
+                        free(text);
+                    }
+                    ignore_status(cuzk_engine_release(s->engine, j->eid, &err));
+                    j->ended = 1;
+                    j->t_end = mono();
+                }
+            }
+            pp = &j->next;
+        }
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
+static void *watcher_main(void *arg)
+{
+    server *s = arg;
+    while (!s->stop) {
+        watcher_sweep(s);
+        usleep(5000);
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- HTTP */
+
+typedef struct body {
+    char *data;
+    size_t len;
+    int too_large;
+} body;
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, json_t *o)
+{
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!text)
+        return MHD_NO;
+    size_t n = strlen(text);
+    char *t2 = realloc(text, n + 2);
+    if (t2) {
+        text = t2;
+        text[n++] = '\n';
+        text[n] = 0;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(n, text, MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    if (status == 429 || status == 503)
+        MHD_add_response_header(r, "Retry-After", "1");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return reply(c, status, json_pack("{s:s}", "error", msg));
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, char *text)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(r, "Content-Type", "text/plain; version=0.0.4");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static unsigned status_for(int rc)
+{
+    switch (rc) {
+    case CUZK_ERR_BUSY:
+        return 429;
+    case CUZK_ERR_NOT_FOUND:
+        return 404;
+    case CUZK_ERR_NO_MEMORY:
+    case CUZK_ERR_IO:
+        return 503;
+    default:
+        return 400;
+    }
+}
+
+static int b64_value(int ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A';
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0' + 52;
+    if (ch == '+' || ch == '-')
+        return 62;
+    if (ch == '/' || ch == '_')
+        return 63;
+    return -1;
+}
+
+/* Standard or URL-safe base64, padding optional; -1 on a bad character. */
+static long long b64_decode(const char *in, size_t len, unsigned char *out)
+{
+    unsigned acc = 0;
+    int bits = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (in[i] == '=')
+            break;
+        int v = b64_value((unsigned char)in[i]);
+        if (v < 0)
+            return -1;
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (long long)o;
+}
+
+static int parse_priority(json_t *p, int *out)
+{
+    if (!p) {
+        *out = CUZK_PRIORITY_NORMAL;
+        return 0;
+    }
+    if (json_is_integer(p) && json_integer_value(p) >= 0 && json_integer_value(p) <= 3) {
+        *out = (int)json_integer_value(p);
+        return 0;
+    }
+    static const char *names[4] = {"low", "normal", "high", "critical"};
+    if (json_is_string(p))
+        for (int i = 0; i < 4; i++)
+            if (!strcasecmp(json_string_value(p), names[i])) {
+                *out = i;
+                return 0;
+            }
+    return -1;
+}
+
+static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const body *b)
+{
+    json_error_t je;
+    json_t *req = json_loadb(b->data ? b->data : "", b->len, 0, &je);
+    if (!req || !json_is_object(req)) {
+        json_decref(req);
+        return reply_error(c, 400, "request body: expected a JSON object, %s (line %d, column %d)", je.text,
+                           je.line, je.column);
+    }
+    json_t *kp = json_object_get(req, "key_path"), *ki = json_object_get(req, "key_id");
+    json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
+    int prio;
+    enum MHD_Result ret;
+    if (!kp == !ki || (kp && !json_is_string(kp)) || (ki && !json_is_string(ki))) {
+        ret = reply_error(c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
+        goto out;
+    }
+    if (!wp == !wb || (wp && !json_is_string(wp)) || (wb && !json_is_string(wb))) {
+        ret = reply_error(c, 400,
+                          "request body: give exactly one of \"witness_path\" and \"witness\" (base64 .wtns), as a "
+                          "string");
+        goto out;
+    }
+    if (parse_priority(json_object_get(req, "priority"), &prio) != 0) {
+        ret = reply_error(c, 400, "request body: \"priority\" must be low, normal, high, critical or 0-3");
+        goto out;
+    }
+    char id[33];
+    if (new_id(id) != 0) {
+        ret = reply_error(c, 503, "cannot draw a job id");
+        goto out;
+    }
+    json_t *jr = json_pack("{s:i}", "priority", prio);
+    if (kp)
+        json_object_set(jr, "key_path", kp);
+    else
+        json_object_set(jr, "key_id", ki);
+    if (wp)
+        json_object_set(jr, "witness_path", wp);
+    else {
+        const char *t = json_string_value(wb);
+        size_t tl = strlen(t);
+        unsigned char *w = malloc(tl * 3 / 4 + 3);
+        long long wl = w ? b64_decode(t, tl, w) : -1;
+        char name[64];
+        snprintf(name, sizeof(name), "%s.wtns", id);
+        if (wl <= 0) {
+            free(w);
+            json_decref(jr);
+            ret = reply_error(c, 400, "request body: \"witness\" is not valid base64 (or empty)");
+            goto out;
+        }
+        if (write_durable(s, name, w, (size_t)wl) != 0) {
+            free(w);
+            json_decref(jr);
+            ret = reply_error(c, 503, "cannot journal the witness in %s: %s", s->jobs_dir, strerror(errno));
+            goto out;
+        }
+        free(w);
+        json_object_set_new(jr, "witness_journaled", json_true());
+    }
+    pthread_mutex_lock(&s->mu);
+    unsigned long long eid = 0;
+    cuzk_error err = {0};
+    int rc = s->n_jobs >= SERVER_MAX_JOBS_TABLE ? cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later")
+                                                : CUZK_OK;
+    char name[64];
+    snprintf(name, sizeof(name), "%s.req", id);
+    char *text = json_dumps(jr, JSON_COMPACT);
+    if (rc == CUZK_OK && (!text || write_durable(s, name, text, strlen(text)) != 0))
+        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the request in %s", s->jobs_dir);
+    if (rc == CUZK_OK)
+        rc = submit_request(s, id, jr, &eid, &err);
+    sjob *j = NULL;
+    if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
+        rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    if (rc == CUZK_OK) {
+        memcpy(j->id, id, sizeof(j->id));
+        j->eid = eid;
+        j->priority = prio;
+        j->info.state = CUZK_JOB_QUEUED;
+        j->next = s->jobs;
+        s->jobs = j;
+        s->n_jobs++;
+    }
+    pthread_mutex_unlock(&s->mu);
+    free(text);
+    json_decref(jr);
+    if (rc != CUZK_OK) {
+        remove_job_files(s, id);
+        ret = reply_error(c, status_for(rc), "%s", err.message);
+    } else
+        ret = reply(c, 202, json_pack("{s:s, s:s}", "id", id, "state", "queued"));
+out:
+    json_decref(req);
+    return ret;
+}
+
+static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id)
+{
+    const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
+    double wait = 0;
+    if (w) {
+        char *end;
+        wait = strtod(w, &end);
+        if (*end || end == w || wait < 0 || wait > 3600)
+            return reply_error(c, 400, "wait: expected seconds in [0, 3600], got '%s'", w);
+    }
+    double deadline = mono() + wait;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        sjob *j = find_sjob(s, id);
+        if (!j) {
+            pthread_mutex_unlock(&s->mu);
+            return reply_error(c, 404, "no job '%s'", id);
+        }
+        if (j->ended || mono() >= deadline) {
+            json_t *o = job_json(j);
+            pthread_mutex_unlock(&s->mu);
+            return reply(c, 200, o);
+        }
+        pthread_mutex_unlock(&s->mu);
+        usleep(10000);
+    }
+}
+
+static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const char *id)
+{
+    pthread_mutex_lock(&s->mu);
+    sjob **pp = &s->jobs;
+    while (*pp && strcmp((*pp)->id, id))
+        pp = &(*pp)->next;
+    sjob *j = *pp;
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return reply_error(c, 404, "no job '%s'", id);
+    }
+    if (!j->ended) {
+        cuzk_error err;
+        ignore_status(cuzk_engine_cancel(s->engine, j->eid, &err));
+        pthread_mutex_unlock(&s->mu);
+        return reply(c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
+    }
+    /* an ended job: forget it and its result */
+    *pp = j->next;
+    s->n_jobs--;
+    remove_job_files(s, j->id);
+    free_sjob(j);
+    pthread_mutex_unlock(&s->mu);
+    return reply(c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
+}
+
+static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const char *method, const char *key,
+                                    const body *b)
+{
+    cuzk_error err = {0};
+    if (!strcmp(method, "DELETE")) {
+        int rc = cuzk_engine_key_evict(s->engine, key, &err);
+        return rc == CUZK_OK ? reply(c, 200, json_pack("{s:s, s:s}", "key", key, "state", "evicted"))
+                             : reply_error(c, status_for(rc), "%s", err.message);
+    }
+    json_error_t je;
+    json_t *req = json_loadb(b->data ? b->data : "", b->len, 0, &je);
+    const char *path = json_string_value(json_object_get(req, "path"));
+    if (!path) {
+        json_decref(req);
+        return reply_error(c, 400, "request body: expected {\"path\": \"<file.zkey>\"}");
+    }
+    int rc = cuzk_engine_key_load(s->engine, key, path, &err);
+    json_decref(req);
+    return rc == CUZK_OK ? reply(c, 200, json_pack("{s:s, s:s}", "key", key, "state", "loaded"))
+                         : reply_error(c, status_for(rc), "%s", err.message);
+}
+
+static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int metrics)
+{
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(s->engine, &st);
+    pthread_mutex_lock(&s->mu);
+    unsigned kept = s->n_jobs;
+    pthread_mutex_unlock(&s->mu);
+    int gpus = 0;
+    if (cuzk_gpu_count(&gpus) != CUZK_OK)
+        gpus = 0;
+    if (!metrics)
+        return reply(c, 200,
+                     json_pack("{s:{s:i, s:i, s:i, s:i}, s:i, s:I, s:I, s:I, s:i, s:I, s:f, s:f, s:i, s:i, s:i}",
+                               "queued", "low", st.queued[0], "normal", st.queued[1], "high", st.queued[2],
+                               "critical", st.queued[3], "running", st.running, "done", (json_int_t)st.done,
+                               "failed", (json_int_t)st.failed, "cancelled", (json_int_t)st.cancelled,
+                               "keys_cached", st.keys_cached, "key_bytes", (json_int_t)st.key_bytes, "uptime",
+                               st.uptime, "worker_busy", st.worker_busy, "workers", st.workers, "jobs_kept", kept,
+                               "gpus", gpus));
+    char *t = malloc(2048);
+    if (!t)
+        return MHD_NO;
+    snprintf(t, 2048,
+             "# TYPE cuzk_jobs_queued gauge\n"
+             "cuzk_jobs_queued{priority=\"low\"} %u\ncuzk_jobs_queued{priority=\"normal\"} %u\n"
+             "cuzk_jobs_queued{priority=\"high\"} %u\ncuzk_jobs_queued{priority=\"critical\"} %u\n"
+             "# TYPE cuzk_jobs_running gauge\ncuzk_jobs_running %u\n"
+             "# TYPE cuzk_jobs_total counter\ncuzk_jobs_total{state=\"done\"} %llu\n"
+             "cuzk_jobs_total{state=\"failed\"} %llu\ncuzk_jobs_total{state=\"cancelled\"} %llu\n"
+             "# TYPE cuzk_keys_cached gauge\ncuzk_keys_cached %u\n"
+             "# TYPE cuzk_key_cache_bytes gauge\ncuzk_key_cache_bytes %llu\n"
+             "# TYPE cuzk_worker_busy_ratio gauge\ncuzk_worker_busy_ratio %.6f\n"
+             "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n",
+             st.queued[0], st.queued[1], st.queued[2], st.queued[3], st.running, st.done, st.failed, st.cancelled,
+             st.keys_cached, st.key_bytes, st.worker_busy, st.uptime);
+    return reply_text(c, 200, t);
+}
+
+static int valid_id(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 200)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
+              id[i] == '-' || id[i] == '_' || id[i] == '.'))
+            return 0;
+    return 1;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    server *s = cls;
+    body *b = *con_cls;
+    if (!b) {
+        if (!(b = calloc(1, sizeof(*b))))
+            return MHD_NO;
+        *con_cls = b;
+        return MHD_YES;
+    }
+    if (*upload_size) { /* a piece of the body */
+        if (b->len + *upload_size > s->cfg.max_body)
+            b->too_large = 1;
+        else {
+            char *n = realloc(b->data, b->len + *upload_size + 1);
+            if (!n)
+                b->too_large = 1;
+            else {
+                b->data = n;
+                memcpy(b->data + b->len, upload, *upload_size);
+                b->len += *upload_size;
+                b->data[b->len] = 0;
+            }
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (b->too_large)
+        return reply_error(c, 413, "request body larger than %llu bytes", (unsigned long long)s->cfg.max_body);
+    if (s->stopping)
+        return reply_error(c, 503, "shutting down");
+    const char *rest;
+    if (!strcmp(url, "/healthz") && !strcmp(method, "GET"))
+        return reply(c, 200, json_pack("{s:s}", "status", "ok"));
+    if (!strcmp(url, "/metrics") && !strcmp(method, "GET"))
+        return status_request(s, c, 1);
+    if (!strcmp(url, "/v1/status") && !strcmp(method, "GET"))
+        return status_request(s, c, 0);
+    if (!strcmp(url, "/v1/proofs") && !strcmp(method, "POST"))
+        return post_proof(s, c, b);
+    if (!strncmp(url, "/v1/proofs/", 11)) {
+        rest = url + 11;
+        if (!valid_id(rest))
+            return reply_error(c, 400, "bad job id");
+        if (!strcmp(method, "GET"))
+            return get_proof(s, c, rest);
+        if (!strcmp(method, "DELETE"))
+            return delete_proof(s, c, rest);
+        return reply_error(c, 405, "%s is not allowed on %s", method, url);
+    }
+    if (!strncmp(url, "/v1/keys/", 9)) {
+        rest = url + 9;
+        if (!valid_id(rest))
+            return reply_error(c, 400, "bad key id (letters, digits, '-', '_', '.')");
+        if (!strcmp(method, "POST") || !strcmp(method, "DELETE"))
+            return keys_request(s, c, method, rest, b);
+        return reply_error(c, 405, "%s is not allowed on %s", method, url);
+    }
+    return reply_error(c, 404, "no such endpoint: %s %s", method, url);
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    (void)toe;
+    body *b = *con_cls;
+    if (b) {
+        free(b->data);
+        free(b);
+    }
+    *con_cls = NULL;
+}
+
+/* Resubmits journaled requests without results; loads kept results. */
+static int recover(server *s, unsigned *resubmitted, cuzk_error *err)
+{
+    *resubmitted = 0;
+    DIR *d = opendir(s->jobs_dir);
+    if (!d)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot open: %s", s->jobs_dir, strerror(errno));
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n != 36 || strcmp(de->d_name + 32, ".req"))
+            continue;
+        char id[33], path[4400];
+        memcpy(id, de->d_name, 32);
+        id[32] = 0;
+        sjob *j = calloc(1, sizeof(*j));
+        if (!j)
+            continue;
+        memcpy(j->id, id, sizeof(j->id));
+        snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, id);
+        json_t *res = json_load_file(path, 0, NULL);
+        if (res) { /* ended before the restart */
+            const char *st = json_string_value(json_object_get(res, "state"));
+            j->ended = 1;
+            j->t_end = mono();
+            j->priority = (int)json_integer_value(json_object_get(res, "priority"));
+            j->info.state = st && !strcmp(st, "done") ? CUZK_JOB_DONE
+                            : st && !strcmp(st, "cancelled") ? CUZK_JOB_CANCELLED
+                                                             : CUZK_JOB_FAILED;
+            const char *e = json_string_value(json_object_get(res, "error"));
+            if (e)
+                snprintf(j->info.error, sizeof(j->info.error), "%s", e);
+            json_t *p = json_object_get(res, "proof"), *q = json_object_get(res, "public");
+            if (p && q) {
+                j->proof = json_dumps(p, JSON_INDENT(1));
+                j->pub = json_dumps(q, JSON_INDENT(1));
+            }
+            json_decref(res);
+        } else {
+            snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, id);
+            json_t *req = json_load_file(path, 0, NULL);
+            cuzk_error e2 = {0};
+            if (!req || submit_request(s, id, req, &j->eid, &e2) != CUZK_OK) {
+                j->ended = 1;
+                j->t_end = mono();
+                j->info.state = CUZK_JOB_FAILED;
+                snprintf(j->info.error, sizeof(j->info.error), "not resumed after a restart: %.400s",
+                         req ? e2.message : "unreadable journal entry");
+            } else {
+                j->priority = (int)json_integer_value(json_object_get(req, "priority"));
+                j->info.state = CUZK_JOB_QUEUED;
+                (*resubmitted)++;
+            }
+            json_decref(req);
+        }
+        j->next = s->jobs;
+        s->jobs = j;
+        s->n_jobs++;
+    }
+    closedir(d);
+    return CUZK_OK;
+}
+
+int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
+{
+    if (!cfg || !cfg->host || !cfg->state_dir)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_serve: NULL argument");
+    server s;
+    memset(&s, 0, sizeof(s));
+    s.cfg = *cfg;
+    if (!s.cfg.max_body)
+        s.cfg.max_body = 256u << 20;
+    if (s.cfg.result_ttl <= 0)
+        s.cfg.result_ttl = 3600;
+    if (mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
+        return cuzk_error_set(err, CUZK_ERR_IO, "--state-dir %s: cannot create: %s", cfg->state_dir, strerror(errno));
+    snprintf(s.jobs_dir, sizeof(s.jobs_dir), "%s/jobs", cfg->state_dir);
+    if (mkdir(s.jobs_dir, 0700) != 0 && errno != EEXIST)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.jobs_dir, strerror(errno));
+    int rc = cuzk_engine_create(&cfg->engine, &s.engine, err);
+    if (rc != CUZK_OK)
+        return rc;
+    pthread_mutex_init(&s.mu, NULL);
+    unsigned resubmitted = 0;
+    if ((rc = recover(&s, &resubmitted, err)) != CUZK_OK) {
+        cuzk_engine_destroy(s.engine);
+        return rc;
+    }
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(cfg->port);
+    if (inet_pton(AF_INET, cfg->host, &addr.sin_addr) != 1) {
+        cuzk_engine_destroy(s.engine);
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--listen: '%s' is not an IPv4 address", cfg->host);
+    }
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler,
+        &s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)256, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)3700, MHD_OPTION_END);
+    if (!d) {
+        cuzk_engine_destroy(s.engine);
+        return cuzk_error_set(err, CUZK_ERR_IO, "--listen %s:%u: cannot listen (address in use?)", cfg->host,
+                              cfg->port);
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned port = di ? di->port : cfg->port;
+    printf("cuzk serve: listening on %s:%u (state %s; %u journaled job%s resumed)\n", cfg->host, port,
+           cfg->state_dir, resubmitted, resubmitted == 1 ? "" : "s");
+    fflush(stdout);
+    if (pthread_create(&s.watcher, NULL, watcher_main, &s) != 0) {
+        MHD_stop_daemon(d);
+        cuzk_engine_destroy(s.engine);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    while (!got_signal)
+        pause();
+    /* graceful: stop taking requests, let running proofs finish and land
+     * in the journal; queued ones stay journaled for the next start */
+    printf("cuzk serve: stopping\n");
+    fflush(stdout);
+    MHD_stop_daemon(d);
+    pthread_mutex_lock(&s.mu);
+    s.stopping = 1;
+    for (sjob *j = s.jobs; j; j = j->next) {
+        cuzk_job_info info;
+        cuzk_error e2;
+        if (!j->ended && cuzk_engine_wait(s.engine, j->eid, 0, &info, &e2) == CUZK_OK &&
+            info.state == CUZK_JOB_QUEUED)
+            ignore_status(cuzk_engine_cancel(s.engine, j->eid, &e2));
+    }
+    pthread_mutex_unlock(&s.mu);
+    cuzk_engine_stats st;
+    for (cuzk_engine_get_stats(s.engine, &st); st.running; cuzk_engine_get_stats(s.engine, &st))
+        usleep(20000);
+    s.stop = 1;
+    pthread_join(s.watcher, NULL);
+    watcher_sweep(&s); /* record what just ended */
+    cuzk_engine_destroy(s.engine);
+    while (s.jobs) {
+        sjob *n = s.jobs->next;
+        free_sjob(s.jobs);
+        s.jobs = n;
+    }
+    pthread_mutex_destroy(&s.mu);
+    return CUZK_OK;
+}
+
+#else
+
+int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
+{
+    (void)cfg;
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                          "this cuzk was built without the server (install libmicrohttpd-dev and libjansson-dev, "
+                          "then rebuild)");
+}
+
+#endif
