@@ -184,6 +184,25 @@ grep -q "cannot write" "$tmp/err" || fail "unwritable wtns message: $(cat "$tmp/
 [ -e "$tmp/bad.r1cs" ] || [ -e "$tmp/bad.wtns" ] && fail "circuit left a file behind after failures"
 ls "$tmp" | grep -q '\.tmp\.' && fail "circuit left a temporary file behind"
 
+# prove --device / --gpu
+expect 0 "$cuzk" prove "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/dp.json" "$tmp/dq.json" --device cpu
+expect 2 "$cuzk" prove "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/dp.json" "$tmp/dq.json" --device tpu
+grep -q "\-\-device expects" "$tmp/err" || fail "bad --device message: $(cat "$tmp/err")"
+expect 2 "$cuzk" prove "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/dp.json" "$tmp/dq.json" --gpu x
+grep -q "\-\-gpu expects" "$tmp/err" || fail "bad --gpu message: $(cat "$tmp/err")"
+if ! "$cuzk" version | grep -q "cuda: built in; [1-9]"; then # no GPU here: --device gpu must say so
+  expect 2 "$cuzk" prove "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/dp.json" "$tmp/dq.json" --device gpu
+  grep -qi "gpu\|cuda" "$tmp/err" || fail "--device gpu without a GPU: $(cat "$tmp/err")"
+fi
+# serve: bad arguments exit 2 with a message (the daemon itself: test_serve.sh)
+expect 2 "$cuzk" serve --listen 127.0.0.1:0
+grep -q "state-dir" "$tmp/err" || fail "serve without --state-dir: $(cat "$tmp/err")"
+expect 2 "$cuzk" serve --listen localhost --state-dir "$tmp/st"
+expect 2 "$cuzk" serve --listen 127.0.0.1:99999 --state-dir "$tmp/st"
+expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --workers 0
+expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --max-body -5
+expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --bogus 1
+
 # bench: proofs through the engine, a report, bad arguments
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 6 --workers 2 --threads 1 --device cpu
 grep -q "6 proofs, 2 in flight, on cpu" "$tmp/out" || fail "bench report: $(cat "$tmp/out")"

@@ -64,13 +64,6 @@ typedef struct server {
     pthread_t watcher;
 } server;
 
-static volatile sig_atomic_t got_signal;
-static void on_signal(int sig)
-{
-    (void)sig;
-    got_signal = 1;
-}
-
 /* For calls whose status does not matter here (the job may have ended
  * meanwhile): warn_unused_result is not silenced by a (void) cast. */
 static void ignore_status(int rc)
@@ -772,10 +765,27 @@ static int recover(server *s, unsigned *resubmitted, cuzk_error *err)
     return CUZK_OK;
 }
 
+static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_signals, cuzk_error *err);
+
 int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
 {
     if (!cfg || !cfg->host || !cfg->state_dir)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_serve: NULL argument");
+    /* SIGTERM and SIGINT are blocked in every thread (the engine's and
+     * libmicrohttpd's inherit the mask) and taken by sigwait below, so the
+     * shutdown never depends on which thread a signal lands in */
+    sigset_t stop_signals, old_mask;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
+    int rc = serve_blocked(cfg, &stop_signals, err);
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    return rc;
+}
+
+static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_signals, cuzk_error *err)
+{
     server s;
     memset(&s, 0, sizeof(s));
     s.cfg = *cfg;
@@ -824,13 +834,9 @@ int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
         cuzk_engine_destroy(s.engine);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    while (!got_signal)
-        pause();
+    int sig = 0;
+    while (sigwait(stop_signals, &sig) != 0)
+        ;
     /* graceful: stop taking requests, let running proofs finish and land
      * in the journal; queued ones stay journaled for the next start */
     printf("cuzk serve: stopping\n");
