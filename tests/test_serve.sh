@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cuzk serve on loopback (bounded in time): many jobs from concurrent
+# cuzk serve on loopback (bounded in time): 208 jobs from 16 concurrent
 # clients over every fixture, both curves, each result verified by snarkjs;
 # kill -9 under load and a restart on the same state directory lose no
 # accepted job; cancel; priorities; 429 under overload; 413; bad input gets
@@ -43,10 +43,10 @@ start "$tmp/s1" --workers 2 --threads 1
 names=(tiny mul1k poseidon3)
 curves=(bn128 bls12381)
 clients=()
-for c in $(seq 8); do
+for c in $(seq 16); do
   (
-    for i in $(seq 8); do
-      k=$(( (c * 8 + i) % 6 )); cv=${curves[$((k / 3))]}; nm=${names[$((k % 3))]}
+    for i in $(seq 13); do
+      k=$(( (c * 13 + i) % 6 )); cv=${curves[$((k / 3))]}; nm=${names[$((k % 3))]}
       if [ $((i % 2)) = 0 ]; then # half the witnesses inline, base64
         w=$(base64 -w0 "$fx/$cv/$nm.wtns")
         printf '{"key_path":"%s","witness":"%s"}' "$fx/$cv/$nm.zkey" "$w" >"$tmp/req.$c.$i"
@@ -64,7 +64,7 @@ done
 wait "${clients[@]}"
 [ -e "$tmp/client_fail" ] && fail "$(cat "$tmp/client_fail")"
 cat "$tmp"/ids.* >"$tmp/ids"
-[ "$(wc -l <"$tmp/ids")" = 64 ] || fail "expected 64 accepted jobs"
+[ "$(wc -l <"$tmp/ids")" = 208 ] || fail "expected 208 accepted jobs"
 triples=()
 n=0
 while read -r id cv nm; do
@@ -82,9 +82,9 @@ done <"$tmp/ids"
 if [ -n "$node" ] && [ -d "$(dirname "$0")/snarkjs/node_modules/snarkjs" ]; then
   "$node" "$(dirname "$0")/snarkjs/verify_many.mjs" "${triples[@]}" || fail "snarkjs rejected a daemon proof"
 fi
-code=$(api "127.0.0.1:$port/v1/status"); [ "$code" = 200 ] && jq -e '.done == 64' "$tmp/body" >/dev/null ||
+code=$(api "127.0.0.1:$port/v1/status"); [ "$code" = 200 ] && jq -e '.done == 208' "$tmp/body" >/dev/null ||
   fail "status: $(cat "$tmp/body")"
-code=$(api "127.0.0.1:$port/metrics"); grep -q 'cuzk_jobs_total{state="done"} 64' "$tmp/body" || fail "metrics"
+code=$(api "127.0.0.1:$port/metrics"); grep -q 'cuzk_jobs_total{state="done"} 208' "$tmp/body" || fail "metrics"
 
 # --- bad input: a 4xx naming the problem, and the daemon stays up
 expect_code() { local want=$1; shift; local got; got=$(api "$@"); [ "$got" = "$want" ] || fail "$* -> $got, want $want: $(cat "$tmp/body")"; }
