@@ -172,6 +172,30 @@ done:
 }
 #endif
 
+static void fill_timings(cuzk_timings *t, const core_prove_out *out)
+{
+    if (!t)
+        return;
+    t->eval = out->seconds[CORE_PHASE_EVAL];
+    t->ntt = out->seconds[CORE_PHASE_NTT];
+    t->msm_a = out->seconds[CORE_PHASE_MSM_A];
+    t->msm_b1 = out->seconds[CORE_PHASE_MSM_B1];
+    t->msm_b2 = out->seconds[CORE_PHASE_MSM_B2];
+    t->msm_c = out->seconds[CORE_PHASE_MSM_C];
+    t->msm_h = out->seconds[CORE_PHASE_MSM_H];
+    t->blind = out->seconds[CORE_PHASE_BLIND];
+    t->witness_ones = out->n_ones;
+    t->witness_other = out->n_tail;
+}
+
+/* The pairing check of a proof with the key's own verification key. */
+static int self_verify(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const core_prove_out *out)
+{
+    core_vk vk = {zk->alpha1, zk->beta2, zk->gamma2, zk->delta2, zk->ic, (size_t)zk->n_public + 1};
+    core_proof proof = {out->a, out->b, out->c};
+    return cuzk_core()->groth16_verify(zk->curve->id, &vk, w->values + 32, &proof);
+}
+
 /* Picks CPU or GPU for opts->device; *gpu_index = -1 for the CPU. */
 static int choose_device(const cuzk_prove_options *opts, int *gpu_index, cuzk_error *err)
 {
@@ -256,24 +280,29 @@ int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, co
         if (rc != CUZK_OK)
             return core_error(zk, rc, out, err);
     }
-    if (t) {
-        t->eval = out->seconds[CORE_PHASE_EVAL];
-        t->ntt = out->seconds[CORE_PHASE_NTT];
-        t->msm_a = out->seconds[CORE_PHASE_MSM_A];
-        t->msm_b1 = out->seconds[CORE_PHASE_MSM_B1];
-        t->msm_b2 = out->seconds[CORE_PHASE_MSM_B2];
-        t->msm_c = out->seconds[CORE_PHASE_MSM_C];
-        t->msm_h = out->seconds[CORE_PHASE_MSM_H];
-        t->blind = out->seconds[CORE_PHASE_BLIND];
-        t->witness_ones = out->n_ones;
-        t->witness_other = out->n_tail;
-    }
+    fill_timings(t, out);
     if (opts && opts->no_verify)
         return CUZK_OK;
     double tv = now();
-    core_vk vk = {zk->alpha1, zk->beta2, zk->gamma2, zk->delta2, zk->ic, (size_t)zk->n_public + 1};
-    core_proof proof = {out->a, out->b, out->c};
-    rc = cuzk_core()->groth16_verify(zk->curve->id, &vk, w->values + 32, &proof);
+    rc = self_verify(zk, w, out);
+#if CUZK_HAVE_CUDA
+    if (rc == CUZK_ERR_INVALID_PROOF && gpu >= 0 && (!opts || opts->device == CUZK_DEVICE_AUTO)) {
+        /* A GPU fault must not cost the caller the proof: the CPU proves
+         * again. (A witness that does not satisfy the circuit fails there
+         * too, with the message below.) */
+        memset(out, 0, sizeof(*out));
+        rc = cuzk_core()->groth16_prove(&in, out);
+        if (rc != CUZK_OK)
+            return core_error(zk, rc, out, err);
+        fill_timings(t, out);
+        if (t) {
+            snprintf(t->device, sizeof(t->device), "cpu");
+            snprintf(t->device_note, sizeof(t->device_note),
+                     "GPU %d's proof failed its pairing check, so the CPU proved again (please report this)", gpu);
+        }
+        rc = self_verify(zk, w, out);
+    }
+#endif
     if (t)
         t->verify = now() - tv;
     if (rc == CUZK_ERR_INVALID_PROOF)
