@@ -53,17 +53,6 @@ __global__ void bench_points(const affine<F> *lo, const affine<F> *hi, affine<F>
         out[i] = xyzz<F>::from_affine(hi[i >> 13]).add_affine(lo[i & 8191]).to_affine();
 }
 
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return v[n / 2];
-}
-
 template <class F>
 int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *scalars, const uint32_t *ones,
               size_t n_ones, const uint32_t *tail, size_t n_tail, unsigned window, int reps, double ms[3],
@@ -122,9 +111,9 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
             t[2][r] = m2;
         }
     }
-    ms[0] = median(t[0], reps);
-    ms[1] = ones ? median(t[1], reps) : 0;
-    ms[2] = ones ? median(t[2], reps) : 0;
+    ms[0] = median_of(t[0], reps);
+    ms[1] = ones ? median_of(t[1], reps) : 0;
+    ms[2] = ones ? median_of(t[2], reps) : 0;
     GPU_TRY(msg, cudaStreamSynchronize(st));
     return CUZK_OK;
 }

@@ -55,17 +55,6 @@ template <class F> __global__ void bench_fill(F *a, size_t n, uint64_t seed)
     a[i] = v;
 }
 
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return v[n / 2];
-}
-
 template <class F> int ntt_bench(unsigned log_n, int reps, double *fwd, double *coset, cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
@@ -96,8 +85,8 @@ template <class F> int ntt_bench(unsigned log_n, int reps, double *fwd, double *
             t[1][r] = m1;
         }
     }
-    *fwd = median(t[0], reps);
-    *coset = median(t[1], reps);
+    *fwd = median_of(t[0], reps);
+    *coset = median_of(t[1], reps);
     return CUZK_OK;
 }
 
