@@ -2,7 +2,14 @@
  * (points from two small tables, so no host work per point), medians of
  * CUDA-event timings after a warm-up.
  *
- *   bench_gpu [--max-log-g1 N] [--max-log-g2 N] [--max-log-ntt N] [--reps R]
+ *   bench_gpu [--min-log-g1 N] [--max-log-g1 N] [--max-log-g2 N] [--min-log-ntt N] [--max-log-ntt N]
+ *             [--reps R] [--msm-tune C:SLICE:SEG[:ACC]]... [--ntt-kernel K:BITS]... [--no-heavy]
+ *
+ * --msm-tune and --ntt-kernel (each may repeat) time the same sizes under
+ * several knob settings in one run (0 = the prover's choice; NTT kernel 1
+ * is the radix-2 one, 0 and 2 hold 8 and 4 elements a thread with passes
+ * of at most BITS stages): before/after numbers from the same machine and
+ * run.
  *
  * MSM: G1 2^16 ... 2^26, G2 2^16 ... 2^24, random scalars below 2^253, both
  * curves; at 2^20 and 2^24 also a bit-heavy witness (90 % 0/1): Pippenger
@@ -76,12 +83,18 @@ static void fill_scalars(uint64_t *k, size_t n, int bit_heavy)
     }
 }
 
+static cuzk_gpu_msm_tuning tunes[16];
+static int n_tunes;
+static int ntt_kernels[16][2];
+static int n_ntt_kernels;
+static int no_heavy;
+
 static int run_msm(const char *name, int curve, int group, const void *lo, const void *hi, unsigned lg, int reps,
                    uint64_t *k, uint32_t *ones, uint32_t *tail)
 {
     size_t n = (size_t)1 << lg;
     for (int heavy = 0; heavy <= 1; heavy++) {
-        if (heavy && lg != 20 && lg != 24)
+        if (heavy && ((lg != 20 && lg != 24) || no_heavy))
             continue;
         fill_scalars(k, n, heavy);
         size_t no = 0, nt = 0;
@@ -93,41 +106,82 @@ static int run_msm(const char *name, int curve, int group, const void *lo, const
                 else if (s[0] == 1)
                     ones[no++] = (uint32_t)i;
             }
-        double ms[3];
-        cuzk_gpu_msg m = {{0}};
-        int rc = cuzk_gpu_bench_msm(curve, group, lo, hi, n, k, heavy ? ones : NULL, no, tail, nt, 0, reps, ms, &m);
-        if (rc != CUZK_OK) {
-            fprintf(stderr, "%s 2^%u: %s\n", name, lg, m.text);
-            return rc;
+        for (int v = 0; v < n_tunes; v++) {
+            double ms[3];
+            cuzk_gpu_msg m = {{0}};
+            int rc = cuzk_gpu_bench_msm(curve, group, lo, hi, n, k, heavy ? ones : NULL, no, tail, nt, &tunes[v],
+                                        reps, ms, &m);
+            if (rc != CUZK_OK) {
+                fprintf(stderr, "%s 2^%u: %s\n", name, lg, m.text);
+                return rc;
+            }
+            char tag[48] = "";
+            if (n_tunes > 1)
+                snprintf(tag, sizeof(tag), " [c %u slice %u seg %u acc %u]", tunes[v].window, tunes[v].slice,
+                         tunes[v].segment, tunes[v].accumulate);
+            if (!heavy)
+                printf("msm  %-14s 2^%-2u random      %9.2f ms  %6.2f ns/point%s\n", name, lg, ms[0],
+                       ms[0] * 1e6 / n, tag);
+            else
+                printf("msm  %-14s 2^%-2u 90%% 0/1    %9.2f ms all-Pippenger, %9.2f ms split (batch sum %.2f ms, "
+                       "tail %zu)%s\n",
+                       name, lg, ms[0], ms[1], ms[2], nt, tag);
+            fflush(stdout);
         }
-        if (!heavy)
-            printf("msm  %-14s 2^%-2u random      %9.2f ms  %6.2f ns/point\n", name, lg, ms[0], ms[0] * 1e6 / n);
-        else
-            printf("msm  %-14s 2^%-2u 90%% 0/1    %9.2f ms all-Pippenger, %9.2f ms split (batch sum %.2f ms, "
-                   "tail %zu)\n",
-                   name, lg, ms[0], ms[1], ms[2], nt);
-        fflush(stdout);
     }
     return CUZK_OK;
 }
 
+static int usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s [--min-log-g1 N] [--max-log-g1 N] [--max-log-g2 N] [--min-log-ntt N] [--max-log-ntt N]\n"
+            "          [--reps R] [--msm-tune C:SLICE:SEG[:ACC]]... [--ntt-kernel K:BITS]... [--no-heavy]\n",
+            argv0);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    unsigned max_g1 = 26, max_g2 = 24, max_ntt = 27;
+    unsigned min_g1 = 16, max_g1 = 26, max_g2 = 24, min_ntt = 20, max_ntt = 27;
     int reps = 5;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--max-log-g1"))
+        unsigned a, b, c, d = 0;
+        if (i + 1 < argc && !strcmp(argv[i], "--min-log-g1"))
+            min_g1 = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--max-log-g1"))
             max_g1 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--max-log-g2"))
             max_g2 = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--min-log-ntt"))
+            min_ntt = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--max-log-ntt"))
             max_ntt = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
             reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: %s [--max-log-g1 N] [--max-log-g2 N] [--max-log-ntt N] [--reps R]\n", argv[0]);
-            return 2;
-        }
+        else if (i + 1 < argc && !strcmp(argv[i], "--msm-tune") && n_tunes < 16 &&
+                 sscanf(argv[i + 1], "%u:%u:%u:%u", &a, &b, &c, &d) >= 3) {
+            tunes[n_tunes++] = (cuzk_gpu_msm_tuning){a, b, c, d};
+            i++;
+        } else if (i + 1 < argc && !strcmp(argv[i], "--ntt-kernel") && n_ntt_kernels < 16 &&
+                   sscanf(argv[i + 1], "%u:%u", &a, &b) == 2 && a <= 2) {
+            ntt_kernels[n_ntt_kernels][0] = (int)a;
+            ntt_kernels[n_ntt_kernels++][1] = (int)b;
+            i++;
+        } else if (!strcmp(argv[i], "--no-heavy"))
+            no_heavy = 1;
+        else
+            return usage(argv[0]);
+    }
+    if (reps < 1 || reps > 64) {
+        fprintf(stderr, "--reps: expected 1..64, found %d\n", reps);
+        return 2;
+    }
+    if (!n_tunes)
+        tunes[n_tunes++] = (cuzk_gpu_msm_tuning){0, 0, 0, 0};
+    if (!n_ntt_kernels) { /* the prover's */
+        ntt_kernels[0][0] = -1;
+        n_ntt_kernels = 1;
     }
     int gpus = 0;
     if (!cuzk_has_cuda() || cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0) {
@@ -141,18 +195,23 @@ int main(int argc, char **argv)
     uint32_t *ones = malloc((size_t)4 << top), *tail = malloc((size_t)4 << top);
     if (!k || !ones || !tail)
         return 1;
-    for (unsigned lg = 20; lg <= max_ntt; lg++) {
+    for (unsigned lg = min_ntt; lg <= max_ntt; lg++) {
         static const int curves[2] = {CUZK_CURVE_BLS12_381, CUZK_CURVE_BN254};
-        for (int c = 0; c < 2; c++) {
-            double f, co;
-            cuzk_gpu_msg m = {{0}};
-            if (cuzk_gpu_bench_ntt(curves[c], lg, reps, &f, &co, &m) != CUZK_OK) {
-                fprintf(stderr, "ntt 2^%u: %s\n", lg, m.text);
-                return 1;
-            }
-            printf("ntt  %-14s 2^%-2u forward %9.3f ms   odd coset (2 NTTs + scale) %9.3f ms\n",
-                   c ? "bn254 Fr" : "bls12-381 Fr", lg, f, co);
-            fflush(stdout);
+        for (int c = 0; c < 2; c++)
+            for (int v = 0; v < n_ntt_kernels; v++) {
+                double f, co;
+                cuzk_gpu_msg m = {{0}};
+                if (cuzk_gpu_bench_ntt(curves[c], lg, reps, ntt_kernels[v][0], (unsigned)ntt_kernels[v][1], &f, &co,
+                                       &m) != CUZK_OK) {
+                    fprintf(stderr, "ntt 2^%u: %s\n", lg, m.text);
+                    return 1;
+                }
+                char tag[32] = "";
+                if (n_ntt_kernels > 1)
+                    snprintf(tag, sizeof(tag), " [kernel %d bits %d]", ntt_kernels[v][0], ntt_kernels[v][1]);
+                printf("ntt  %-14s 2^%-2u forward %9.3f ms   odd coset (2 NTTs + scale) %9.3f ms%s\n",
+                       c ? "bn254 Fr" : "bls12-381 Fr", lg, f, co, tag);
+                fflush(stdout);
         }
     }
     static bls12_381_g1_affine b1lo[8192], b1hi[8192];
@@ -163,7 +222,7 @@ int main(int argc, char **argv)
     bls12_381_g2_tables(b2lo, b2hi);
     bn254_g1_tables(n1lo, n1hi);
     bn254_g2_tables(n2lo, n2hi);
-    for (unsigned lg = 16; lg <= max_g1; lg += 2) {
+    for (unsigned lg = min_g1; lg <= max_g1; lg += 2) {
         if (run_msm("bls12-381 G1", CUZK_CURVE_BLS12_381, 1, b1lo, b1hi, lg, reps, k, ones, tail) ||
             run_msm("bn254 G1", CUZK_CURVE_BN254, 1, n1lo, n1hi, lg, reps, k, ones, tail))
             return 1;

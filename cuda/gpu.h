@@ -53,12 +53,20 @@ typedef struct cuzk_gpu_msm_result {
     unsigned char sum[384];
 } cuzk_gpu_msm_result;
 
+/* Pippenger's knobs, 0 (or a NULL pointer) = chosen from the size: window
+ * bits (4..24), sorted entries per accumulation thread (>= 1), buckets per
+ * reduction segment (a power of two), accumulation kernel variant (1..3,
+ * cuda/msm/msm_impl.cuh). Tests and benchmarks set them. */
+typedef struct cuzk_gpu_msm_tuning {
+    unsigned window, slice, segment, accumulate;
+} cuzk_gpu_msm_tuning;
+
 /* MSM: sum over k < n of scalar[i_k] * base[i_k] with i_k = idx[k]
  * (idx NULL: i_k = k); scalars plain 32-byte integers below 2^255. With
- * ones_only, every scalar is taken as 1 (the batch sum, in out->sum).
- * `window` 0 chooses the window size. */
+ * ones_only, every scalar is taken as 1 (the batch sum, in out->sum). */
 int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const void *scalars, const uint32_t *idx,
-                 size_t n, int ones_only, unsigned window, cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg);
+                 size_t n, int ones_only, const cuzk_gpu_msm_tuning *tune, cuzk_gpu_msm_result *out, double *ms,
+                 cuzk_gpu_msg *msg);
 
 /* NTTs over Fr, data in Montgomery form, n = 2^log_n:
  *   GPU_NTT_FORWARD   natural order evaluations of a coefficient vector
@@ -66,7 +74,9 @@ int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const 
  *   GPU_NTT_ODD_COSET evaluations on the n-domain -> on the odd coset of
  *                     the 2n-domain (the prover's step; src/ntt/ntt_impl.h) */
 enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_ODD_COSET };
-int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, double *ms, cuzk_gpu_msg *msg);
+/* kernel and pass_bits as in cuzk_gpu_bench_ntt (-1, 0: the prover's). */
+int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, int kernel, unsigned pass_bits, double *ms,
+                 cuzk_gpu_msg *msg);
 
 /* --- benchmarks: data made on the device, timed with events ------------- */
 /* n distinct points: point i = hi[i >> 13] + lo[i & 8191] from two host
@@ -77,11 +87,14 @@ int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, double *ms, cu
  * in ms[1], the batch sum alone in ms[2]. */
 int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, const void *table_hi, size_t n,
                        const void *scalars, const uint32_t *ones, size_t n_ones, const uint32_t *tail, size_t n_tail,
-                       unsigned window, int reps, double ms[3], cuzk_gpu_msg *msg);
-/* Medians over reps of a forward NTT (natural -> bit-reversed, one pass
- * per 10 stages) and of the prover's odd-coset step (two transforms and the
- * coset scale), on 2^log_n device-resident random values. */
-int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, double *forward_ms, double *coset_ms, cuzk_gpu_msg *msg);
+                       const cuzk_gpu_msm_tuning *tune, int reps, double ms[3], cuzk_gpu_msg *msg);
+/* Medians over reps of a forward NTT (natural -> bit-reversed) and of the
+ * prover's odd-coset step (two transforms and the coset scale), on 2^log_n
+ * device-resident random values. kernel -1: the prover's; 1: radix-2
+ * passes of up to 10 stages; 0 / 2: 8 / 4 elements a thread in registers,
+ * passes of at most pass_bits stages (3..11; 0: 10). */
+int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, int kernel, unsigned pass_bits, double *forward_ms,
+                       double *coset_ms, cuzk_gpu_msg *msg);
 
 /* --- the prover --------------------------------------------------------- */
 /* A proving key's points, resident on one GPU across proofs. */
@@ -91,14 +104,23 @@ typedef struct cuzk_gpu_key_in {
     int curve, device;
     unsigned n_vars, n_public, domain_size;
     const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* host, possibly unaligned */
+    /* the zkey's coefficient section (entries of matrix u32, row u32,
+     * signal u32, value 32 bytes); NULL: the CPU evaluates a and b */
+    const unsigned char *coefs;
+    uint64_t n_coefs;
 } cuzk_gpu_key_in;
 
 int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);
 void cuzk_gpu_key_free(cuzk_gpu_key *key);
+/* 1 when the key's constraint matrices are on the device (the GPU
+ * evaluates a, b and splits the witness itself); 0 when the coefficient
+ * section was not given, did not validate, or did not fit. */
+int cuzk_gpu_key_evaluates(const cuzk_gpu_key *key);
 
 /* GPU phases, as timed in cuzk_gpu_prove_out.ms. */
 enum {
     GPU_PHASE_UPLOAD,
+    GPU_PHASE_EVAL, /* a = A w, b = B w and the witness split, when the GPU does them */
     GPU_PHASE_NTT,
     GPU_PHASE_MSM_H,
     GPU_PHASE_MSM_A,
@@ -109,7 +131,9 @@ enum {
 };
 
 typedef struct cuzk_gpu_prove_in {
-    const unsigned char *a, *b;   /* A w and B w per constraint row: domain_size Montgomery Fr each */
+    /* A w and B w per constraint row: domain_size Montgomery Fr each; NULL
+     * (with the lists below unused) when cuzk_gpu_key_evaluates(key) */
+    const unsigned char *a, *b;
     const unsigned char *witness; /* n_vars plain 32-byte values */
     const uint32_t *ones, *tail;  /* witness indices of value 1 and of values other than 0 and 1 */
     size_t n_ones, n_tail;
@@ -124,6 +148,7 @@ enum { GPU_MSM_A, GPU_MSM_B1, GPU_MSM_B2, GPU_MSM_C, GPU_MSM_H, GPU_MSMS };
 typedef struct cuzk_gpu_prove_out {
     cuzk_gpu_msm_result msm[GPU_MSMS];
     double ms[GPU_PHASES];
+    size_t n_ones, n_tail; /* the witness split (as given, or as the GPU found it) */
 } cuzk_gpu_prove_out;
 
 /* The MSMs of a proof (and H's NTTs); the caller blinds. Holds the GPU's

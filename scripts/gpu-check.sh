@@ -4,13 +4,14 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|prove|sass|all]...   (default: all)
 #
 # tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes) and
 #        test_prove (every fixture's proof, on the GPU where one exists)
 # bench  bench_gpu: MSM 2^16..2^26 (G1) / 2^24 (G2), NTT 2^20..2^27
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
 #        setup, then bench_prove on the GPU and on the CPU's cores
+# sass   opcode counts and registers of the hot kernels (cuobjdump)
 #
 # Environment: BUILD (build directory, default build-gpu), JOBS, PROVE_LOGS
 # (the circuit sizes, default "20 22 24"), PROVE_CURVES (default "bls12381
@@ -27,6 +28,7 @@ PROVE_CURVES=${PROVE_CURVES:-"bls12381 bn128"}
 CPU_PROVE_MAX_LOG=${CPU_PROVE_MAX_LOG:-22}
 mkdir -p "$FINAL"
 trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$OUT/bench_gpu.txt" "$OUT/profile.txt" "$FINAL/" 2>/dev/null || true' EXIT
+trap 'exit 124' TERM # a `timeout` around this script still leaves the logs
 what=("$@")
 [ ${#what[@]} -eq 0 ] && what=(all)
 want() { for w in "${what[@]}"; do [ "$w" = all ] || [ "$w" = "$1" ] && return 0; done; return 1; }
@@ -60,8 +62,21 @@ fi
 
 if want bench; then
   "$BUILD/bench/bench_gpu" --reps "${BENCH_REPS:-5}" ${BENCH_ARGS:-} >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
-  CUZK_GPU_PROFILE=1 "$BUILD/bench/bench_gpu" --max-log-g1 26 --max-log-g2 16 --max-log-ntt 20 --reps 1 \
+  CUZK_GPU_PROFILE=1 "$BUILD/bench/bench_gpu" --max-log-g1 26 --max-log-g2 16 --max-log-ntt 20 --reps 1 --no-heavy \
     >"$OUT/profile_bench.txt" 2>"$OUT/profile.txt" || true
+fi
+
+# the machine code of the hot kernels: instruction counts by opcode (what
+# the compiler made of the carry chains), registers and spills
+if want sass && command -v cuobjdump >/dev/null; then
+  lib="$BUILD/libcuzk.a"
+  # BLS12-381: G1's default accumulation, Fr's radix-8 DIT pass
+  for k in msm_accumulateINS_2fpINS_19bls12_381_fp_paramsEEELi128ELi1ELb0E \
+           ntt_pass_radixINS_2fpINS_19bls12_381_fr_paramsEEELi3ELb0E; do
+    cuobjdump -sass "$lib" 2>/dev/null | awk -v k="$k" '/Function :/ { on = index($0, k) > 0 } on && /^ +\/\*[0-9a-f]+\*\// { op = $2; if (op ~ /^@/) op = $3; split(op, a, "."); n[a[1]]++ } END { for (o in n) printf "%8d %s\n", n[o], o }' |
+      sort -rn | head -25 >"$OUT/sass_${k%%INS_*}.txt"
+  done
+  cuobjdump -res-usage "$lib" 2>/dev/null | grep -A1 -E "msm_accumulate|ntt_pass_radix" | grep -B1 -E "REG" | head -40 >"$OUT/sass_regs.txt" || true
 fi
 
 if want prove; then

@@ -159,6 +159,12 @@ static void rand_scalar(limb_t k[4], int skew)
         break;
     case 4: /* r - 1 and neighbours: digits with every carry */
         break;
+    case 5: /* one value for all: every window's entries in one bucket */
+        k[0] = 0x0123456789abcdefULL;
+        k[1] = 0xfedcba9876543210ULL;
+        k[2] = 0x0f1e2d3c4b5a6978ULL;
+        k[3] = 0x1122334455667788ULL;
+        break;
     }
 }
 
@@ -241,7 +247,7 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
             uint32_t *idx = malloc(n * 4);                                                            \
             for (size_t i = 0; i < n; i++)                                                            \
                 pts[i] = pool[test_rand64() % 64];                                                    \
-            for (int skew = 0; skew <= 4; skew++) {                                                   \
+            for (int skew = 0; skew <= 5; skew++) {                                                   \
                 for (size_t i = 0; i < n; i++) {                                                      \
                     rand_scalar(k + 4 * i, skew);                                                     \
                     if (skew == 4) { /* r - 1, r - 2, ... and 2^c - 1 style values */                 \
@@ -264,24 +270,29 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                 G##_to_affine(&w1, &want);                                                            \
                 G##_to_affine(&w2, &want_idx);                                                        \
                 G##_to_affine(&w3, &want_sum);                                                        \
-                static const unsigned windows[] = {0, 4, 7, 13};                                      \
-                for (size_t wi = 0; wi < CUZK_ARRAY_LEN(windows); wi++) {                             \
+                /* window bits, entries per accumulation slot (1: every entry its */                  \
+                /* own slot, the deepest fix-up trees), buckets per segment */                        \
+                static const cuzk_gpu_msm_tuning tunes[] = {{0, 0, 0, 0}, {4, 1, 0, 1},              \
+                                                            {7, 3, 2, 2},  {13, 2, 1, 3},             \
+                                                            {0, 5, 0, 1},  {0, 64, 64, 2}};           \
+                for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                               \
                     cuzk_gpu_msg m;                                                                   \
                     double ms;                                                                        \
-                    gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, NULL, n, 0, windows[wi], &res, &ms, &m), \
+                    gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, NULL, n, 0, &tunes[wi], &res, &ms, &m), \
                               &m);                                                                    \
                     combine(CURVE, GROUP, &res, &got);                                                \
                     if (memcmp(&got, &w1, sizeof(got)) != 0)                                          \
-                        fprintf(stderr, "n %zu skew %d window %u\n", n, skew, windows[wi]);           \
+                        fprintf(stderr, "n %zu skew %d window %u slice %u segment %u\n", n, skew,     \
+                                tunes[wi].window, tunes[wi].slice, tunes[wi].segment);                \
                     CHECK(memcmp(&got, &w1, sizeof(got)) == 0);                                       \
-                    gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, idx, ni, 0, windows[wi], &res, &ms, &m), \
+                    gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, idx, ni, 0, &tunes[wi], &res, &ms, &m), \
                               &m);                                                                    \
                     combine(CURVE, GROUP, &res, &got);                                                \
                     CHECK(memcmp(&got, &w2, sizeof(got)) == 0);                                       \
                 }                                                                                     \
                 cuzk_gpu_msg m;                                                                       \
                 double ms;                                                                            \
-                gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, NULL, idx, ni, 1, 0, &res, &ms, &m), &m);  \
+                gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, NULL, idx, ni, 1, NULL, &res, &ms, &m), &m); \
                 combine(CURVE, GROUP, &res, &got);                                                    \
                 CHECK(memcmp(&got, &w3, sizeof(got)) == 0);                                           \
             }                                                                                         \
@@ -302,7 +313,7 @@ MSM_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
     static void test_ntt_##C(void)                                                                    \
     {                                                                                                 \
         test_context = "ntt " #C;                                                                     \
-        static const unsigned logs[] = {1, 2, 3, 5, 9, 10, 11, 12, 16, 21};                           \
+        static const unsigned logs[] = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16, 19, 21};           \
         for (size_t li = 0; li < CUZK_ARRAY_LEN(logs); li++) {                                        \
             unsigned lg = logs[li];                                                                   \
             size_t n = (size_t)1 << lg;                                                               \
@@ -321,12 +332,23 @@ MSM_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
                     C##_fr_ntt_inverse(want, &dom);                                                   \
                 else                                                                                  \
                     C##_fr_ntt_to_odd_coset(want, &dom);                                              \
-                cuzk_gpu_msg m;                                                                       \
-                double ms;                                                                            \
-                gpu_check(cuzk_gpu_ntt(CURVE, kind, got, lg, &ms, &m), &m);                           \
-                if (memcmp(want, got, n * sizeof(C##_fr)) != 0)                                       \
-                    fprintf(stderr, "log n %u, kind %d\n", lg, kind);                                 \
-                CHECK(memcmp(want, got, n * sizeof(C##_fr)) == 0);                                    \
+                /* the prover's kernel, every pass size, and the radix-2 one */                       \
+                static const int variants[][2] = {{-1, 0}, {0, 3}, {0, 4}, {0, 5}, {0, 7},            \
+                                                  {0, 9}, {0, 11}, {2, 3}, {2, 10}, {2, 11}, {1, 0}}; \
+                for (size_t vi = 0; vi < CUZK_ARRAY_LEN(variants); vi++) {                            \
+                    if (variants[vi][1] && lg > 16 && variants[vi][1] < 9)                            \
+                        continue; /* many small passes of 2^21: slow, nothing new */                  \
+                    memcpy(got, x, n * sizeof(C##_fr));                                               \
+                    cuzk_gpu_msg m;                                                                   \
+                    double ms;                                                                        \
+                    gpu_check(cuzk_gpu_ntt(CURVE, kind, got, lg, variants[vi][0],                     \
+                                           (unsigned)variants[vi][1], &ms, &m),                       \
+                              &m);                                                                    \
+                    if (memcmp(want, got, n * sizeof(C##_fr)) != 0)                                   \
+                        fprintf(stderr, "log n %u, kind %d, kernel %d, pass bits %d\n", lg, kind,     \
+                                variants[vi][0], variants[vi][1]);                                    \
+                    CHECK(memcmp(want, got, n * sizeof(C##_fr)) == 0);                                \
+                }                                                                                     \
             }                                                                                         \
             C##_fr_ntt_domain_free(&dom);                                                             \
             free(x);                                                                                  \
@@ -348,10 +370,16 @@ static void random_below_r(unsigned char out[32], const curve_desc *c)
     } while (!bytes_below(out, c->r, 32));
 }
 
-static void test_proof_bytes(const char *curve, const char *name)
+/* gpu_eval: the GPU evaluates a, b and splits the witness (the key's
+ * matrices resident), else the CPU does (CUZK_GPU_EVAL=cpu) */
+static void test_proof_bytes(const char *curve, const char *name, int gpu_eval)
 {
-    char ctx[128], p[4096];
-    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s", curve, name);
+    char ctx[160], p[4096];
+    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s (%s evaluates)", curve, name, gpu_eval ? "GPU" : "CPU");
+    if (gpu_eval)
+        unsetenv("CUZK_GPU_EVAL");
+    else
+        setenv("CUZK_GPU_EVAL", "cpu", 1);
     test_context = ctx;
     cuzk_zkey *zk;
     cuzk_wtns *w;
@@ -381,6 +409,8 @@ static void test_proof_bytes(const char *curve, const char *name)
             fprintf(stderr, "%s\n", err.message);
         CHECK(rc == CUZK_OK);
         CHECK(strcmp(t.device, "gpu 0") == 0);
+        CHECK(cuzk_gpu_key_evaluates(zk->gpu_key) == gpu_eval);
+        CHECK(cpu.n_ones == gpu.n_ones && cpu.n_tail == gpu.n_tail);
         CHECK(memcmp(cpu.a, gpu.a, zk->curve->g1_bytes) == 0);
         CHECK(memcmp(cpu.b, gpu.b, zk->curve->g2_bytes) == 0);
         CHECK(memcmp(cpu.c, gpu.c, zk->curve->g1_bytes) == 0);
@@ -422,7 +452,9 @@ int main(int argc, char **argv)
     static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 3; j++)
-            test_proof_bytes(curves[k], names[j]);
+            for (int gpu_eval = 1; gpu_eval >= 0; gpu_eval--)
+                test_proof_bytes(curves[k], names[j], gpu_eval);
+    unsetenv("CUZK_GPU_EVAL");
     test_done("test_gpu");
     return 0;
 }

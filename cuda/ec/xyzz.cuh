@@ -99,7 +99,22 @@ template <class F> struct xyzz {
         return r;
     }
 
+    // this + q. A call, except add_inline over Fp (G1) where it measured
+    // faster: the MSM's fix-up (19 -> 3.8 ms at 2^24, with longer slots);
+    // inlined into the bucket segments it raised registers and took 41 ms
+    // instead of 27 (BENCHMARKS.md, 2026-11-30)
     __device__ __noinline__ xyzz add(const xyzz &q) const
+    {
+        return add_body(q);
+    }
+    __device__ __forceinline__ xyzz add_inline(const xyzz &q) const
+    {
+        if constexpr (F::inline_points)
+            return add_body(q);
+        else
+            return add(q);
+    }
+    __device__ __forceinline__ xyzz add_body(const xyzz &q) const
     {
         if (q.is_inf())
             return *this;

@@ -1,9 +1,13 @@
 // The GPU part of a Groth16 proof: H's transforms and MSM, and the A, B1,
 // B2 and C MSMs over the witness split (1s by batch sum, the rest by
 // Pippenger), with the key's points resident on the device across proofs.
-// The CPU evaluates a = A w, b = B w and classifies the witness before, and
-// blinds after (src/groth16/prove.c).
+// When the key's constraint matrices are resident too (CSR by row, built
+// at upload), the GPU also evaluates a = A w, b = B w and splits the
+// witness, so a proof's only host work is the upload of the witness and
+// the blinding after (src/groth16/prove.c); otherwise the CPU evaluates and
+// classifies before.
 #include <new>
+#include <vector>
 
 #include "../ec/curves.cuh"
 #include "../msm/msm.cuh"
@@ -16,6 +20,7 @@ struct key_base {
     virtual ~key_base() = default;
     virtual int prove(device_ctx *ctx, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out,
                       cuzk_gpu_msg *msg) = 0;
+    virtual bool evaluates() const = 0;
 };
 
 // c = a o b
@@ -24,6 +29,23 @@ template <class F> __global__ void h_product(const F *a, const F *b, F *c, size_
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         c[i] = a[i] * b[i];
+}
+
+// out[r] = sum over row r's entries of value * w[signal]: the Montgomery
+// product of the stored value (coef R^2... as snarkjs writes it) and the
+// plain witness is the Montgomery form of coef * w, as on the CPU
+// (src/groth16/prove_impl.h). One thread per row.
+template <class F>
+__global__ void eval_rows(const uint32_t *row_ptr, const uint32_t *sig, const F *val, const F *wit, size_t rows,
+                          F *out)
+{
+    size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows)
+        return;
+    F acc = F::zero();
+    for (uint32_t e = row_ptr[r], end = row_ptr[r + 1]; e < end; e++)
+        acc = acc + val[e] * wit[sig[e]];
+    out[r] = acc;
 }
 
 // a = a b - c, as plain integers (the H MSM's scalars)
@@ -42,14 +64,85 @@ template <class Curve> struct key_impl : key_base {
     affine<Fp> *a = nullptr, *b1 = nullptr, *c = nullptr, *h = nullptr;
     affine<Fp2> *b2 = nullptr;
     ntt_domain<Fr> dom;
+    // constraint matrices A (0) and B (1) by row, when resident
+    bool resident_matrices = false;
+    uint32_t *row_ptr[2] = {nullptr, nullptr}, *sig[2] = {nullptr, nullptr};
+    Fr *val[2] = {nullptr, nullptr};
+    uint32_t *counts_host = nullptr; // pinned: the witness split's lengths
 
     ~key_impl() override
     {
         // persistent allocations: plain cudaFree, at key release only
         // (never while proofs run)
-        for (void *p : {(void *)a, (void *)b1, (void *)c, (void *)h, (void *)b2})
+        for (void *p : {(void *)a, (void *)b1, (void *)c, (void *)h, (void *)b2, (void *)row_ptr[0],
+                        (void *)row_ptr[1], (void *)sig[0], (void *)sig[1], (void *)val[0], (void *)val[1]})
             if (p)
                 (void)cudaFree(p);
+        if (counts_host)
+            (void)cudaFreeHost(counts_host);
+    }
+
+    // The coefficient section as two CSR matrices on the device. Entries
+    // are checked as the CPU's evaluation checks them; any bad one (or a
+    // matrix over 2^32 entries) leaves the evaluation to the CPU, which
+    // reports it. false + CUZK_OK: not resident, and no error.
+    int upload_matrices(const unsigned char *co, uint64_t n_coefs, cuzk_gpu_msg *msg)
+    {
+        const size_t esz = 12 + 32;
+        uint64_t count[2] = {0, 0};
+        std::vector<uint32_t> ptr[2];
+        for (int m = 0; m < 2; m++)
+            ptr[m].assign((size_t)domain + 1, 0);
+        for (uint64_t i = 0; i < n_coefs; i++) {
+            uint32_t mrs[3];
+            memcpy(mrs, co + i * esz, 12);
+            const unsigned char *v = co + i * esz + 12;
+            if (mrs[0] > 1 || mrs[1] >= domain || mrs[2] >= n_vars || !fr_canonical(v))
+                return CUZK_OK;
+            count[mrs[0]]++;
+            ptr[mrs[0]][mrs[1] + 1]++;
+        }
+        if (count[0] > UINT32_MAX || count[1] > UINT32_MAX)
+            return CUZK_OK;
+        for (int m = 0; m < 2; m++)
+            for (size_t r = 0; r < domain; r++)
+                ptr[m][r + 1] += ptr[m][r];
+        for (int m = 0; m < 2; m++) {
+            std::vector<uint32_t> fill(ptr[m].begin(), ptr[m].end() - 1), s_host(count[m] ? count[m] : 1);
+            std::vector<unsigned char> v_host((count[m] ? count[m] : 1) * 32);
+            for (uint64_t i = 0; i < n_coefs; i++) {
+                uint32_t mrs[3];
+                memcpy(mrs, co + i * esz, 12);
+                if ((int)mrs[0] != m)
+                    continue;
+                uint32_t at = fill[mrs[1]]++;
+                s_host[at] = mrs[2];
+                memcpy(&v_host[(size_t)at * 32], co + i * esz + 12, 32);
+            }
+            GPU_RC(upload(&row_ptr[m], (const unsigned char *)ptr[m].data(), ptr[m].size(), msg));
+            GPU_RC(upload(&sig[m], (const unsigned char *)s_host.data(), count[m], msg));
+            GPU_RC(upload(&val[m], v_host.data(), count[m], msg));
+        }
+        GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 8 * sizeof(uint32_t)));
+        resident_matrices = true;
+        return CUZK_OK;
+    }
+
+    bool evaluates() const override
+    {
+        return resident_matrices;
+    }
+
+    // value < r, as the CPU's check (little-endian 32 bytes)
+    static bool fr_canonical(const unsigned char *v)
+    {
+        for (int i = Fr::N - 1; i >= 0; i--) {
+            uint32_t x;
+            memcpy(&x, v + 4 * i, 4);
+            if (x != Fr::params::p(i))
+                return x < Fr::params::p(i);
+        }
+        return false;
     }
 
     template <class T> int upload(T **dst, const unsigned char *src, size_t count, cuzk_gpu_msg *msg)
@@ -72,11 +165,18 @@ template <class Curve> struct key_impl : key_base {
         // 1 GiB spare (checked once here, before any proof runs)
         size_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
         size_t key_bytes = ((size_t)n_vars * 2 + n_c + domain) * g1 + (size_t)n_vars * g2;
+        // the matrices: 36 bytes an entry plus two row-pointer arrays; and
+        // the witness split's flags, scans and lists (32 bytes a variable)
+        size_t matrix_bytes = in->coefs ? (size_t)in->n_coefs * 36 + ((size_t)domain + 1) * 8 : 0;
+        size_t split_bytes = in->coefs ? (size_t)n_vars * 32 : 0;
         size_t work = (size_t)domain * sizeof(Fr) * 4           // a, b, c, twiddles
                       + (size_t)(domain > n_vars ? domain : n_vars) * 16 * 16 // digits + sort buffers
                       + ((size_t)1 << 20) * 13 * sizeof(xyzz<Fp2>);           // buckets
         size_t free_b = 0, total_b = 0;
         GPU_TRY(msg, cudaMemGetInfo(&free_b, &total_b));
+        bool with_matrices = in->coefs && key_bytes + matrix_bytes + work + split_bytes + ((size_t)1 << 30) <= free_b;
+        if (with_matrices)
+            key_bytes += matrix_bytes, work += split_bytes;
         if (key_bytes + work + ((size_t)1 << 30) > free_b) {
             snprintf(msg->text, sizeof(msg->text),
                      "the key (%.2f GiB) and one proof's working set (%.2f GiB) do not fit in the GPU's %.2f GiB "
@@ -89,6 +189,8 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));
         GPU_RC(upload(&c, in->pts_c, n_c, msg));
         GPU_RC(upload(&h, in->pts_h, domain, msg));
+        if (with_matrices)
+            GPU_RC(upload_matrices(in->coefs, in->n_coefs, msg));
         GPU_RC(dom.init(log_n, ctx->stream, msg));
         GPU_TRY(msg, cudaStreamSynchronize(ctx->stream));
         return CUZK_OK;
@@ -103,7 +205,7 @@ template <class Curve> struct key_impl : key_base {
                   cuzk_gpu_msg *msg)
     {
         GPU_RC(msm_sum<F>(bases, ones, n_ones, d_win + CUZK_GPU_MAX_WINDOWS, st, msg));
-        return msm_pippenger<F>(bases, scalars, tail, n_tail, 0, d_win, &res->nwin, &res->c, st, msg);
+        return msm_pippenger<F>(bases, scalars, tail, n_tail, msm_tuning{}, d_win, &res->nwin, &res->c, st, msg);
     }
 
     template <class F>
@@ -137,8 +239,11 @@ template <class Curve> struct key_impl : key_base {
             GPU_TRY(msg, cudaEventCreate(&e));
         GPU_TRY(msg, cudaEventRecord(ev[0], st));
 
+        const bool on_device = in->a == nullptr;
+        if (on_device && !resident_matrices)
+            return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "this key's matrices are not on the GPU: pass a and b");
         dev_buf<Fr> da, db, dc;
-        dev_buf<uint32_t> wit, lists;
+        dev_buf<uint32_t> wit, lists, d_counts;
         dev_buf<xyzz<Fp>> win1; // per G1 MSM: windows + the batch sum
         dev_buf<xyzz<Fp2>> win2;
         const size_t per = CUZK_GPU_MAX_WINDOWS + 1;
@@ -146,7 +251,7 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(db.alloc(n, st, msg));
         GPU_RC(dc.alloc(n, st, msg));
         GPU_RC(wit.alloc((size_t)n_vars * 8, st, msg));
-        size_t n_lists = in->n_ones + in->n_tail + in->n_ones_c + in->n_tail_c;
+        size_t n_lists = on_device ? 4 * (size_t)n_vars : in->n_ones + in->n_tail + in->n_ones_c + in->n_tail_c;
         GPU_RC(lists.alloc(n_lists, st, msg));
         GPU_RC(win1.alloc(4 * per, st, msg));
         GPU_RC(win2.alloc(per, st, msg));
@@ -156,20 +261,49 @@ template <class Curve> struct key_impl : key_base {
             GPU_TRY(msg, cudaMemsetAsync(da.p + domain, 0, (n - domain) * sizeof(Fr), st));
             GPU_TRY(msg, cudaMemsetAsync(db.p + domain, 0, (n - domain) * sizeof(Fr), st));
         }
-        GPU_TRY(msg, cudaMemcpyAsync(da.p, in->a, (size_t)domain * sizeof(Fr), cudaMemcpyHostToDevice, st));
-        GPU_TRY(msg, cudaMemcpyAsync(db.p, in->b, (size_t)domain * sizeof(Fr), cudaMemcpyHostToDevice, st));
         GPU_TRY(msg, cudaMemcpyAsync(wit.p, in->witness, (size_t)n_vars * 32, cudaMemcpyHostToDevice, st));
-        uint32_t *l_ones = lists.p, *l_tail = l_ones + in->n_ones, *l_ones_c = l_tail + in->n_tail,
-                 *l_tail_c = l_ones_c + in->n_ones_c;
-        if (in->n_ones)
-            GPU_TRY(msg, cudaMemcpyAsync(l_ones, in->ones, in->n_ones * 4, cudaMemcpyHostToDevice, st));
-        if (in->n_tail)
-            GPU_TRY(msg, cudaMemcpyAsync(l_tail, in->tail, in->n_tail * 4, cudaMemcpyHostToDevice, st));
-        if (in->n_ones_c)
-            GPU_TRY(msg, cudaMemcpyAsync(l_ones_c, in->ones_c, in->n_ones_c * 4, cudaMemcpyHostToDevice, st));
-        if (in->n_tail_c)
-            GPU_TRY(msg, cudaMemcpyAsync(l_tail_c, in->tail_c, in->n_tail_c * 4, cudaMemcpyHostToDevice, st));
-        GPU_TRY(msg, cudaEventRecord(ev[1], st));
+        uint32_t *l_ones, *l_tail, *l_ones_c, *l_tail_c;
+        size_t n_ones = in->n_ones, n_tail = in->n_tail, n_ones_c = in->n_ones_c, n_tail_c = in->n_tail_c;
+        cudaEvent_t counted = nullptr;
+        struct event_guard {
+            cudaEvent_t *e;
+            ~event_guard()
+            {
+                if (*e)
+                    (void)cudaEventDestroy(*e);
+            }
+        } counted_guard{&counted};
+        if (on_device) {
+            l_ones = lists.p, l_tail = l_ones + n_vars, l_ones_c = l_tail + n_vars, l_tail_c = l_ones_c + n_vars;
+            GPU_TRY(msg, cudaEventRecord(ev[1], st)); // upload done
+            GPU_RC(d_counts.alloc(8, st, msg));
+            GPU_RC(witness_split(wit.p, n_vars, n_public + 1, l_ones, l_tail, l_ones_c, l_tail_c, d_counts.p, st,
+                                 msg));
+            // the lengths come back while the transforms run; the host
+            // waits for them (an event, not the device) only before the
+            // MSMs that need them
+            GPU_TRY(msg, cudaMemcpyAsync(counts_host, d_counts.p, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+            GPU_TRY(msg, cudaEventCreateWithFlags(&counted, cudaEventDisableTiming));
+            GPU_TRY(msg, cudaEventRecord(counted, st));
+            const Fr *w_fr = (const Fr *)wit.p;
+            eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[0], sig[0], val[0], w_fr, domain, da.p);
+            eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[1], sig[1], val[1], w_fr, domain, db.p);
+            GPU_LAUNCHED(msg, "eval_rows");
+        } else {
+            GPU_TRY(msg, cudaMemcpyAsync(da.p, in->a, (size_t)domain * sizeof(Fr), cudaMemcpyHostToDevice, st));
+            GPU_TRY(msg, cudaMemcpyAsync(db.p, in->b, (size_t)domain * sizeof(Fr), cudaMemcpyHostToDevice, st));
+            l_ones = lists.p, l_tail = l_ones + n_ones, l_ones_c = l_tail + n_tail, l_tail_c = l_ones_c + n_ones_c;
+            if (n_ones)
+                GPU_TRY(msg, cudaMemcpyAsync(l_ones, in->ones, n_ones * 4, cudaMemcpyHostToDevice, st));
+            if (n_tail)
+                GPU_TRY(msg, cudaMemcpyAsync(l_tail, in->tail, n_tail * 4, cudaMemcpyHostToDevice, st));
+            if (n_ones_c)
+                GPU_TRY(msg, cudaMemcpyAsync(l_ones_c, in->ones_c, n_ones_c * 4, cudaMemcpyHostToDevice, st));
+            if (n_tail_c)
+                GPU_TRY(msg, cudaMemcpyAsync(l_tail_c, in->tail_c, n_tail_c * 4, cudaMemcpyHostToDevice, st));
+            GPU_TRY(msg, cudaEventRecord(ev[1], st));
+        }
+        GPU_TRY(msg, cudaEventRecord(ev[2], st)); // evaluation done (empty when the CPU evaluated)
 
         // H: c = a o b on the n-domain, all three to the odd coset, then
         // h = a b - c there
@@ -182,23 +316,29 @@ template <class Curve> struct key_impl : key_base {
         GPU_LAUNCHED(msg, "h_combine");
         db.release();
         dc.release();
-        GPU_TRY(msg, cudaEventRecord(ev[2], st));
+        GPU_TRY(msg, cudaEventRecord(ev[3], st));
 
         const uint32_t *w = wit.p, *wc = wit.p + 8 * ((size_t)n_public + 1);
         cuzk_gpu_msm_result *r = out->msm;
         xyzz<Fp> *wa = win1.p, *wb1 = win1.p + per, *wcc = win1.p + 2 * per, *wh = win1.p + 3 * per;
-        GPU_RC(msm_pippenger<Fp>(h, (const uint32_t *)da.p, nullptr, domain, 0, wh, &r[GPU_MSM_H].nwin,
+        GPU_RC(msm_pippenger<Fp>(h, (const uint32_t *)da.p, nullptr, domain, msm_tuning{}, wh, &r[GPU_MSM_H].nwin,
                                  &r[GPU_MSM_H].c, st, msg));
         da.release();
-        GPU_TRY(msg, cudaEventRecord(ev[3], st));
-        GPU_RC(split_msm<Fp>(a, w, l_ones, in->n_ones, l_tail, in->n_tail, wa, &r[GPU_MSM_A], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[4], st));
-        GPU_RC(split_msm<Fp>(b1, w, l_ones, in->n_ones, l_tail, in->n_tail, wb1, &r[GPU_MSM_B1], st, msg));
+        if (on_device) {
+            GPU_TRY(msg, cudaEventSynchronize(counted));
+            n_ones = counts_host[0], n_tail = counts_host[1], n_ones_c = counts_host[2], n_tail_c = counts_host[3];
+        }
+        out->n_ones = n_ones;
+        out->n_tail = n_tail;
+        GPU_RC(split_msm<Fp>(a, w, l_ones, n_ones, l_tail, n_tail, wa, &r[GPU_MSM_A], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[5], st));
-        GPU_RC(split_msm<Fp2>(b2, w, l_ones, in->n_ones, l_tail, in->n_tail, win2.p, &r[GPU_MSM_B2], st, msg));
+        GPU_RC(split_msm<Fp>(b1, w, l_ones, n_ones, l_tail, n_tail, wb1, &r[GPU_MSM_B1], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[6], st));
-        GPU_RC(split_msm<Fp>(c, wc, l_ones_c, in->n_ones_c, l_tail_c, in->n_tail_c, wcc, &r[GPU_MSM_C], st, msg));
+        GPU_RC(split_msm<Fp2>(b2, w, l_ones, n_ones, l_tail, n_tail, win2.p, &r[GPU_MSM_B2], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[7], st));
+        GPU_RC(split_msm<Fp>(c, wc, l_ones_c, n_ones_c, l_tail_c, n_tail_c, wcc, &r[GPU_MSM_C], st, msg));
+        GPU_TRY(msg, cudaEventRecord(ev[8], st));
 
         GPU_RC(fetch<Fp>(wh, false, &r[GPU_MSM_H], st, msg));
         GPU_RC(fetch<Fp>(wa, true, &r[GPU_MSM_A], st, msg));
@@ -263,6 +403,11 @@ extern "C" void cuzk_gpu_key_free(cuzk_gpu_key *key)
         delete key->impl;
     }
     delete key;
+}
+
+extern "C" int cuzk_gpu_key_evaluates(const cuzk_gpu_key *key)
+{
+    return key && key->impl->evaluates();
 }
 
 extern "C" int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out,

@@ -6,9 +6,21 @@
 
 namespace gpu {
 
+static msm_tuning tuning_of(const cuzk_gpu_msm_tuning *t)
+{
+    msm_tuning r;
+    if (t) {
+        r.c = t->window;
+        r.slice = t->slice;
+        r.seg = t->segment;
+        r.accumulate = t->accumulate;
+    }
+    return r;
+}
+
 template <class F>
 int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint32_t *idx, size_t n, bool ones_only,
-             unsigned window, cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg)
+             const cuzk_gpu_msm_tuning *tune, cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
@@ -34,7 +46,7 @@ int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint3
     if (ones_only)
         GPU_RC(msm_sum<F>(db.p, didx.p, n, dwin.p, st, msg));
     else
-        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, window, dwin.p, &out->nwin, &out->c, st, msg));
+        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, tuning_of(tune), dwin.p, &out->nwin, &out->c, st, msg));
     GPU_RC(timer.stop_ms(st, ms, msg));
     static_assert(sizeof(xyzz<F>) <= sizeof(out->sum), "XYZZ size");
     if (ones_only)
@@ -55,8 +67,8 @@ __global__ void bench_points(const affine<F> *lo, const affine<F> *hi, affine<F>
 
 template <class F>
 int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *scalars, const uint32_t *ones,
-              size_t n_ones, const uint32_t *tail, size_t n_tail, unsigned window, int reps, double ms[3],
-              cuzk_gpu_msg *msg)
+              size_t n_ones, const uint32_t *tail, size_t n_tail, const cuzk_gpu_msm_tuning *tune, int reps,
+              double ms[3], cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
@@ -91,7 +103,7 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
     stream_timer timer;
     for (int r = -1; r < reps; r++) { // r = -1: warm-up (pool growth, module load)
         GPU_RC(timer.start(st, msg));
-        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, window, win.p, &nwin, &cw, st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, tuning_of(tune), win.p, &nwin, &cw, st, msg));
         double m0;
         GPU_RC(timer.stop_ms(st, &m0, msg));
         if (r >= 0)
@@ -104,7 +116,7 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
         GPU_RC(timer.stop_ms(st, &m2, msg));
         GPU_RC(timer.start(st, msg));
         GPU_RC(msm_sum<F>(pts.p, dones.p, n_ones, sum.p, st, msg));
-        GPU_RC(msm_pippenger<F>(pts.p, sc.p, dtail.p, n_tail, 0, win.p, &nwin, &cw, st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, dtail.p, n_tail, msm_tuning{}, win.p, &nwin, &cw, st, msg));
         GPU_RC(timer.stop_ms(st, &m1, msg));
         if (r >= 0) {
             t[1][r] = m1;
@@ -122,23 +134,24 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
 
 extern "C" int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, const void *table_hi, size_t n,
                                   const void *scalars, const uint32_t *ones, size_t n_ones, const uint32_t *tail,
-                                  size_t n_tail, unsigned window, int reps, double ms[3], cuzk_gpu_msg *msg)
+                                  size_t n_tail, const cuzk_gpu_msm_tuning *tune, int reps, double ms[3],
+                                  cuzk_gpu_msg *msg)
 {
     if (n == 0 || n > ((size_t)1 << 26) || reps < 1)
         return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: n must be in [1, 2^26], reps >= 1");
     GPU_DISPATCH_CURVE(curve, {
         if (group == 1)
-            return gpu::bench_msm<Curve::fp>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, window, reps,
+            return gpu::bench_msm<Curve::fp>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, tune, reps,
                                              ms, msg);
         if (group == 2)
-            return gpu::bench_msm<Curve::fp2>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, window,
+            return gpu::bench_msm<Curve::fp2>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, tune,
                                               reps, ms, msg);
     });
     return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve or group");
 }
 
 extern "C" int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_bases, const void *scalars,
-                            const uint32_t *idx, size_t n, int ones_only, unsigned window,
+                            const uint32_t *idx, size_t n, int ones_only, const cuzk_gpu_msm_tuning *tune,
                             cuzk_gpu_msm_result *out, double *ms, cuzk_gpu_msg *msg)
 {
     if (!idx && n > n_bases)
@@ -147,9 +160,9 @@ extern "C" int cuzk_gpu_msm(int curve, int group, const void *bases, size_t n_ba
         return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM: no bases");
     GPU_DISPATCH_CURVE(curve, {
         if (group == 1)
-            return gpu::msm_host<Curve::fp>(bases, n_bases, scalars, idx, n, ones_only, window, out, ms, msg);
+            return gpu::msm_host<Curve::fp>(bases, n_bases, scalars, idx, n, ones_only, tune, out, ms, msg);
         if (group == 2)
-            return gpu::msm_host<Curve::fp2>(bases, n_bases, scalars, idx, n, ones_only, window, out, ms, msg);
+            return gpu::msm_host<Curve::fp2>(bases, n_bases, scalars, idx, n, ones_only, tune, out, ms, msg);
     });
     return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve or group");
 }

@@ -72,34 +72,44 @@ __device__ __forceinline__ affine<F> msm_load_point(const affine<F> *bases, uint
     return p;
 }
 
-// Thread t takes sorted entries [t * slice, (t + 1) * slice). A run owned
-// by t (starting in its slice) and ending there is written to its bucket;
-// one that continues past the slice is left in tail_sum[t] / tail_key[t];
-// the slice's leading run, when it continues one from before, goes to
-// head_sum[t].
-template <class F>
-__global__ void msm_accumulate(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
-                               unsigned slice, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *head_sum,
-                               xyzz<F> *tail_sum, uint32_t *tail_key)
+// Thread t takes sorted entries [t * slice, (t + 1) * slice) (a "slot").
+// Runs of one key (one bucket) that start and end in the slot are written
+// to their bucket. What crosses the slot's edges is left for the fix-up:
+//   head  the slot's leading run when it continues one from before
+//         (hf & MSM_HEAD), and whether it also runs past the slot's end
+//         (hf & MSM_CONT: the slot is the middle of a long run);
+//   tail  the slot's last run when it continues past the end (key tk,
+//         sentinel when none), which the slot "owns".
+enum : uint8_t { MSM_HEAD = 1, MSM_CONT = 2 };
+
+template <class F, bool PREFETCH>
+__device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, const uint32_t *keys,
+                                                    const uint32_t *vals, size_t count, unsigned slice,
+                                                    uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf,
+                                                    uint32_t *tk, xyzz<F> *tv)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t start = t * slice;
     if (start >= count)
         return;
     size_t end = start + slice < count ? start + slice : count;
-    tail_key[t] = sentinel;
-    head_sum[t] = xyzz<F>::inf();
+    tk[t] = sentinel;
+    hf[t] = 0;
     uint32_t cur = keys[start];
     if (cur == sentinel)
         return;
     bool in_head = start > 0 && keys[start - 1] == cur;
     xyzz<F> acc = xyzz<F>::inf();
+    affine<F> next;
+    if (PREFETCH)
+        next = msm_load_point(bases, vals[start]);
     for (size_t e = start; e < end; e++) {
         uint32_t k = keys[e];
         if (k != cur) {
-            if (in_head)
-                head_sum[t] = acc;
-            else
+            if (in_head) {
+                hv[t] = acc;
+                hf[t] = MSM_HEAD;
+            } else
                 buckets[cur] = acc;
             in_head = false;
             acc = xyzz<F>::inf();
@@ -107,36 +117,101 @@ __global__ void msm_accumulate(const affine<F> *bases, const uint32_t *keys, con
             if (cur == sentinel)
                 return;
         }
-        acc = acc.add_affine(msm_load_point(bases, vals[e]));
+        if (PREFETCH) {
+            // the next point's load is in flight during this addition
+            affine<F> p = next;
+            if (e + 1 < end)
+                next = msm_load_point(bases, vals[e + 1]);
+            acc = acc.add_affine(p);
+        } else
+            acc = acc.add_affine(msm_load_point(bases, vals[e]));
     }
-    if (in_head)
-        head_sum[t] = acc;
-    else if (end < count && keys[end] == cur) {
-        tail_sum[t] = acc;
-        tail_key[t] = cur;
+    bool cont = end < count && keys[end] == cur;
+    if (in_head) {
+        hv[t] = acc;
+        hf[t] = cont ? MSM_HEAD | MSM_CONT : MSM_HEAD;
+    } else if (cont) {
+        tv[t] = acc;
+        tk[t] = cur;
     } else
         buckets[cur] = acc;
 }
 
-template <class F>
-__global__ void msm_fixup(size_t threads, const uint32_t *keys, size_t count, unsigned slice, uint32_t sentinel,
-                          const xyzz<F> *head_sum, const xyzz<F> *tail_sum, const uint32_t *tail_key,
-                          xyzz<F> *buckets)
+// Variants (msm_tuning.accumulate; 0 picks per field, see the launch):
+// 3 blocks of 128, no launch bounds (157 registers for BLS12-381 G1: 12
+// warps per SM; __launch_bounds__(128, 1) let ptxas take 238 and ran 55 %
+// slower, 2026-11-30); 1 capped at 128 registers (16 warps); 2 the next
+// point prefetched during each addition (no gain measured).
+template <class F, bool PREFETCH>
+__global__ void msm_accumulate(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
+                               unsigned slice, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf,
+                               uint32_t *tk, xyzz<F> *tv)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= threads)
+    msm_accumulate_body<F, PREFETCH>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
+}
+template <class F>
+__global__ void __launch_bounds__(128, 4)
+    msm_accumulate_capped(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
+                          unsigned slice, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk,
+                          xyzz<F> *tv)
+{
+    msm_accumulate_body<F, false>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
+}
+
+// One level of the fix-up tree: thread c walks slots [c Q, c Q + Q) in
+// order, adding each head into the run open at that point; a run opened by
+// a tail and ended by a later head inside the chunk is complete (its bucket
+// is written); what crosses the chunk's edges becomes the chunk's own head
+// and tail, for the next level. Levels repeat until one chunk remains, so a
+// bucket spread over m slots costs about Q log_Q(m) sequential additions
+// (one thread walking m heads took 0.38 s at m = 14,700: BENCHMARKS.md).
+template <class F>
+__global__ void msm_fixup_level(size_t m, unsigned Q, uint32_t sentinel, const xyzz<F> *hv, const uint8_t *hf,
+                                const uint32_t *tk, const xyzz<F> *tv, xyzz<F> *o_hv, uint8_t *o_hf,
+                                uint32_t *o_tk, xyzz<F> *o_tv, xyzz<F> *buckets)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t lo = c * Q;
+    if (lo >= m)
         return;
-    uint32_t key = tail_key[t];
-    if (key == sentinel)
-        return;
-    xyzz<F> acc = tail_sum[t];
-    for (size_t u = t + 1; u < threads; u++) {
-        acc = acc.add(head_sum[u]);
-        size_t end = (u + 1) * slice;
-        if (end >= count || keys[end] != key)
-            break;
+    size_t hi = lo + Q < m ? lo + Q : m;
+    xyzz<F> acc = xyzz<F>::inf();
+    bool open = false, leading = false;
+    uint32_t key = sentinel;
+    uint8_t out_f = 0;
+    for (size_t u = lo; u < hi; u++) {
+        uint8_t f = hf[u];
+        if (f & MSM_HEAD) {
+            if (u == lo)
+                open = leading = true; // continues a run from before the chunk
+            acc = acc.add_inline(hv[u]);
+            if (!(f & MSM_CONT)) { // the run ends inside slot u
+                if (leading) {
+                    o_hv[c] = acc;
+                    out_f = MSM_HEAD;
+                } else
+                    buckets[key] = acc;
+                open = leading = false;
+                acc = xyzz<F>::inf();
+            }
+        }
+        uint32_t k = tk[u];
+        if (k != sentinel) {
+            open = true;
+            leading = false;
+            key = k;
+            acc = tv[u];
+        }
     }
-    buckets[key] = acc;
+    o_tk[c] = sentinel;
+    if (open && leading) {
+        o_hv[c] = acc;
+        out_f = MSM_HEAD | MSM_CONT;
+    } else if (open) {
+        o_tk[c] = key;
+        o_tv[c] = acc;
+    }
+    o_hf[c] = out_f;
 }
 
 // Segment s of window w: buckets i in [lo, lo + seg) hold digit i + 1;
@@ -207,9 +282,10 @@ inline unsigned msm_gpu_window(size_t count)
 // out (device, one XYZZ point) = sum scalar[i_k] base[i_k] over k < n.
 // Scalars are plain 256-bit integers below 2^255, 32-byte aligned.
 template <class F>
-int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, unsigned c,
+int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, msm_tuning tune,
                   xyzz<F> *d_windows, unsigned *nwin_out, unsigned *c_used, cudaStream_t st, cuzk_gpu_msg *msg)
 {
+    unsigned c = tune.c;
     *nwin_out = 0;
     *c_used = 0;
     if (n == 0)
@@ -218,6 +294,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
+    if (tune.accumulate > 3)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 3");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     const uint32_t sentinel = nwin * nb;
@@ -244,36 +322,87 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
     prof.mark("sort");
 
-    // slices of 64 entries: ~E/64 threads (2^24 points x 16 windows:
-    // 4 M threads), each a short sequential walk
-    const unsigned slice = 64;
+    // Slots of 64 entries: longer ones (up to 1024, ~8 waves of threads)
+    // cut the fix-up's work but slowed the accumulation more (BLS12-381 G1
+    // 2^24: 225 ms with 64, 239 ms with 1024; the fix-up tree keeps either
+    // cheap: 1-4 ms) -- BENCHMARKS.md, 2026-11-30.
+    const unsigned slice = tune.slice ? tune.slice : 64;
     const size_t threads = (count + slice - 1) / slice;
-    dev_buf<xyzz<F>> buckets, head, tail;
-    dev_buf<uint32_t> tail_key;
+    const unsigned Q = 16; // fix-up chunk: 16 slots per thread and level
+    dev_buf<xyzz<F>> buckets, hv, tv, hv2, tv2;
+    dev_buf<uint32_t> tk, tk2;
+    dev_buf<uint8_t> hf, hf2;
+    const size_t threads2 = (threads + Q - 1) / Q;
     GPU_RC(buckets.alloc((size_t)nwin * nb, st, msg));
-    GPU_RC(head.alloc(threads, st, msg));
-    GPU_RC(tail.alloc(threads, st, msg));
-    GPU_RC(tail_key.alloc(threads, st, msg));
+    GPU_RC(hv.alloc(threads, st, msg));
+    GPU_RC(tv.alloc(threads, st, msg));
+    GPU_RC(tk.alloc(threads, st, msg));
+    GPU_RC(hf.alloc(threads, st, msg));
+    GPU_RC(hv2.alloc(threads2, st, msg));
+    GPU_RC(tv2.alloc(threads2, st, msg));
+    GPU_RC(tk2.alloc(threads2, st, msg));
+    GPU_RC(hf2.alloc(threads2, st, msg));
     GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)nwin * nb * sizeof(xyzz<F>), st));
-    msm_accumulate<F><<<blocks_for(threads, 128), 128, 0, st>>>(bases, sorted_keys, sorted_vals, count, slice,
-                                                                 sentinel, buckets.p, head.p, tail.p, tail_key.p);
+    // 0: the measured best per field -- the 128-register cap for 12-limb
+    // Fp (BLS12-381 G1: 741 vs 781 ms at 2^26), no cap for 8 limbs (BN254:
+    // 330 vs 341 ms)
+    const unsigned variant = tune.accumulate ? tune.accumulate : (sizeof(F) == 48 ? 1 : 3);
+    bool launched = false;
+    if constexpr (F::inline_points) { // the variants exist for G1 only (G2's compile time)
+        if (variant == 1) {
+            msm_accumulate_capped<F><<<blocks_for(threads, 128), 128, 0, st>>>(
+                bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
+            launched = true;
+        } else if (variant == 2) {
+            msm_accumulate<F, true><<<blocks_for(threads, 128), 128, 0, st>>>(
+                bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
+            launched = true;
+        }
+    }
+    if (!launched)
+        msm_accumulate<F, false><<<blocks_for(threads, 128), 128, 0, st>>>(
+            bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
     GPU_LAUNCHED(msg, "msm_accumulate");
     prof.mark("accumulate");
-    msm_fixup<F><<<blocks_for(threads, 128), 128, 0, st>>>(threads, sorted_keys, count, slice, sentinel, head.p,
-                                                            tail.p, tail_key.p, buckets.p);
-    GPU_LAUNCHED(msg, "msm_fixup");
+    // fix-up levels, ping-ponging between the two slot arrays
+    xyzz<F> *cur_hv = hv.p, *cur_tv = tv.p, *nxt_hv = hv2.p, *nxt_tv = tv2.p;
+    uint32_t *cur_tk = tk.p, *nxt_tk = tk2.p;
+    uint8_t *cur_hf = hf.p, *nxt_hf = hf2.p;
+    for (size_t m = threads; m > 1;) {
+        size_t chunks = (m + Q - 1) / Q;
+        msm_fixup_level<F><<<blocks_for(chunks, 64), 64, 0, st>>>(m, Q, sentinel, cur_hv, cur_hf, cur_tk, cur_tv,
+                                                                 nxt_hv, nxt_hf, nxt_tk, nxt_tv, buckets.p);
+        GPU_LAUNCHED(msg, "msm_fixup_level");
+        std::swap(cur_hv, nxt_hv);
+        std::swap(cur_tv, nxt_tv);
+        std::swap(cur_tk, nxt_tk);
+        std::swap(cur_hf, nxt_hf);
+        m = chunks;
+    }
     prof.mark("fixup");
-    head.release();
-    tail.release();
-    tail_key.release();
+    hv.release();
+    tv.release();
+    tk.release();
+    hf.release();
+    hv2.release();
+    tv2.release();
+    tk2.release();
+    hf2.release();
     keys.release();
     vals.release();
     keys2.release();
     vals2.release();
 
     // segments of up to 64 buckets (2^15 buckets x 16 windows: 8192
-    // threads of 128 additions each)
-    unsigned seg = nb < 64 ? nb : 64, nseg = nb / seg;
+    // threads of 128 additions each). Shorter segments at small sizes
+    // measured slower (more levels of partial sums after: 2^16 went from
+    // 8 to 11 ms, 2026-11-30).
+    unsigned seg = tune.seg ? tune.seg : 64;
+    if (seg > nb)
+        seg = nb;
+    if (seg == 0 || (seg & (seg - 1)))
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM bucket segment must be a power of two");
+    unsigned nseg = nb / seg;
     dev_buf<xyzz<F>> segs, segs2;
     GPU_RC(segs.alloc((size_t)nwin * nseg, st, msg));
     GPU_RC(segs2.alloc((size_t)nwin * nseg, st, msg));
@@ -336,7 +465,7 @@ int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_ou
 } // namespace gpu
 
 #define GPU_MSM_INSTANTIATE(F)                                                                          \
-    template int msm_pippenger<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, unsigned,    \
+    template int msm_pippenger<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, msm_tuning,  \
                                   xyzz<F> *, unsigned *, unsigned *, cudaStream_t, cuzk_gpu_msg *);      \
     template int msm_sum<F>(const affine<F> *, const uint32_t *, size_t, xyzz<F> *, cudaStream_t,            \
                             cuzk_gpu_msg *);

@@ -5,13 +5,18 @@
 
 namespace gpu {
 
-template <class F> int ntt_host(int kind, void *data, unsigned log_n, double *ms, cuzk_gpu_msg *msg)
+template <class F>
+int ntt_host(int kind, void *data, unsigned log_n, int kernel, unsigned pass_bits, double *ms, cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
     std::lock_guard<std::mutex> lock(ctx->compute);
     cudaStream_t st = ctx->stream;
     ntt_domain<F> dom;
+    if (kernel >= 0)
+        dom.kernel = (unsigned)kernel;
+    if (pass_bits)
+        dom.pass_bits = pass_bits;
     GPU_RC(dom.init(log_n, st, msg));
     size_t n = (size_t)1 << log_n;
     dev_buf<F> a, b;
@@ -55,13 +60,18 @@ template <class F> __global__ void bench_fill(F *a, size_t n, uint64_t seed)
     a[i] = v;
 }
 
-template <class F> int ntt_bench(unsigned log_n, int reps, double *fwd, double *coset, cuzk_gpu_msg *msg)
+template <class F>
+int ntt_bench(unsigned log_n, int reps, int kernel, unsigned pass_bits, double *fwd, double *coset, cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
     std::lock_guard<std::mutex> lock(ctx->compute);
     cudaStream_t st = ctx->stream;
     ntt_domain<F> dom;
+    if (kernel >= 0)
+        dom.kernel = (unsigned)kernel;
+    if (pass_bits)
+        dom.pass_bits = pass_bits;
     GPU_RC(dom.init(log_n, st, msg));
     size_t n = (size_t)1 << log_n;
     dev_buf<F> a;
@@ -95,19 +105,21 @@ template struct ntt_domain<bn254_fr>;
 
 } // namespace gpu
 
-extern "C" int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, double *ms, cuzk_gpu_msg *msg)
+extern "C" int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, int kernel, unsigned pass_bits,
+                            double *ms, cuzk_gpu_msg *msg)
 {
-    if (kind < GPU_NTT_FORWARD || kind > GPU_NTT_ODD_COSET)
-        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown NTT kind");
-    GPU_DISPATCH_CURVE(curve, return gpu::ntt_host<Curve::fr>(kind, data, log_n, ms, msg));
+    if (kind < GPU_NTT_FORWARD || kind > GPU_NTT_ODD_COSET || kernel < -1 || kernel > 2)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown NTT kind or kernel");
+    GPU_DISPATCH_CURVE(curve, return gpu::ntt_host<Curve::fr>(kind, data, log_n, kernel, pass_bits, ms, msg));
     return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
 }
 
-extern "C" int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, double *forward_ms, double *coset_ms,
-                                  cuzk_gpu_msg *msg)
+extern "C" int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, int kernel, unsigned pass_bits,
+                                  double *forward_ms, double *coset_ms, cuzk_gpu_msg *msg)
 {
-    if (reps < 1)
-        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1");
-    GPU_DISPATCH_CURVE(curve, return gpu::ntt_bench<Curve::fr>(log_n, reps, forward_ms, coset_ms, msg));
+    if (reps < 1 || kernel < -1 || kernel > 2)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1, kernel -1 (default), 0, 1 or 2");
+    GPU_DISPATCH_CURVE(curve, return gpu::ntt_bench<Curve::fr>(log_n, reps, kernel, pass_bits, forward_ms, coset_ms,
+                                                               msg));
     return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
 }

@@ -25,17 +25,27 @@ template <> struct ntt_params<bn254_fr> {
     }
 };
 
-static constexpr unsigned NTT_MAX_STAGES_PER_PASS = 10;
+static constexpr unsigned NTT_MAX_STAGES_PER_PASS = 10; // legacy radix-2 kernel
+// radix kernels: 2^11 x 32 B = 64 KiB of shared memory and 256 threads of
+// 132 registers (2^12 asked for 512 threads: more registers than an SM has)
+static constexpr unsigned NTT_MAX_PASS_BITS = 11;
 
 // Tables for one transform size, resident on the device.
 template <class F> struct ntt_domain {
     unsigned log_n = 0, h = 0;
+    // kernel 2 (the default): 4 elements a thread in registers, passes of
+    // at most pass_bits stages; 0: 8 elements a thread (132 registers:
+    // too few warps, slower); 1: radix-2 passes of up to 10 stages.
+    // Same run, 2^27 over BLS12-381 Fr: 63.9 / 116.3 / 71.9 ms; the coset
+    // step at 2^24: 16.9 / 26.0 / 22.9 ms (BENCHMARKS.md, 2026-11-30)
+    unsigned kernel = 2, pass_bits = 10;
     dev_buf<F> tw, itw, coset_lo, coset_hi, consts; // consts: w, w^-1, inc, 1/n, inc^(2^h)
 
     int init(unsigned lg, cudaStream_t st, cuzk_gpu_msg *msg);
     // all stages in one direction: dif (natural -> bit-reversed) or dit
     // (bit-reversed -> natural), with the root's powers or its inverse's
     int run(F *a, bool dif, bool inverse_roots, cudaStream_t st, cuzk_gpu_msg *msg) const;
+    int run_passes(F *a, bool dif, bool inverse_roots, bool coset, cudaStream_t st, cuzk_gpu_msg *msg) const;
     // evaluations on the n-domain -> evaluations on the odd coset
     int to_odd_coset(F *a, cudaStream_t st, cuzk_gpu_msg *msg) const;
     int bitrev_copy(const F *in, F *out, cudaStream_t st, cuzk_gpu_msg *msg) const;

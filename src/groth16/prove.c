@@ -84,7 +84,14 @@ static int gpu_key_get(const struct cuzk_zkey *zkc, int device, cuzk_timings *t,
             .pts_b2 = zk->b2,
             .pts_c = zk->c,
             .pts_h = zk->h,
+            .coefs = zk->coefs,
+            .n_coefs = zk->n_coefs,
         };
+        /* CUZK_GPU_EVAL=cpu keeps the constraint matrices off the GPU (less
+         * device memory; the CPU evaluates a and b for every proof) */
+        const char *where = getenv("CUZK_GPU_EVAL");
+        if (where && !strcmp(where, "cpu"))
+            in.coefs = NULL, in.n_coefs = 0;
         cuzk_gpu_msg m = {{0}};
         zk->gpu_key_rc = cuzk_gpu_key_upload(&in, &zk->gpu_key, &m);
         zk->gpu_key_state = zk->gpu_key_rc == CUZK_OK ? 1 : 2;
@@ -100,7 +107,8 @@ static int gpu_key_get(const struct cuzk_zkey *zkc, int device, cuzk_timings *t,
     return CUZK_OK;
 }
 
-/* The CPU evaluates a and b and splits the witness; the GPU runs H's
+/* With the key's matrices on the GPU, the GPU evaluates a and b and
+ * splits the witness; otherwise the CPU does both first. The GPU runs H's
  * transforms and every MSM; the CPU blinds. */
 static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int device, core_prove_out *out,
                      cuzk_timings *t, cuzk_error *err)
@@ -108,28 +116,31 @@ static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int de
     int rc = gpu_key_get(zk, device, t, err);
     if (rc != CUZK_OK)
         return rc;
-    size_t n = zk->domain_size, nv = zk->n_vars;
-    unsigned char *a = calloc(n, 32), *b = calloc(n, 32);
-    uint32_t *ones = malloc(nv * 4), *tail = malloc(nv * 4), *ones_c = malloc(nv * 4), *tail_c = malloc(nv * 4);
+    const int on_device = cuzk_gpu_key_evaluates(zk->gpu_key);
+    size_t n = on_device ? 0 : zk->domain_size, nv = on_device ? 0 : zk->n_vars;
+    unsigned char *a = NULL, *b = NULL;
+    uint32_t *ones = NULL, *tail = NULL, *ones_c = NULL, *tail_c = NULL;
     cuzk_gpu_prove_out *gout = NULL;
-    if (!a || !b || !ones || !tail || !ones_c || !tail_c) {
-        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
-                            zk->domain_size);
-        goto done;
-    }
     const struct cuzk_core_ops *core = cuzk_core();
-    double t0 = now();
-    if ((rc = core->groth16_eval(in, a, b, out)) != CUZK_OK) {
-        rc = core_error(zk, rc, out, err);
-        goto done;
+    cuzk_gpu_prove_in gin = {.witness = in->witness};
+    if (!on_device) {
+        a = calloc(n, 32), b = calloc(n, 32);
+        ones = malloc(nv * 4), tail = malloc(nv * 4), ones_c = malloc(nv * 4), tail_c = malloc(nv * 4);
+        if (!a || !b || !ones || !tail || !ones_c || !tail_c) {
+            rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
+                                zk->domain_size);
+            goto done;
+        }
+        double t0 = now();
+        if ((rc = core->groth16_eval(in, a, b, out)) != CUZK_OK) {
+            rc = core_error(zk, rc, out, err);
+            goto done;
+        }
+        gin.a = a, gin.b = b, gin.ones = ones, gin.tail = tail, gin.ones_c = ones_c, gin.tail_c = tail_c;
+        core->groth16_classify(in, ones, &gin.n_ones, tail, &gin.n_tail, ones_c, &gin.n_ones_c, tail_c,
+                               &gin.n_tail_c);
+        out->seconds[CORE_PHASE_EVAL] = now() - t0;
     }
-    cuzk_gpu_prove_in gin = {.a = a, .b = b, .witness = in->witness, .ones = ones, .tail = tail,
-                             .ones_c = ones_c, .tail_c = tail_c};
-    core->groth16_classify(in, ones, &gin.n_ones, tail, &gin.n_tail, ones_c, &gin.n_ones_c, tail_c,
-                           &gin.n_tail_c);
-    out->n_ones = gin.n_ones;
-    out->n_tail = gin.n_tail;
-    out->seconds[CORE_PHASE_EVAL] = now() - t0;
     cuzk_gpu_msg m = {{0}};
     if (!(gout = malloc(sizeof(*gout)))) {
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
@@ -139,6 +150,10 @@ static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int de
         rc = cuzk_error_set(err, rc, "GPU %d: %s", device, m.text);
         goto done;
     }
+    out->n_ones = gout->n_ones;
+    out->n_tail = gout->n_tail;
+    if (on_device)
+        out->seconds[CORE_PHASE_EVAL] = gout->ms[GPU_PHASE_EVAL] / 1e3;
     out->seconds[CORE_PHASE_NTT] = gout->ms[GPU_PHASE_NTT] / 1e3;
     out->seconds[CORE_PHASE_MSM_H] = gout->ms[GPU_PHASE_MSM_H] / 1e3;
     out->seconds[CORE_PHASE_MSM_A] = gout->ms[GPU_PHASE_MSM_A] / 1e3;
