@@ -23,16 +23,19 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 unset CUZK_SERVER
 
 start() { # start ARGS...: sets $port and $pid (ARGS name the state directory)
-  "$cuzk" serve "$@" >"$tmp/serve.out" 2>&1 &
+  # a new file per daemon: the shell opens it in the child, later than the
+  # grep below may run, and a reused file could still hold the last port
+  starts=$((${starts:-0} + 1)); out=$tmp/serve.$starts.out
+  "$cuzk" serve "$@" >"$out" 2>&1 &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 100); do
-    port=$(grep -o "listening on 127.0.0.1:[0-9]*" "$tmp/serve.out" | cut -d: -f2)
+    port=$(grep -so "listening on 127.0.0.1:[0-9]*" "$out" | cut -d: -f2)
     [ -n "$port" ] && return 0
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  fail "server did not start ($*): $(cat "$tmp/serve.out")"
+  fail "server did not start ($*): $(cat "$out")"
 }
 stop() { kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"; }
 expect() { # expect CODE command...: run (60 s at most), check the exit code; stderr in $tmp/err
