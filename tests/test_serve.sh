@@ -19,15 +19,18 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 
 start() { # start STATE_DIR [args...]: sets $port and $pid
   local dir=$1; shift
-  "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$dir" "$@" >"$tmp/serve.out" 2>&1 &
+  # a new file per daemon: the shell opens it in the child, later than the
+  # grep below may run, and a reused file could still hold the last port
+  starts=$((${starts:-0} + 1)); out=$tmp/serve.$starts.out
+  "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$dir" "$@" >"$out" 2>&1 &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 100); do
-    port=$(grep -o "listening on 127.0.0.1:[0-9]*" "$tmp/serve.out" | cut -d: -f2)
+    port=$(grep -so "listening on 127.0.0.1:[0-9]*" "$out" | cut -d: -f2)
     [ -n "$port" ] && return 0
     sleep 0.1
   done
-  fail "server did not start: $(cat "$tmp/serve.out")"
+  fail "server did not start: $(cat "$out")"
 }
 api() { curl -s -o "$tmp/body" -w "%{http_code}" "$@"; }
 submit() { # submit CURVE NAME [PRIORITY]: prints the id
@@ -161,7 +164,7 @@ for i in $(seq 12); do acc+=("$(submit bls12381 poseidon3)"); done
 sleep 0.3
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 start "$tmp/s3" --workers 2 --threads 1
-grep -q "journaled job" "$tmp/serve.out" || fail "restart banner"
+grep -q "journaled job" "$out" || fail "restart banner"
 for id in "${acc[@]}"; do
   expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=120"
   [ "$(jq -r .state "$tmp/body")" = done ] || fail "after kill -9: job $id: $(cat "$tmp/body")"

@@ -11,7 +11,10 @@
  * Threads: libmicrohttpd runs one thread per connection (long polls block
  * only their own); one watcher thread moves finished jobs from the engine
  * to the journal. The table of jobs has its own mutex; the engine is
- * thread-safe. */
+ * thread-safe. No file is written, fsync'd or removed under that mutex
+ * (a slow disk would stall every request): a request reserves its slot,
+ * is journaled unlocked, then published; a result is journaled unlocked,
+ * then published (post_proof, watcher_sweep). */
 #include "../../include/cuzk.h"
 
 int cuzk_has_server(void)
@@ -59,6 +62,7 @@ typedef struct server {
     pthread_mutex_t mu;
     sjob *jobs;
     unsigned n_jobs;
+    unsigned n_reserved; /* accepted requests being journaled, not yet in jobs */
     volatile sig_atomic_t stop;
     int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
     pthread_t watcher;
@@ -217,56 +221,106 @@ static json_t *job_json(const sjob *j)
 
 /* ---------------------------------------------------------------- watcher */
 
-/* Moves ended jobs from the engine into the table and the journal, and
- * drops results past their TTL. */
+/* A job the engine finished, on its way to the journal. */
+typedef struct ending {
+    sjob *j;
+    cuzk_job_info info;
+    char *proof, *pub;
+} ending;
+
+/* Moves ended jobs from the engine into the journal and the table, and
+ * drops results past their TTL. The table's lock is held only to look and
+ * to publish: each result is written and fsync'd with the lock released,
+ * so a slow disk never stalls the HTTP threads. A job is shown as ended
+ * only once its result is durable, so an answer a client saw survives a
+ * crash. Only this thread ends jobs and only ended jobs are freed, so the
+ * sjob pointers held across the unlocked part stay valid. */
 static void watcher_sweep(server *s)
 {
-    {
-        pthread_mutex_lock(&s->mu);
-        for (sjob **pp = &s->jobs; *pp;) {
-            sjob *j = *pp;
-            if (j->ended) {
-                if (mono() - j->t_end > s->cfg.result_ttl) {
-                    *pp = j->next;
-                    s->n_jobs--;
-                    remove_job_files(s, j->id);
-                    free_sjob(j);
-                    continue;
-                }
-                pp = &j->next;
+    ending *ends = NULL;
+    size_t n_ends = 0, cap_ends = 0;
+    sjob *expired = NULL;
+    pthread_mutex_lock(&s->mu);
+    for (sjob **pp = &s->jobs; *pp;) {
+        sjob *j = *pp;
+        if (j->ended) {
+            if (mono() - j->t_end > s->cfg.result_ttl) {
+                *pp = j->next;
+                s->n_jobs--;
+                j->next = expired;
+                expired = j;
                 continue;
             }
-            cuzk_job_info info;
-            cuzk_error err;
-            if (cuzk_engine_wait(s->engine, j->eid, 0, &info, &err) == CUZK_OK) {
-                j->info = info;
-                if (info.state == CUZK_JOB_CANCELLED && s->stopping) {
-                    /* cancelled by the shutdown: left journaled, resumed
-                     * at the next start */
-                } else if (info.state >= CUZK_JOB_DONE) {
-                    if (info.state == CUZK_JOB_DONE &&
-                        cuzk_engine_result(s->engine, j->eid, &j->proof, &j->pub, &err) != CUZK_OK)
-                        j->proof = j->pub = NULL;
-                    json_t *o = job_json(j);
-                    char *text = json_dumps(o, JSON_COMPACT);
-                    json_decref(o);
-                    if (text) {
-                        char name[64];
-                        snprintf(name, sizeof(name), "%s.res", j->id);
-                        if (write_durable(s, name, text, strlen(text)) != 0)
-                            fprintf(stderr, "cuzk serve: cannot journal the result of job %s: %s\n", j->id,
-                                    strerror(errno));
-                        free(text);
-                    }
-                    ignore_status(cuzk_engine_release(s->engine, j->eid, &err));
-                    j->ended = 1;
-                    j->t_end = mono();
-                }
-            }
             pp = &j->next;
+            continue;
         }
-        pthread_mutex_unlock(&s->mu);
+        cuzk_job_info info;
+        cuzk_error err;
+        if (cuzk_engine_wait(s->engine, j->eid, 0, &info, &err) == CUZK_OK) {
+            if (info.state == CUZK_JOB_CANCELLED && s->stopping) {
+                /* cancelled by the shutdown: left journaled, resumed at the
+                 * next start */
+                j->info = info;
+            } else if (info.state >= CUZK_JOB_DONE) {
+                if (n_ends == cap_ends) {
+                    size_t cap = cap_ends ? 2 * cap_ends : 16;
+                    ending *e = realloc(ends, cap * sizeof(*e));
+                    if (!e) { /* the rest wait for the next sweep */
+                        pp = &j->next;
+                        continue;
+                    }
+                    ends = e;
+                    cap_ends = cap;
+                }
+                ends[n_ends++] = (ending){.j = j, .info = info};
+            } else
+                j->info = info; /* queued -> running, seen by long polls */
+        }
+        pp = &j->next;
     }
+    pthread_mutex_unlock(&s->mu);
+
+    while (expired) {
+        sjob *n = expired->next;
+        remove_job_files(s, expired->id);
+        free_sjob(expired);
+        expired = n;
+    }
+    for (size_t i = 0; i < n_ends; i++) {
+        ending *e = &ends[i];
+        cuzk_error err;
+        if (e->info.state == CUZK_JOB_DONE &&
+            cuzk_engine_result(s->engine, e->j->eid, &e->proof, &e->pub, &err) != CUZK_OK)
+            e->proof = e->pub = NULL;
+        /* id and priority never change once published: read without the lock */
+        sjob view = {.priority = e->j->priority, .info = e->info, .proof = e->proof, .pub = e->pub};
+        memcpy(view.id, e->j->id, sizeof(view.id));
+        json_t *o = job_json(&view);
+        char *text = json_dumps(o, JSON_COMPACT);
+        json_decref(o);
+        if (text) {
+            char name[64];
+            snprintf(name, sizeof(name), "%s.res", view.id);
+            if (write_durable(s, name, text, strlen(text)) != 0)
+                fprintf(stderr, "cuzk serve: cannot journal the result of job %s: %s\n", view.id, strerror(errno));
+            free(text);
+        }
+    }
+    pthread_mutex_lock(&s->mu);
+    for (size_t i = 0; i < n_ends; i++) {
+        sjob *j = ends[i].j;
+        j->info = ends[i].info;
+        j->proof = ends[i].proof;
+        j->pub = ends[i].pub;
+        j->ended = 1;
+        j->t_end = mono();
+    }
+    pthread_mutex_unlock(&s->mu);
+    for (size_t i = 0; i < n_ends; i++) {
+        cuzk_error err;
+        ignore_status(cuzk_engine_release(s->engine, ends[i].j->eid, &err));
+    }
+    free(ends);
 }
 
 static void *watcher_main(void *arg)
@@ -463,31 +517,53 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
         free(w);
         json_object_set_new(jr, "witness_journaled", json_true());
     }
-    pthread_mutex_lock(&s->mu);
+    /* The request is written and fsync'd with the table's lock released (a
+     * slow disk must not stall every other request): a slot is reserved
+     * under the lock so the table's bound holds, and the job is published
+     * only once it is durable and in the engine. The 202 goes out after
+     * that, so an accepted job is always journaled. */
     unsigned long long eid = 0;
     cuzk_error err = {0};
-    int rc = s->n_jobs >= SERVER_MAX_JOBS_TABLE ? cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later")
-                                                : CUZK_OK;
+    sjob *j = NULL;
+    pthread_mutex_lock(&s->mu);
+    int rc = s->n_jobs + s->n_reserved >= SERVER_MAX_JOBS_TABLE
+                 ? cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later")
+                 : CUZK_OK;
+    if (rc == CUZK_OK)
+        s->n_reserved++;
+    pthread_mutex_unlock(&s->mu);
+    int reserved = rc == CUZK_OK;
     char name[64];
     snprintf(name, sizeof(name), "%s.req", id);
     char *text = json_dumps(jr, JSON_COMPACT);
     if (rc == CUZK_OK && (!text || write_durable(s, name, text, strlen(text)) != 0))
-        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the request in %s", s->jobs_dir);
-    if (rc == CUZK_OK)
-        rc = submit_request(s, id, jr, &eid, &err);
-    sjob *j = NULL;
+        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the request in %s: %s", s->jobs_dir,
+                            text ? strerror(errno) : "out of memory");
     if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
         rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    /* the engine may finish the job before it is published: the watcher
+     * finds it in the engine at its next sweep */
+    if (rc == CUZK_OK)
+        rc = submit_request(s, id, jr, &eid, &err);
     if (rc == CUZK_OK) {
         memcpy(j->id, id, sizeof(j->id));
         j->eid = eid;
         j->priority = prio;
         j->info.state = CUZK_JOB_QUEUED;
-        j->next = s->jobs;
-        s->jobs = j;
-        s->n_jobs++;
+    } else {
+        free(j);
+        j = NULL;
     }
-    pthread_mutex_unlock(&s->mu);
+    if (reserved) {
+        pthread_mutex_lock(&s->mu);
+        s->n_reserved--;
+        if (j) {
+            j->next = s->jobs;
+            s->jobs = j;
+            s->n_jobs++;
+        }
+        pthread_mutex_unlock(&s->mu);
+    }
     free(text);
     json_decref(jr);
     if (rc != CUZK_OK) {
@@ -500,15 +576,27 @@ out:
     return ret;
 }
 
+/* GET /v1/proofs/{id}[?wait=S[&state=X]]: with wait, answers when the job
+ * ends or S seconds pass; with state too, also as soon as the job is no
+ * longer in state X (so a client can report queued -> running). */
 static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id)
 {
     const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
+    const char *st = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "state");
     double wait = 0;
+    int from = -1;
     if (w) {
         char *end;
         wait = strtod(w, &end);
-        if (*end || end == w || wait < 0 || wait > 3600)
+        if (*end || end == w || !(wait >= 0 && wait <= 3600))
             return reply_error(c, 400, "wait: expected seconds in [0, 3600], got '%s'", w);
+    }
+    if (st) {
+        for (int k = CUZK_JOB_QUEUED; k <= CUZK_JOB_CANCELLED; k++)
+            if (!strcmp(st, state_name(k)))
+                from = k;
+        if (from < 0)
+            return reply_error(c, 400, "state: expected queued, running, done, failed or cancelled, got '%.40s'", st);
     }
     double deadline = mono() + wait;
     for (;;) {
@@ -518,7 +606,7 @@ static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char
             pthread_mutex_unlock(&s->mu);
             return reply_error(c, 404, "no job '%s'", id);
         }
-        if (j->ended || mono() >= deadline) {
+        if (j->ended || mono() >= deadline || (from >= 0 && j->info.state != from)) {
             json_t *o = job_json(j);
             pthread_mutex_unlock(&s->mu);
             return reply(c, 200, o);
@@ -545,12 +633,13 @@ static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const c
         pthread_mutex_unlock(&s->mu);
         return reply(c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
     }
-    /* an ended job: forget it and its result */
+    /* an ended job: forget it and its result (its files are removed with
+     * the lock released: it is out of the table, no one else sees it) */
     *pp = j->next;
     s->n_jobs--;
+    pthread_mutex_unlock(&s->mu);
     remove_job_files(s, j->id);
     free_sjob(j);
-    pthread_mutex_unlock(&s->mu);
     return reply(c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
 }
 

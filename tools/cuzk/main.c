@@ -20,6 +20,7 @@
 #include "../../src/formats/zkey.h"
 #include "../../src/util/error.h"
 #include "../../src/util/file.h"
+#include "cli.h"
 
 static void usage(FILE *out)
 {
@@ -59,20 +60,27 @@ static void usage(FILE *out)
             "             prove N times (default 20) through the engine with W proofs in\n"
             "             flight (default 1): throughput, latency percentiles, mean phase\n"
             "             times and how busy the workers were\n"
-            "  serve --listen HOST:PORT --state-dir DIR [--workers W] [--threads T]\n"
-            "        [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
+            "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--workers W]\n"
+            "        [--threads T] [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
             "        [--max-body B] [--result-ttl S]\n"
             "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
-            "             (PORT 0: a free port, printed), jobs journaled in DIR so that none is\n"
-            "             lost across a crash; defaults: 127.0.0.1, 1 worker, 1024 jobs, no key\n"
-            "             budget, 256 MiB bodies, results kept 3600 s; SIGTERM stops it cleanly\n"
+            "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
+            "             in DIR so that none is lost across a crash; options also from a\n"
+            "             'key = value' FILE; SIGTERM stops it cleanly; cuzk serve --help: all\n"
+            "  submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
+            "        <proof.json> <public.json> [--priority low|normal|high|critical]\n"
+            "        [--wait S] [--no-upload] [--busy-retries N]\n"
+            "  submit --job ID <proof.json> <public.json> | submit --status\n"
+            "             prove through a running cuzk serve (default 127.0.0.1:8080 or\n"
+            "             $CUZK_SERVER) and write the files as prove does; exit 1: the job\n"
+            "             failed, 3: no daemon or it refused, 4: --wait passed; cuzk submit\n"
+            "             --help: all\n"
             "  version    print the version, the CPU backend and the GPUs found\n"
             "  selftest   run the arithmetic known-answer checks\n"
             "  help       print this message\n");
 }
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
+int fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -83,7 +91,7 @@ static int fail(const char *fmt, ...)
     return 2;
 }
 
-static int fail_err(const cuzk_error *err)
+int fail_err(const cuzk_error *err)
 {
     return fail("%s", err->message[0] ? err->message : cuzk_strerror(err->code));
 }
@@ -119,7 +127,7 @@ static int parse_threads(const char *s, int *out);
 /* Writes two files so that both appear or neither: the first goes to a
  * temporary file, the second is written (atomically), then the first is
  * renamed into place. */
-static int write_pair(const char *p1, const char *t1, const char *p2, const char *t2)
+int write_pair(const char *p1, const char *t1, const char *p2, const char *t2)
 {
     cuzk_error err = {0};
     char *tmp1 = tmp_path_for(p1);
@@ -615,7 +623,7 @@ static int cmd_info(int argc, char **argv)
     return info_params(path);
 }
 
-static int parse_device(const char *d, int *out)
+int parse_device(const char *flag, const char *d, int *out)
 {
     if (!strcmp(d, "auto"))
         *out = CUZK_DEVICE_AUTO;
@@ -624,11 +632,11 @@ static int parse_device(const char *d, int *out)
     else if (!strcmp(d, "cpu"))
         *out = CUZK_DEVICE_CPU;
     else
-        return fail("--device expects auto, gpu or cpu, got '%s'", d);
+        return fail("%s expects auto, gpu or cpu, got '%s'", flag, d);
     return 0;
 }
 
-static int parse_count(const char *flag, const char *s, long lo, long hi, int *out)
+int parse_count(const char *flag, const char *s, long lo, long hi, int *out)
 {
     char *end;
     errno = 0;
@@ -660,7 +668,7 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             bad = parse_threads(argv[++i], &cfg.threads_per_worker);
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
-            bad = parse_device(argv[++i], &cfg.device);
+            bad = parse_device("--device", argv[++i], &cfg.device);
         else if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (argv[i][0] == '-' && argv[i][1])
@@ -762,71 +770,6 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
-static int parse_u64(const char *flag, const char *s, unsigned long long *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || end == s || *s == '-')
-        return fail("%s expects a non-negative integer, got '%s'", flag, s);
-    *out = v;
-    return 0;
-}
-
-static int cmd_serve(int argc, char **argv)
-{
-    cuzk_serve_config cfg = {.host = "127.0.0.1"};
-    const char *listen = NULL;
-    for (int i = 0; i < argc; i++) {
-        int bad = 0;
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v && !strcmp(a, "--listen"))
-            listen = v;
-        else if (v && !strcmp(a, "--state-dir"))
-            cfg.state_dir = v;
-        else if (v && !strcmp(a, "--workers"))
-            bad = parse_count("--workers", v, 1, 256, &cfg.engine.workers);
-        else if (v && !strcmp(a, "--threads"))
-            bad = parse_threads(v, &cfg.engine.threads_per_worker);
-        else if (v && !strcmp(a, "--device"))
-            bad = parse_device(v, &cfg.engine.device);
-        else if (v && !strcmp(a, "--max-jobs")) {
-            int n;
-            bad = parse_count("--max-jobs", v, 1, 1000000, &n);
-            cfg.engine.max_jobs = (unsigned)n;
-        } else if (v && !strcmp(a, "--key-cache-bytes"))
-            bad = parse_u64("--key-cache-bytes", v, &cfg.engine.key_cache_bytes);
-        else if (v && !strcmp(a, "--max-body"))
-            bad = parse_u64("--max-body", v, &cfg.max_body);
-        else if (v && !strcmp(a, "--result-ttl")) {
-            int n;
-            bad = parse_count("--result-ttl", v, 1, 86400 * 30, &n);
-            cfg.result_ttl = n;
-        } else
-            return fail("serve: unknown option '%s' (or it needs a value); see cuzk help", a);
-        if (bad)
-            return bad;
-        i++;
-    }
-    if (!listen || !cfg.state_dir)
-        return fail("serve needs --listen HOST:PORT and --state-dir DIR");
-    static char host[64];
-    const char *colon = strrchr(listen, ':');
-    if (!colon || colon == listen || (size_t)(colon - listen) >= sizeof(host))
-        return fail("--listen expects HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks one), got '%s'", listen);
-    memcpy(host, listen, (size_t)(colon - listen));
-    host[colon - listen] = 0;
-    int port;
-    if (parse_count("--listen port", colon + 1, 0, 65535, &port))
-        return 2;
-    cfg.host = host;
-    cfg.port = (unsigned)port;
-    cuzk_error err = {0};
-    if (cuzk_serve(&cfg, &err) != CUZK_OK)
-        return fail_err(&err);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -856,6 +799,8 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "serve"))
         return cmd_serve(argc - 2, argv + 2);
+    if (!strcmp(cmd, "submit"))
+        return cmd_submit(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# cuzk submit against cuzk serve on loopback, and cuzk serve --config
+# (bounded in time: every wait has a limit). Round trips on both curves with
+# the witness uploaded, by path (--no-upload) and with a preloaded key
+# (--key-id), each proof checked by snarkjs and its files laid out as cuzk
+# prove writes them; a failed job, an unknown key, a body over --max-body,
+# no daemon, a full daemon (429, retried), --wait running out then --job,
+# a daemon killed and restarted while a client waits; config files: a valid
+# one starts the daemon, flags override it, bad keys, values and files are
+# named with FILE:LINE; every option in cuzk serve --help exists.
+# usage: test_submit.sh CUZK FIXTURES_DIR [NODE]
+set -u
+cuzk=$1 fx=$2 node=${3:-}
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v curl >/dev/null || { echo "SKIP: curl not installed"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+"$cuzk" version | grep -q "^daemon: yes" ||
+  { echo "SKIP: cuzk built without the daemon (libmicrohttpd, jansson)"; exit 77; }
+unset CUZK_SERVER
+
+start() { # start ARGS...: sets $port and $pid (ARGS name the state directory)
+  # a new file per daemon: the shell opens it in the child, later than the
+  # grep below may run, and a reused file could still hold the last port
+  starts=$((${starts:-0} + 1)); out=$tmp/serve.$starts.out
+  "$cuzk" serve "$@" >"$out" 2>&1 &
+  pid=$!
+  pids+=("$pid")
+  for _ in $(seq 100); do
+    port=$(grep -so "listening on 127.0.0.1:[0-9]*" "$out" | cut -d: -f2)
+    [ -n "$port" ] && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  fail "server did not start ($*): $(cat "$out")"
+}
+stop() { kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"; }
+expect() { # expect CODE command...: run (60 s at most), check the exit code; stderr in $tmp/err
+  local want=$1 got; shift
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $(cat "$tmp/err")"
+}
+has() { grep -q -- "$1" "$tmp/err" || fail "expected '$1' in the message: $(cat "$tmp/err")"; }
+layout() { sed 's/"[0-9]*"/"N"/g' "$1"; } # a proof.json with its numbers blanked
+
+# --- config file: valid file starts the daemon, the command line overrides it
+cat >"$tmp/ok.conf" <<EOF
+# the test daemon
+listen = 127.0.0.1:0
+state-dir = $tmp/s1   # comments may follow a value
+workers=2
+  threads = 1
+max-jobs = 64
+key-cache-bytes = 1G
+max-body = 2^26
+result-ttl = 600
+device = cpu
+EOF
+start --config "$tmp/ok.conf"
+srv=127.0.0.1:$port
+expect 0 "$cuzk" submit --server "$srv" --status
+jq -e '.workers == 2' "$tmp/out" >/dev/null || fail "config workers = 2 not applied: $(cat "$tmp/out")"
+
+# --- round trips on both curves: uploaded, by path, by preloaded key
+prove_layout_checked=0
+triples=()
+n=0
+for cv in bn128 bls12381; do
+  for nm in tiny poseidon3 mul1k; do
+    d=$fx/$cv
+    for mode in upload path; do
+      flags=(); [ $mode = path ] && flags=(--no-upload)
+      expect 0 "$cuzk" submit --server "$srv" "$d/$nm.zkey" "$d/$nm.wtns" "$tmp/p$n.json" "$tmp/pub$n.json" \
+        "${flags[@]}" --priority high --wait 60
+      has "submitted to $srv"
+      has " done: proved on "
+      cmp -s "$tmp/pub$n.json" "$d/$nm.public.json" || fail "$cv/$nm ($mode): public.json differs from snarkjs's"
+      triples+=("$d/$nm.vk.json:$tmp/pub$n.json:$tmp/p$n.json")
+      n=$((n + 1))
+    done
+  done
+  # the same layout, byte for byte but for the numbers, as cuzk prove writes
+  expect 0 "$cuzk" prove "$d/poseidon3.zkey" "$d/poseidon3.wtns" "$tmp/prove.json" "$tmp/prove_pub.json"
+  expect 0 "$cuzk" submit --server "$srv" "$d/poseidon3.zkey" "$d/poseidon3.wtns" "$tmp/sub.json" "$tmp/sub_pub.json"
+  cmp -s "$tmp/prove_pub.json" "$tmp/sub_pub.json" || fail "$cv: submit's public.json differs from prove's"
+  cmp -s <(layout "$tmp/prove.json") <(layout "$tmp/sub.json") || fail "$cv: submit's proof.json is laid out differently"
+  prove_layout_checked=$((prove_layout_checked + 1))
+  # a key preloaded under an id; the server taken from CUZK_SERVER
+  code=$(curl -s -o "$tmp/body" -w "%{http_code}" -X POST "$srv/v1/keys/mul_$cv" -d "{\"path\":\"$d/mul1k.zkey\"}")
+  [ "$code" = 200 ] || fail "preload: HTTP $code $(cat "$tmp/body")"
+  expect 0 env CUZK_SERVER="$srv" "$cuzk" submit --key-id "mul_$cv" "$d/mul1k.wtns" "$tmp/p$n.json" "$tmp/pub$n.json"
+  cmp -s "$tmp/pub$n.json" "$d/mul1k.public.json" || fail "$cv --key-id: public.json differs"
+  triples+=("$d/mul1k.vk.json:$tmp/pub$n.json:$tmp/p$n.json")
+  n=$((n + 1))
+done
+for t in "${triples[@]}"; do
+  IFS=: read -r vk pub proof <<<"$t"
+  expect 0 "$cuzk" verify "$vk" "$pub" "$proof"
+done
+if [ -n "$node" ] && [ -d "$(dirname "$0")/snarkjs/node_modules/snarkjs" ]; then
+  "$node" "$(dirname "$0")/snarkjs/verify_many.mjs" "${triples[@]}" || fail "snarkjs rejected a proof submit wrote"
+else
+  echo "note: snarkjs not installed; proofs checked with cuzk verify only"
+fi
+
+# --- failures: the daemon's message, a non-zero exit, no files written
+rm -f "$tmp"/f.json "$tmp"/fp.json
+expect 1 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "failed: .*witness"
+expect 1 "$cuzk" submit --server "$srv" "$fx/bn128/poseidon3.zkey" "$fx/bn128/mul1k.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "failed"
+expect 1 "$cuzk" submit --server "$srv" "$tmp/missing.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json" --no-upload
+has "$tmp/missing.zkey"
+expect 2 "$cuzk" submit --server "$srv" --key-id nope "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "refused the job: no key was loaded under the id 'nope'"
+expect 2 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$tmp/missing.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "missing.wtns"
+expect 2 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.zkey" "$tmp/f.json" "$tmp/fp.json"
+[ ! -e "$tmp/f.json" ] && [ ! -e "$tmp/fp.json" ] || fail "a failed submit left files"
+ls "$tmp" | grep -q "\.tmp\." && fail "a failed submit left temporary files"
+# usage errors name the input
+expect 2 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json"
+has "submit takes 4 files"
+expect 2 "$cuzk" submit --priority urgent "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "--priority expects low, normal, high or critical, got 'urgent'"
+expect 2 "$cuzk" submit --wait -1 "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "--wait expects seconds"
+expect 2 "$cuzk" submit --server "localhost" --status
+has "--server: server 'localhost': expected HOST:PORT"
+expect 2 env CUZK_SERVER=127.0.0.1:99999 "$cuzk" submit --status
+has "CUZK_SERVER: .*port in \[1, 65535\]"
+expect 2 "$cuzk" submit --status --key-id x
+expect 2 "$cuzk" submit --frobnicate
+has "unknown option '--frobnicate'"
+expect 0 "$cuzk" submit --help
+grep -q -- "--no-upload" "$tmp/out" || fail "submit --help"
+stop
+# no daemon there any more: a clear message
+expect 3 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "no daemon listens at $srv (connection refused)"
+expect 3 "$cuzk" submit --server "$srv" --status
+has "no daemon listens at $srv"
+
+# --- a busy daemon: one worker, three jobs at most, small bodies; flags override the file
+"$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints 2^17 >/dev/null 2>&1 &&
+  "$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" >/dev/null 2>&1 &&
+  "$cuzk" zkey export-vk "$tmp/blk.zkey" "$tmp/blk.vk.json" >/dev/null 2>&1 || fail "making the blocker circuit"
+start --config "$tmp/ok.conf" --workers 1 --max-jobs 3 --max-body 100000 --state-dir "$tmp/s2"
+srv=127.0.0.1:$port
+expect 0 "$cuzk" submit --server "$srv" --status
+jq -e '.workers == 1' "$tmp/out" >/dev/null || fail "--workers 1 did not override the file: $(cat "$tmp/out")"
+[ -d "$tmp/s2/jobs" ] || fail "--state-dir did not override the file"
+# a body over --max-body: 413, with the way out named
+expect 2 "$cuzk" submit --server "$srv" "$tmp/blk.zkey" "$tmp/blk.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "refused the job: request body larger than 100000 bytes"
+has "--no-upload"
+# two blockers, then a job that waits behind them: --wait runs out (exit 4), --job fetches it
+blockers=()
+for b in 1 2; do
+  "$cuzk" submit --server "$srv" --no-upload "$tmp/blk.zkey" "$tmp/blk.wtns" "$tmp/b$b.json" "$tmp/bp$b.json" \
+    --priority low --wait 120 2>"$tmp/blk$b.err" &
+  blockers+=($!)
+  for _ in $(seq 100); do grep -q queued "$tmp/blk$b.err" && break; sleep 0.05; done
+done
+for _ in $(seq 100); do grep -q running "$tmp/blk1.err" && break; sleep 0.05; done
+grep -q "running" "$tmp/blk1.err" || fail "the blocker did not report running: $(cat "$tmp/blk1.err")"
+expect 4 "$cuzk" submit --server "$srv" "$fx/bls12381/poseidon3.zkey" "$fx/bls12381/poseidon3.wtns" \
+  "$tmp/w.json" "$tmp/wp.json" --wait 0.2
+has "--wait passed; job [0-9a-f]* is still queued"
+has " queued$"
+wid=$(sed -n 's/^cuzk: job \([0-9a-f]*\) submitted.*/\1/p' "$tmp/err")
+[ -n "$wid" ] || fail "no job id printed: $(cat "$tmp/err")"
+[ ! -e "$tmp/w.json" ] || fail "files written before the job ended"
+# the daemon is full now (two blockers and the queued job = --max-jobs 3): 429
+expect 3 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json" \
+  --busy-retries 0
+has "the daemon at $srv is full"
+# ... and with retries it gets in once a blocker is done
+expect 0 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/r.json" "$tmp/rp.json" \
+  --busy-retries 60
+has "is full .*retrying in"
+expect 0 "$cuzk" submit --server "$srv" --job "$wid" "$tmp/w.json" "$tmp/wp.json" --wait 60
+cmp -s "$tmp/wp.json" "$fx/bls12381/poseidon3.public.json" || fail "--job: public.json differs"
+expect 0 "$cuzk" verify "$fx/bls12381/poseidon3.vk.json" "$tmp/wp.json" "$tmp/w.json"
+for b in 1 2; do
+  wait "${blockers[$((b - 1))]}" || fail "blocker $b's submit: $(cat "$tmp/blk$b.err")"
+  expect 0 "$cuzk" verify "$tmp/blk.vk.json" "$tmp/bp$b.json" "$tmp/b$b.json"
+done
+grep -q "queued" "$tmp/blk2.err" && grep -q "running" "$tmp/blk2.err" || fail "progress: $(cat "$tmp/blk2.err")"
+expect 3 "$cuzk" submit --server "$srv" --job 0123456789abcdef0123456789abcdef "$tmp/f.json" "$tmp/fp.json"
+has "has no job 0123456789abcdef0123456789abcdef"
+
+# --- the daemon killed (-9) while a client waits, restarted on its port: the client gets its proof
+"$cuzk" submit --server "$srv" --no-upload "$tmp/blk.zkey" "$tmp/blk.wtns" "$tmp/b3.json" "$tmp/bp3.json" \
+  --priority low --wait 120 2>/dev/null &
+blk=$!
+"$cuzk" submit --server "$srv" "$fx/bn128/poseidon3.zkey" "$fx/bn128/poseidon3.wtns" "$tmp/k.json" "$tmp/kp.json" \
+  --wait 120 2>"$tmp/k.err" &
+cli=$!
+for _ in $(seq 100); do grep -q "queued" "$tmp/k.err" && break; sleep 0.05; done
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+start --config "$tmp/ok.conf" --listen "$srv" --state-dir "$tmp/s2"
+wait "$cli" || fail "the client across the restart: $(cat "$tmp/k.err")"
+grep -q "lost the daemon" "$tmp/k.err" || fail "no lost-daemon note: $(cat "$tmp/k.err")"
+cmp -s "$tmp/kp.json" "$fx/bn128/poseidon3.public.json" || fail "after the restart: public.json differs"
+wait "$blk" || fail "the blocker across the restart"
+stop
+
+# --- config errors: FILE:LINE, what was expected and found; the daemon does not start
+conf_err() { # conf_err 'file text' 'expected message'
+  printf '%s\n' "$1" >"$tmp/bad.conf"
+  expect 2 "$cuzk" serve --config "$tmp/bad.conf" --state-dir "$tmp/s3"
+  has "$2"
+}
+conf_err $'listen = 127.0.0.1:0\nworkerz = 2' "bad.conf:2: unknown key 'workerz'"
+conf_err $'# c\nworkers = many' "bad.conf:2: workers expects an integer in \[1, 256\], got 'many'"
+conf_err $'workers = 0' "bad.conf:1: workers expects an integer in \[1, 256\], got '0'"
+conf_err $'device = tpu' "bad.conf:1: device expects auto, gpu or cpu, got 'tpu'"
+conf_err $'listen = 127.0.0.1' "bad.conf:1: listen expects HOST:PORT"
+conf_err $'listen = localhost:80' "bad.conf:1: listen expects HOST:PORT with an IPv4 address.*'localhost' is not one"
+conf_err $'max-body = 12Q' "bad.conf:1: max-body expects a size"
+conf_err $'\n\nworkers 2' "bad.conf:3: expected 'key = value', got 'workers 2'"
+conf_err $'workers = 1\nworkers = 2' "bad.conf:2: 'workers' is already set on line 1"
+conf_err $'result-ttl =' "bad.conf:1: result-ttl has no value"
+conf_err $'--workers = 2' "bad.conf:1: unknown key '--workers'"
+conf_err $'config = x' "bad.conf:1: 'config' cannot be set"
+expect 2 "$cuzk" serve --config "$tmp/nonexistent.conf" --state-dir "$tmp/s3"
+has "--config $tmp/nonexistent.conf: cannot open: No such file or directory"
+expect 2 "$cuzk" serve --config "$tmp/ok.conf" --workers 0
+has "^cuzk: --workers expects an integer in \[1, 256\], got '0'"
+printf 'listen = 127.0.0.1:0\n' >"$tmp/nostate.conf"
+expect 2 "$cuzk" serve --config "$tmp/nostate.conf"
+has "serve needs --state-dir DIR"
+[ ! -e "$tmp/s3" ] || fail "a bad config created the state directory"
+# every option in the help exists, as a flag and as a config key
+expect 0 "$cuzk" serve --help
+opts=$(grep -o '^  --[a-z-]*' "$tmp/out" | sed 's/^  --//' | grep -v -e '^help$' -e '^config$')
+[ "$(echo "$opts" | wc -l)" -ge 9 ] || fail "serve --help lists too few options: $opts"
+for o in listen state-dir workers threads device max-jobs key-cache-bytes max-body result-ttl; do
+  echo "$opts" | grep -qx "$o" || fail "serve --help does not list --$o"
+done
+for o in $opts; do
+  bad=@bad@; [ "$o" = state-dir ] && bad="" # any other text is a directory name
+  expect 2 "$cuzk" serve "--$o" "$bad"
+  grep -q "unknown option" "$tmp/err" && fail "--$o is in the help but not accepted"
+  printf '%s = %s\n' "$o" "$bad" >"$tmp/opt.conf"
+  "$cuzk" serve --config "$tmp/opt.conf" >/dev/null 2>"$tmp/err" &
+  p=$!; pids+=("$p")
+  for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$p" 2>/dev/null && { kill -9 "$p"; fail "serve with '$o = @bad@' started"; }
+  has "opt.conf:1: $o"
+done
+echo "submit: ok ($n proofs verified; layout matched prove on $prove_layout_checked curves)"

@@ -1,0 +1,29 @@
+/* What the files of the cuzk command share: messages and exits (only this
+ * program exits; the library returns status codes), option parsing, and
+ * writing proof.json/public.json. */
+#ifndef CUZK_TOOLS_CLI_H
+#define CUZK_TOOLS_CLI_H
+
+#include <stdio.h>
+
+#include "../../include/cuzk.h"
+
+/* Prints "cuzk: <message>" on stderr and returns 2 (bad input or usage). */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int fail_err(const cuzk_error *err);
+
+/* An integer in [lo, hi]; on failure prints "<flag> expects ..." (flag
+ * names the input: "--workers", or "FILE:LINE: workers") and returns 2. */
+int parse_count(const char *flag, const char *s, long lo, long hi, int *out);
+/* auto, gpu or cpu, as CUZK_DEVICE_*. */
+int parse_device(const char *flag, const char *s, int *out);
+
+/* Writes proof.json and public.json so that both appear or neither. */
+int write_pair(const char *p1, const char *t1, const char *p2, const char *t2);
+
+int cmd_serve(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+void serve_usage(FILE *out);
+void submit_usage(FILE *out);
+
+#endif

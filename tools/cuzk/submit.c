@@ -1,0 +1,726 @@
+/* cuzk submit: prove through a running `cuzk serve` (docs/api.md).
+ *
+ * POST /v1/proofs (the witness streamed as base64 from its file, or its
+ * path with --no-upload), then long polls GET /v1/proofs/{id}?wait= until
+ * the job ends, and writes proof.json and public.json exactly as `cuzk
+ * prove` does: the daemon's "proof" and "public" objects are written back
+ * through the same JSON writer (src/formats/json_out.c), so the files are
+ * byte for byte what prove would write for the same proof.
+ *
+ * Exit codes: 0 the files are written; 1 the job failed or was cancelled
+ * (the daemon's message); 2 bad input or usage, or the daemon rejected the
+ * request as malformed (4xx); 3 no daemon, it is full after the retries,
+ * or it failed (5xx, broken answers); 4 --wait passed and the job goes on
+ * (cuzk submit --job ID fetches it later). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "http_client.h"
+
+#define SUBMIT_DEFAULT_SERVER "127.0.0.1:8080"
+#define SUBMIT_MAX_RESPONSE (64u << 20) /* a proof is a few KiB; /v1/status less */
+#define SUBMIT_POLL_SLICE 60.0          /* seconds per long poll (the daemon allows 3600) */
+#define SUBMIT_IDLE 120.0               /* seconds without progress before a request fails */
+#define SUBMIT_RECONNECT_FOR 30.0       /* seconds to retry a lost daemon while waiting */
+
+enum { EXIT_JOB = 1, EXIT_INPUT = 2, EXIT_DAEMON = 3, EXIT_TIMEOUT = 4 };
+
+void submit_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
+            "                   <proof.json> <public.json> [--priority low|normal|high|critical]\n"
+            "                   [--wait SECONDS] [--no-upload] [--busy-retries N]\n"
+            "       cuzk submit [--server HOST:PORT] --job ID <proof.json> <public.json> [--wait SECONDS]\n"
+            "       cuzk submit [--server HOST:PORT] --status\n"
+            "\n"
+            "Proves through a running cuzk serve and writes proof.json and public.json as\n"
+            "cuzk prove does (both or neither).\n"
+            "\n"
+            "  --server HOST:PORT  the daemon (default $CUZK_SERVER, else " SUBMIT_DEFAULT_SERVER ")\n"
+            "  --key-id ID         a key preloaded with POST /v1/keys/ID instead of a .zkey path\n"
+            "                      (the path is sent absolute: the daemon opens it)\n"
+            "  --priority P        low, normal (default), high or critical\n"
+            "  --wait SECONDS      give up after SECONDS in all (default: no limit); the job goes\n"
+            "                      on, and --job ID fetches it later\n"
+            "  --no-upload         send the witness's absolute path instead of its bytes (the\n"
+            "                      daemon must see the same file system)\n"
+            "  --busy-retries N    when the daemon is full (429), retry N times after its\n"
+            "                      Retry-After (default 10, 0-1000)\n"
+            "  --job ID            wait for a job submitted before and write its files\n"
+            "  --status            print the daemon's GET /v1/status\n"
+            "\n"
+            "Progress (the job id, then queued/running) goes to stderr. Exit: 0 written;\n"
+            "1 the job failed or was cancelled; 2 bad input or usage, or the daemon rejected\n"
+            "the request (4xx); 3 no daemon, it stayed full, or it failed; 4 --wait passed.\n");
+}
+
+static int failx(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int failx(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cuzk: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+#if CUZK_HAVE_JANSSON
+
+#include <jansson.h>
+
+#include "../../src/formats/json_out.h"
+
+typedef struct submit_opts {
+    const char *server;
+    char host[256];
+    unsigned port;
+    const char *key_path, *key_id, *witness, *proof_out, *public_out, *job;
+    const char *priority;
+    double wait; /* seconds; < 0: no limit */
+    int no_upload, status, busy_retries;
+} submit_opts;
+
+static double now_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void sleep_seconds(double s)
+{
+    if (s <= 0)
+        return;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* Ids as the daemon accepts them in URLs (letters, digits, '-', '_', '.'). */
+static int valid_id(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 200)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
+              id[i] == '-' || id[i] == '_' || id[i] == '.'))
+            return 0;
+    return 1;
+}
+
+/* path made absolute against the current directory (the daemon's is
+ * another); malloc'd. The file need not exist here: a daemon elsewhere
+ * reports what it cannot open. */
+static char *absolute_path(const char *path)
+{
+    if (path[0] == '/')
+        return strdup(path);
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof(cwd)))
+        return NULL;
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *r = malloc(n);
+    if (r)
+        snprintf(r, n, "%s/%s", cwd, path);
+    return r;
+}
+
+/* The daemon's {"error": "..."} or, failing that, the start of the body. */
+static void error_text(const http_response *r, char *out, size_t n)
+{
+    json_t *o = json_loadb(r->body ? r->body : "", r->len, 0, NULL);
+    const char *e = json_string_value(json_object_get(o, "error"));
+    if (e)
+        snprintf(out, n, "%s", e);
+    else
+        snprintf(out, n, "HTTP %d: %.200s", r->status, r->body ? r->body : "");
+    json_decref(o);
+    size_t l = strlen(out);
+    while (l && (out[l - 1] == '\n' || out[l - 1] == '\r'))
+        out[--l] = 0;
+}
+
+/* One exchange, with the messages every caller wants for failures to
+ * connect. Returns 0 with *r filled, or an exit code after a message. */
+static int exchange(const submit_opts *o, const char *method, const char *target, const http_body *body,
+                    double idle, http_response *r, http_error *he)
+{
+    if (http_request(o->host, o->port, method, target, body, idle, SUBMIT_MAX_RESPONSE, r, he) == HTTP_OK)
+        return 0;
+    if (he->code == HTTP_ERR_BODY)
+        return failx(EXIT_INPUT, "%s", he->message);
+    return EXIT_DAEMON; /* the caller words it: it knows whether to retry */
+}
+
+static int no_daemon(const submit_opts *o, const http_error *he)
+{
+    if (he->code == HTTP_ERR_REFUSED)
+        return failx(EXIT_DAEMON,
+                     "no daemon listens at %s (connection refused); start one with cuzk serve, or name it with "
+                     "--server HOST:PORT or CUZK_SERVER",
+                     o->server);
+    return failx(EXIT_DAEMON, "cannot reach the daemon at %s: %s", o->server, he->message);
+}
+
+/* ------------------------------------------------------------ the body */
+
+typedef struct upload {
+    const char *head; /* {"key_path": ..., "witness":" */
+    const char *path; /* the witness, sent as base64 */
+    unsigned long long size;
+} upload;
+
+static size_t b64_len(unsigned long long n)
+{
+    return (size_t)((n + 2) / 3 * 4);
+}
+
+static size_t b64_encode(const unsigned char *in, size_t n, char *out)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0, i = 0;
+    for (; i + 3 <= n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16 | (unsigned)in[i + 1] << 8 | in[i + 2];
+        out[o++] = t[v >> 18];
+        out[o++] = t[(v >> 12) & 63];
+        out[o++] = t[(v >> 6) & 63];
+        out[o++] = t[v & 63];
+    }
+    if (i < n) {
+        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0);
+        out[o++] = t[v >> 18];
+        out[o++] = t[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
+        out[o++] = '=';
+    }
+    return o;
+}
+
+/* Streams head, the witness in base64, and the closing "} from the file:
+ * a witness of gigabytes is never held in memory. The file is opened on
+ * each attempt (a 429 retry sends it again) and must keep its size. */
+static int produce_upload(void *ctx, http_conn *c, http_error *err)
+{
+    const upload *u = ctx;
+    if (http_send(c, u->head, strlen(u->head), err) != 0)
+        return -1;
+    int fd = open(u->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err->message, sizeof(err->message), "%s: cannot open: %s", u->path, strerror(errno));
+        err->code = HTTP_ERR_BODY;
+        return -1;
+    }
+    enum { IN = 3 * 21846 }; /* a multiple of 3: no padding but at the end */
+    unsigned char *in = malloc(IN);
+    char *out = malloc(b64_len(IN));
+    unsigned long long sent = 0;
+    int rc = 0;
+    if (!in || !out) {
+        snprintf(err->message, sizeof(err->message), "out of memory");
+        err->code = HTTP_ERR_BODY;
+        rc = -1;
+    }
+    while (rc == 0) {
+        size_t have = 0;
+        while (have < IN) { /* fill the block: short reads would misplace padding */
+            ssize_t r = read(fd, in + have, IN - have);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0) {
+                snprintf(err->message, sizeof(err->message), "%s: cannot read: %s", u->path, strerror(errno));
+                err->code = HTTP_ERR_BODY;
+                rc = -1;
+                break;
+            }
+            if (r == 0)
+                break;
+            have += (size_t)r;
+        }
+        if (rc != 0)
+            break;
+        if (sent + have > u->size) {
+            rc = -1;
+            break;
+        }
+        if (have == 0)
+            break;
+        sent += have;
+        if (http_send(c, out, b64_encode(in, have, out), err) != 0) {
+            rc = -1;
+            break;
+        }
+        if (have < IN)
+            break;
+    }
+    if (rc == 0 && sent != u->size)
+        rc = -1;
+    if (rc != 0 && err->code == HTTP_OK) {
+        snprintf(err->message, sizeof(err->message), "%s: its size changed while it was sent (%llu bytes, then %s)",
+                 u->path, u->size, sent > u->size ? "more" : "fewer");
+        err->code = HTTP_ERR_BODY;
+    }
+    close(fd);
+    free(in);
+    free(out);
+    if (rc != 0)
+        return -1;
+    return http_send(c, "\"}", 2, err);
+}
+
+typedef struct memory_body {
+    const char *text;
+} memory_body;
+
+static int produce_memory(void *ctx, http_conn *c, http_error *err)
+{
+    const memory_body *m = ctx;
+    return http_send(c, m->text, strlen(m->text), err);
+}
+
+/* ------------------------------------------------------------ the output */
+
+/* Writes a JSON value through json_out, the writer `cuzk prove` uses, so the
+ * layout is snarkjs's (JSON.stringify(v, null, 1)). Only what snarkjs's
+ * files hold is accepted: objects, arrays, strings, non-negative integers. */
+static int to_json_out(json_out *j, json_t *v, int depth)
+{
+    if (depth > 16)
+        return -1;
+    const char *key;
+    json_t *item;
+    size_t i;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        jo_object_begin(j);
+        json_object_foreach(v, key, item)
+        {
+            jo_key(j, key);
+            if (to_json_out(j, item, depth + 1) != 0)
+                return -1;
+        }
+        jo_object_end(j);
+        return 0;
+    case JSON_ARRAY:
+        jo_array_begin(j);
+        json_array_foreach(v, i, item)
+        {
+            if (to_json_out(j, item, depth + 1) != 0)
+                return -1;
+        }
+        jo_array_end(j);
+        return 0;
+    case JSON_STRING:
+        jo_string(j, json_string_value(v));
+        return 0;
+    case JSON_INTEGER:
+        if (json_integer_value(v) < 0)
+            return -1;
+        jo_uint(j, (unsigned long long)json_integer_value(v));
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static char *snarkjs_text(json_t *v)
+{
+    json_out j;
+    jo_init(&j);
+    if (to_json_out(&j, v, 0) != 0)
+        j.failed = 1;
+    return jo_finish(&j);
+}
+
+/* A job that is done: its proof and public signals into the two files. */
+static int write_result(const submit_opts *o, const char *id, json_t *ans)
+{
+    json_t *proof = json_object_get(ans, "proof"), *pub = json_object_get(ans, "public");
+    if (!json_is_object(proof) || !json_is_array(json_object_get(proof, "pi_a")) ||
+        !json_is_array(json_object_get(proof, "pi_b")) || !json_is_array(json_object_get(proof, "pi_c")) ||
+        !json_is_array(pub))
+        return failx(EXIT_DAEMON,
+                     "the daemon at %s says job %s is done but its answer has no snarkjs \"proof\" object (pi_a, pi_b, "
+                     "pi_c) and \"public\" array",
+                     o->server, id);
+    char *pt = snarkjs_text(proof), *qt = snarkjs_text(pub);
+    int rc;
+    if (!pt || !qt)
+        rc = failx(EXIT_DAEMON,
+                   "the daemon at %s sent job %s's proof or public signals in an unexpected form (expected "
+                   "snarkjs's proof.json and public.json: decimal strings)",
+                   o->server, id);
+    else
+        rc = write_pair(o->proof_out, pt, o->public_out, qt);
+    free(pt);
+    free(qt);
+    if (rc != 0)
+        return rc;
+    json_t *t = json_object_get(ans, "timings");
+    const char *dev = json_string_value(json_object_get(t, "device"));
+    fprintf(stderr, "cuzk: job %s done: proved on %s in %.3f s after %.3f s in the queue\n", id, dev ? dev : "?",
+            json_number_value(json_object_get(t, "total")), json_number_value(json_object_get(t, "queue_wait")));
+    return 0;
+}
+
+/* ------------------------------------------------------------ the steps */
+
+/* POST /v1/proofs; on 202 copies the job id out. */
+static int post_job(const submit_opts *o, double deadline, char id[201])
+{
+    json_t *req = json_pack("{s:s}", "priority", o->priority ? o->priority : "normal");
+    char *key = NULL, *wpath = NULL, *head = NULL;
+    upload up = {0};
+    memory_body mem = {0};
+    http_body body = {.content_type = "application/json"};
+    int rc = 0;
+    if (!req)
+        return failx(EXIT_INPUT, "out of memory");
+    if (o->key_id)
+        json_object_set_new(req, "key_id", json_string(o->key_id));
+    else {
+        key = absolute_path(o->key_path);
+        json_t *s = key ? json_string(key) : NULL;
+        if (!s) {
+            rc = failx(EXIT_INPUT, "%s: %s", o->key_path,
+                       key ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
+            goto out;
+        }
+        json_object_set_new(req, "key_path", s);
+    }
+    if (o->no_upload) {
+        wpath = absolute_path(o->witness);
+        json_t *s = wpath ? json_string(wpath) : NULL;
+        if (!s) {
+            rc = failx(EXIT_INPUT, "%s: %s", o->witness,
+                       wpath ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
+            goto out;
+        }
+        json_object_set_new(req, "witness_path", s);
+        head = json_dumps(req, JSON_COMPACT);
+        mem.text = head;
+        body.length = head ? strlen(head) : 0;
+        body.produce = produce_memory;
+        body.ctx = &mem;
+    } else {
+        /* check the witness here: a wrong file is reported before it is sent */
+        cuzk_error err = {0};
+        cuzk_wtns *w = NULL;
+        if (cuzk_wtns_open(&w, o->witness, &err) != CUZK_OK) {
+            rc = fail_err(&err);
+            goto out;
+        }
+        cuzk_wtns_free(w);
+        struct stat st;
+        if (stat(o->witness, &st) != 0) {
+            rc = failx(EXIT_INPUT, "%s: cannot open: %s", o->witness, strerror(errno));
+            goto out;
+        }
+        /* the object without its closing brace, then "witness":" (the
+         * base64 and "} follow from the producer) */
+        char *t = json_dumps(req, JSON_COMPACT);
+        size_t n = t ? strlen(t) : 0;
+        if (t && n >= 2 && t[n - 1] == '}') {
+            head = malloc(n + 16);
+            if (head)
+                snprintf(head, n + 16, "%.*s,\"witness\":\"", (int)(n - 1), t);
+        }
+        free(t);
+        up.head = head;
+        up.path = o->witness;
+        up.size = (unsigned long long)st.st_size;
+        body.length = (head ? strlen(head) : 0) + b64_len(up.size) + 2;
+        body.produce = produce_upload;
+        body.ctx = &up;
+    }
+    if (!head) {
+        rc = failx(EXIT_INPUT, "out of memory");
+        goto out;
+    }
+    for (int attempt = 0;; attempt++) {
+        http_response r;
+        http_error he;
+        double left = deadline - now_mono();
+        double idle = left < SUBMIT_IDLE ? (left > 1 ? left : 1) : SUBMIT_IDLE;
+        rc = exchange(o, "POST", "/v1/proofs", &body, idle, &r, &he);
+        if (rc == EXIT_INPUT)
+            goto out;
+        if (rc != 0) {
+            rc = no_daemon(o, &he);
+            goto out;
+        }
+        char msg[600];
+        if (r.status == 202) {
+            json_t *a = json_loadb(r.body, r.len, 0, NULL);
+            const char *s = json_string_value(json_object_get(a, "id"));
+            if (s && valid_id(s))
+                snprintf(id, 201, "%s", s);
+            else
+                rc = failx(EXIT_DAEMON, "the daemon at %s accepted the job but sent no valid job id: %.200s",
+                           o->server, r.body);
+            json_decref(a);
+            http_response_free(&r);
+            goto out;
+        }
+        error_text(&r, msg, sizeof(msg));
+        int status = r.status, after = r.retry_after < 1 ? 1 : r.retry_after > 60 ? 60 : r.retry_after;
+        http_response_free(&r);
+        if (status == 429) {
+            if (attempt >= o->busy_retries || now_mono() + after > deadline) {
+                rc = failx(EXIT_DAEMON, "the daemon at %s is full (%s); gave up after %d retr%s (--busy-retries%s)",
+                           o->server, msg, attempt, attempt == 1 ? "y" : "ies",
+                           now_mono() + after > deadline ? ", --wait" : "");
+                goto out;
+            }
+            fprintf(stderr, "cuzk: the daemon at %s is full (%s); retrying in %d s (%d of %d)\n", o->server, msg,
+                    after, attempt + 1, o->busy_retries);
+            sleep_seconds(after);
+            continue;
+        }
+        if (status == 413)
+            rc = failx(EXIT_INPUT, "the daemon at %s refused the job: %s (its --max-body; --no-upload sends the "
+                                   "witness's path instead of its bytes)",
+                       o->server, msg);
+        else
+            rc = failx(status >= 400 && status < 500 ? EXIT_INPUT : EXIT_DAEMON,
+                       "the daemon at %s refused the job: %s (HTTP %d)", o->server, msg, status);
+        goto out;
+    }
+out:
+    json_decref(req);
+    free(key);
+    free(wpath);
+    free(head);
+    return rc;
+}
+
+/* Long polls the job until it ends or the deadline passes. `state` is the
+ * state last reported ("" if none): each poll asks the daemon to answer
+ * when the job leaves it, so that queued -> running is reported when it
+ * happens. */
+static int await_job(const submit_opts *o, const char *id, const char *state0, double deadline)
+{
+    char last[16], target[300];
+    snprintf(last, sizeof(last), "%s", state0);
+    double lost_since = -1;
+    for (;;) {
+        double left = deadline - now_mono();
+        double slice = left < SUBMIT_POLL_SLICE ? (left > 0 ? left : 0) : SUBMIT_POLL_SLICE;
+        if (last[0])
+            snprintf(target, sizeof(target), "/v1/proofs/%s?wait=%.3f&state=%s", id, slice, last);
+        else /* learn the state first */
+            snprintf(target, sizeof(target), "/v1/proofs/%s", id);
+        http_response r;
+        http_error he;
+        if (exchange(o, "GET", target, NULL, slice + 30, &r, &he) != 0) {
+            /* a restarting daemon resumes its journaled jobs: keep asking a
+             * while before giving up */
+            double t = now_mono();
+            if (lost_since < 0) {
+                lost_since = t;
+                fprintf(stderr, "cuzk: lost the daemon at %s (%s); retrying for up to %.0f s\n", o->server,
+                        he.message, SUBMIT_RECONNECT_FOR);
+            }
+            if (t - lost_since > SUBMIT_RECONNECT_FOR || t > deadline)
+                return failx(EXIT_DAEMON, "lost the daemon at %s while waiting for job %s: %s", o->server, id,
+                             he.message);
+            sleep_seconds(1);
+            continue;
+        }
+        lost_since = -1;
+        if (r.status != 200) {
+            char msg[600];
+            error_text(&r, msg, sizeof(msg));
+            int status = r.status;
+            http_response_free(&r);
+            if (status == 404)
+                return failx(EXIT_DAEMON,
+                             "the daemon at %s has no job %s (%s): deleted, its result expired (--result-ttl), or "
+                             "another daemon",
+                             o->server, id, msg);
+            return failx(EXIT_DAEMON, "the daemon at %s answered HTTP %d for job %s: %s", o->server, status, id,
+                         msg);
+        }
+        json_error_t je;
+        json_t *a = json_loadb(r.body, r.len, 0, &je);
+        http_response_free(&r);
+        const char *state = json_string_value(json_object_get(a, "state"));
+        if (!state) {
+            json_decref(a);
+            return failx(EXIT_DAEMON, "the daemon at %s sent an answer for job %s without a \"state\"", o->server,
+                         id);
+        }
+        int rc = -1;
+        if (!strcmp(state, "done"))
+            rc = write_result(o, id, a);
+        else if (!strcmp(state, "failed")) {
+            const char *e = json_string_value(json_object_get(a, "error"));
+            rc = failx(EXIT_JOB, "job %s failed: %s", id, e ? e : "(no message)");
+        } else if (!strcmp(state, "cancelled"))
+            rc = failx(EXIT_JOB, "job %s was cancelled", id);
+        else if (strcmp(state, "queued") && strcmp(state, "running"))
+            rc = failx(EXIT_DAEMON, "the daemon at %s says job %s is '%.40s' (expected queued, running, done, "
+                                    "failed or cancelled)",
+                       o->server, id, state);
+        else {
+            if (strcmp(state, last)) {
+                fprintf(stderr, "cuzk: job %s %s\n", id, state);
+                snprintf(last, sizeof(last), "%s", state);
+            }
+            if (now_mono() >= deadline)
+                rc = failx(EXIT_TIMEOUT,
+                           "--wait passed; job %s is still %s on the daemon at %s: cuzk submit --job %s <proof.json> "
+                           "<public.json> fetches it later, DELETE /v1/proofs/%s cancels it",
+                           id, state, o->server, id, id);
+        }
+        json_decref(a);
+        if (rc >= 0)
+            return rc;
+    }
+}
+
+static int print_status(const submit_opts *o)
+{
+    http_response r;
+    http_error he;
+    if (exchange(o, "GET", "/v1/status", NULL, SUBMIT_IDLE, &r, &he) != 0)
+        return no_daemon(o, &he);
+    char msg[600];
+    if (r.status != 200) {
+        error_text(&r, msg, sizeof(msg));
+        int status = r.status;
+        http_response_free(&r);
+        return failx(EXIT_DAEMON, "the daemon at %s answered HTTP %d: %s", o->server, status, msg);
+    }
+    json_t *a = json_loadb(r.body, r.len, 0, NULL);
+    http_response_free(&r);
+    char *t = a ? json_dumps(a, JSON_INDENT(2)) : NULL;
+    json_decref(a);
+    if (!t)
+        return failx(EXIT_DAEMON, "the daemon at %s sent a status that is not JSON", o->server);
+    printf("%s\n", t);
+    free(t);
+    return 0;
+}
+
+int cmd_submit(int argc, char **argv)
+{
+    submit_opts o = {.wait = -1, .busy_retries = 10};
+    const char *paths[4];
+    int npaths = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int takes_value = !strcmp(a, "--server") || !strcmp(a, "--key-id") || !strcmp(a, "--priority") ||
+                          !strcmp(a, "--wait") || !strcmp(a, "--busy-retries") || !strcmp(a, "--job");
+        if (takes_value && i + 1 >= argc)
+            return fail("submit: %s needs a value", a);
+        const char *v = takes_value ? argv[++i] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            submit_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--server"))
+            o.server = v;
+        else if (!strcmp(a, "--key-id")) {
+            if (!valid_id(v))
+                return fail("--key-id expects 1 to 200 letters, digits, '-', '_' or '.', got '%s'", v);
+            o.key_id = v;
+        } else if (!strcmp(a, "--job")) {
+            if (!valid_id(v))
+                return fail("--job expects a job id (as submit printed: hex digits), got '%s'", v);
+            o.job = v;
+        } else if (!strcmp(a, "--priority")) {
+            if (strcmp(v, "low") && strcmp(v, "normal") && strcmp(v, "high") && strcmp(v, "critical"))
+                return fail("--priority expects low, normal, high or critical, got '%s'", v);
+            o.priority = v;
+        } else if (!strcmp(a, "--wait")) {
+            char *end;
+            errno = 0;
+            double w = strtod(v, &end);
+            if (errno || *end || end == v || !(w >= 0 && w <= 31536000))
+                return fail("--wait expects seconds in [0, 31536000], got '%s'", v);
+            o.wait = w;
+        } else if (!strcmp(a, "--busy-retries")) {
+            if (parse_count("--busy-retries", v, 0, 1000, &o.busy_retries))
+                return EXIT_INPUT;
+        } else if (!strcmp(a, "--no-upload"))
+            o.no_upload = 1;
+        else if (!strcmp(a, "--status"))
+            o.status = 1;
+        else if (a[0] == '-' && a[1])
+            return fail("submit: unknown option '%s'; see cuzk submit --help", a);
+        else if (npaths == 4)
+            return fail("submit: too many files: '%s' is a fifth; see cuzk submit --help", a);
+        else
+            paths[npaths++] = a;
+    }
+    /* which files the form takes */
+    int want = o.status ? 0 : o.job ? 2 : o.key_id ? 3 : 4;
+    const char *form = o.status  ? "submit --status takes no files"
+                       : o.job   ? "submit --job ID takes 2 files: <proof.json> <public.json>"
+                       : o.key_id ? "submit --key-id ID takes 3 files: <witness.wtns> <proof.json> <public.json>"
+                                  : "submit takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>";
+    if (o.status + !!o.job > 1 || ((o.status || o.job) && (o.key_id || o.priority || o.no_upload)))
+        return fail("submit: --status and --job ID go alone (with --server%s), not with --key-id, --priority or "
+                    "--no-upload",
+                    o.job ? " and --wait" : "");
+    if (npaths != want)
+        return fail("%s, got %d", form, npaths);
+    int k = 0;
+    if (want == 4)
+        o.key_path = paths[k++];
+    if (want >= 3)
+        o.witness = paths[k++];
+    if (want >= 2) {
+        o.proof_out = paths[k++];
+        o.public_out = paths[k++];
+        if (!strcmp(o.proof_out, o.public_out))
+            return fail("submit: <proof.json> and <public.json> are the same file '%s'", o.proof_out);
+    }
+    const char *env = getenv("CUZK_SERVER");
+    const char *source = o.server ? "--server" : env && *env ? "CUZK_SERVER" : NULL;
+    if (!o.server)
+        o.server = env && *env ? env : SUBMIT_DEFAULT_SERVER;
+    http_error he;
+    if (http_parse_server(o.server, o.host, sizeof(o.host), &o.port, &he) != 0)
+        return fail("%s%s%s", source ? source : "", source ? ": " : "", he.message);
+    if (o.status)
+        return print_status(&o);
+    double deadline = o.wait < 0 ? INFINITY : now_mono() + o.wait;
+    char id[201];
+    if (o.job)
+        snprintf(id, sizeof(id), "%s", o.job);
+    else {
+        int rc = post_job(&o, deadline, id);
+        if (rc != 0)
+            return rc;
+        fprintf(stderr, "cuzk: job %s submitted to %s\ncuzk: job %s queued\n", id, o.server, id);
+    }
+    return await_job(&o, id, o.job ? "" : "queued", deadline);
+}
+
+#else
+
+int cmd_submit(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            submit_usage(stdout);
+            return 0;
+        }
+    return failx(EXIT_INPUT, "submit: this cuzk was built without jansson, which submit needs to read the daemon's "
+                             "JSON (install libjansson-dev and rebuild)");
+}
+
+#endif
