@@ -361,7 +361,8 @@ typedef void (*cuzk_stage_hook)(void *ctx, unsigned long long job, int stage, in
 
 typedef struct cuzk_engine_config {
     int workers;            /* CPU compute workers (proofs computed at once without a GPU); 0: 1 */
-    int threads_per_worker; /* CPU threads per proof (its prepare and CPU compute); 0: cores / workers */
+    int threads_per_worker; /* CPU threads per proof (its prepare and CPU compute); 0: cores / workers,
+                               with GPUs cores / prepare_workers */
     int device;             /* cuzk_device, for every proof */
     unsigned long long key_cache_bytes; /* budget for cached keys (their file sizes); 0: no limit */
     unsigned max_jobs;      /* jobs queued or running at once; 0: 1024; beyond: CUZK_ERR_BUSY */

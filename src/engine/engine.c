@@ -630,10 +630,6 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: queue depths must be at most 65536");
     if (cfg->workers == 0)
         cfg->workers = 1;
-    if (cfg->threads_per_worker == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        cfg->threads_per_worker = cores > cfg->workers ? (int)(cores / cfg->workers) : 1;
-    }
     if (cfg->max_jobs == 0)
         cfg->max_jobs = 1024;
     if (cfg->gpu_workers_per_device == 0)
@@ -663,6 +659,13 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
      * one. */
     if (cfg->prepare_ahead == 0)
         cfg->prepare_ahead = *gpus ? (int)cfg->ready_queue_depth : -1;
+    /* The cores are shared by the pool doing the CPU's heavy work: the
+     * compute workers without a GPU, the prepare workers (evaluation) with. */
+    if (cfg->threads_per_worker == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int sharers = *gpus ? cfg->prepare_workers : cfg->workers;
+        cfg->threads_per_worker = cores > sharers ? (int)(cores / sharers) : 1;
+    }
     if (cfg->prepare_ahead < 0)
         cfg->prepare_ahead = 0;
     else if ((unsigned)cfg->prepare_ahead > cfg->ready_queue_depth)
