@@ -401,10 +401,10 @@ typedef struct cuzk_job_info {
     int status;   /* with CUZK_JOB_FAILED: what went wrong, and error: */
     char error[512];
     unsigned long long finish_seq; /* 1, 2, ... in the order jobs finished (0: not yet) */
-    double queue_wait;             /* seconds from submission to a worker taking it */
+    double queue_wait;             /* seconds from submission to a (prepare) worker taking it */
     double load;                   /* key from the cache (or loaded) and witness opened */
     cuzk_timings timings;          /* the proof's phases and stages (prepare, compute, finalize) */
-    int stage;                     /* cuzk_job_stage: where it is now (or where it ended: see below) */
+    int stage;                     /* cuzk_job_stage: where it is now (CUZK_STAGE_ENDED once ended) */
     int ended_in;                  /* cuzk_job_stage it was in when it ended (failed, cancelled, done) */
     double ready_wait;             /* seconds prepared, waiting for a compute worker */
     double finalize_wait;          /* seconds computed, waiting for a finalize worker */
@@ -413,8 +413,8 @@ typedef struct cuzk_job_info {
 } cuzk_job_info;
 
 typedef struct cuzk_engine_stats {
-    unsigned queued[4];             /* by priority */
-    unsigned running;
+    unsigned queued[4];             /* in the admission queue, by priority */
+    unsigned running;               /* past admission, not ended (any stage or queue after it) */
     unsigned long long done, failed, cancelled;
     unsigned keys_cached;
     unsigned long long key_bytes;   /* of the cached keys */
