@@ -220,6 +220,13 @@ typedef struct cuzk_timings {
     char device_note[200];
     double key_upload; /* the first GPU proof with a key: copying its points to the GPU */
     double gpu_upload; /* a, b, the witness and the split lists to the GPU */
+    /* The proof's three stages (src/groth16/prove.h), each including the
+     * phases above that run in it: prepare (checks; with a GPU also eval
+     * and the witness split), compute (the GPU call, or the whole CPU
+     * proof), finalize (with a GPU finishing the MSMs and blind; verify,
+     * json). In the engine they run on different workers, and total is
+     * their sum (the waits between them are in cuzk_job_info). */
+    double prepare, compute, finalize;
 } cuzk_timings;
 
 /* Proves that `wtns` satisfies the circuit of `zkey` (snarkjs's groth16
@@ -300,9 +307,11 @@ CUZK_API int cuzk_has_json(void);
 
 /* ------------------------------------------------------------ engine
  *
- * A proving engine: a queue of proof jobs, worker threads that run them,
- * and a cache of loaded keys shared by the jobs (src/engine/engine.c).
- * Jobs run in priority order (CRITICAL first: a WindowPoSt deadline must
+ * A proving engine: a queue of proof jobs, a pipeline of worker pools that
+ * run them (prepare on the CPU -> compute on a GPU or the CPU -> finalize
+ * on the CPU, with bounded queues between), and a cache of loaded keys
+ * shared by the jobs (src/engine/engine.c, docs/engine.md). Every queue
+ * serves jobs in priority order (CRITICAL first: a WindowPoSt deadline must
  * not wait behind PoRep work), first-in first-out within a priority. A
  * job's key comes from a path (loaded on first use and cached under that
  * path) or from an id given to cuzk_engine_key_load; keys not used by a
@@ -311,6 +320,9 @@ CUZK_API int cuzk_has_json(void);
  * thread-safe. */
 
 typedef struct cuzk_engine cuzk_engine;
+
+#define CUZK_ENGINE_MAX_GPUS 16    /* GPUs an engine proves on (the first 16) */
+#define CUZK_ENGINE_MAX_WORKERS 64 /* compute workers reported one by one in the stats */
 
 typedef enum cuzk_priority {
     CUZK_PRIORITY_LOW = 0,
@@ -327,12 +339,50 @@ typedef enum cuzk_job_state {
     CUZK_JOB_CANCELLED = 4
 } cuzk_job_state;
 
+/* Where a job is in the engine's pipeline (docs/engine.md):
+ * queued -> prepare -> ready -> compute -> finalize wait -> finalize -> ended.
+ * The *_WAIT stages and READY are bounded queues between worker pools. */
+typedef enum cuzk_job_stage {
+    CUZK_STAGE_QUEUED = 0,        /* admitted, waiting for a prepare worker (state QUEUED) */
+    CUZK_STAGE_PREPARE = 1,       /* key and witness loaded; checks, and with a GPU eval + witness split */
+    CUZK_STAGE_READY = 2,         /* prepared, waiting for a compute worker */
+    CUZK_STAGE_COMPUTE = 3,       /* the GPU call, or the whole CPU proof */
+    CUZK_STAGE_FINALIZE_WAIT = 4, /* computed, waiting for a finalize worker */
+    CUZK_STAGE_FINALIZE = 5,      /* finishing the MSMs, blinding, verifying, JSON */
+    CUZK_STAGE_ENDED = 6,         /* done, failed or cancelled */
+    CUZK_STAGES = 7
+} cuzk_job_stage;
+
+/* Testing hook events: a worker took a job into a stage (ENTER, before its
+ * work) or finished the stage's work (LEAVE, before the job moves on); STOP
+ * is sent once by cuzk_engine_destroy before it waits for the workers. */
+enum { CUZK_HOOK_ENTER = 0, CUZK_HOOK_LEAVE = 1, CUZK_HOOK_STOP = 2 };
+typedef void (*cuzk_stage_hook)(void *ctx, unsigned long long job, int stage, int event);
+
 typedef struct cuzk_engine_config {
-    int workers;            /* proofs in flight at once; 0: 1 */
-    int threads_per_worker; /* CPU threads per proof; 0: cores / workers */
+    int workers;            /* CPU compute workers (proofs computed at once without a GPU); 0: 1 */
+    int threads_per_worker; /* CPU threads per proof (its prepare and CPU compute); 0: cores / workers,
+                               with GPUs cores / prepare_workers */
     int device;             /* cuzk_device, for every proof */
     unsigned long long key_cache_bytes; /* budget for cached keys (their file sizes); 0: no limit */
     unsigned max_jobs;      /* jobs queued or running at once; 0: 1024; beyond: CUZK_ERR_BUSY */
+    /* The pipeline (docs/engine.md); 0 picks the default. */
+    int prepare_workers;          /* load + prepare (CPU); 0: one per compute worker */
+    int finalize_workers;         /* finalize (CPU); 0: 1 */
+    int gpu_workers_per_device;   /* compute workers per GPU when proving on GPUs; 0: 1 */
+    unsigned ready_queue_depth;   /* prepared jobs (incl. those being prepared) waiting for compute;
+                                     0: one per compute worker */
+    unsigned finalize_queue_depth; /* computed jobs (incl. those computing) waiting for finalize;
+                                      0: two per compute worker */
+    int prepare_ahead; /* jobs prepared before a compute worker is free for them (at most
+                          ready_queue_depth); 0: with GPUs all of ready_queue_depth (keeps them
+                          fed), without none (prepare is just loading: jobs leave the admission
+                          queue strictly by priority); -1: none */
+    /* Testing only (NULL in production): called by the workers at each
+     * stage's start and end, outside the engine's lock; it may block to
+     * hold a job in a stage. */
+    cuzk_stage_hook stage_hook;
+    void *stage_hook_ctx;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {
@@ -351,25 +401,47 @@ typedef struct cuzk_job_info {
     int status;   /* with CUZK_JOB_FAILED: what went wrong, and error: */
     char error[512];
     unsigned long long finish_seq; /* 1, 2, ... in the order jobs finished (0: not yet) */
-    double queue_wait;             /* seconds from submission to a worker taking it */
+    double queue_wait;             /* seconds from submission to a (prepare) worker taking it */
     double load;                   /* key from the cache (or loaded) and witness opened */
-    cuzk_timings timings;          /* the proof's phases (cuzk_prove) */
+    cuzk_timings timings;          /* the proof's phases and stages (prepare, compute, finalize) */
+    int stage;                     /* cuzk_job_stage: where it is now (CUZK_STAGE_ENDED once ended) */
+    int ended_in;                  /* cuzk_job_stage it was in when it ended (failed, cancelled, done) */
+    double ready_wait;             /* seconds prepared, waiting for a compute worker */
+    double finalize_wait;          /* seconds computed, waiting for a finalize worker */
+    double latency;                /* seconds from submission to the end */
+    int compute_worker;            /* which compute worker computed it (-1: none) */
 } cuzk_job_info;
 
 typedef struct cuzk_engine_stats {
-    unsigned queued[4];             /* by priority */
-    unsigned running;
+    unsigned queued[4];             /* in the admission queue, by priority */
+    unsigned running;               /* past admission, not ended (any stage or queue after it) */
     unsigned long long done, failed, cancelled;
     unsigned keys_cached;
     unsigned long long key_bytes;   /* of the cached keys */
     double uptime;                  /* seconds since cuzk_engine_create */
-    double worker_busy;             /* fraction of uptime x workers spent proving */
-    int workers;
+    double worker_busy;             /* fraction of uptime x compute workers spent computing */
+    int workers;                    /* compute workers */
+    /* The pipeline (appended with issue 7). */
+    int prepare_workers, finalize_workers;
+    unsigned ready_queue_depth, finalize_queue_depth; /* the bounds (effective values) */
+    int prepare_ahead;                                /* effective value (0: none) */
+    unsigned preparing, ready, computing, finalize_waiting, finalizing; /* jobs in each stage now */
+    unsigned ready_max, finalize_queue_max; /* most jobs each queue has held at once */
+    double prepare_busy, finalize_busy;     /* fraction of uptime x pool size at work */
+    int gpus;                               /* GPUs proving (0: compute on the CPU) */
+    double gpu_busy[CUZK_ENGINE_MAX_GPUS];  /* fraction of uptime with a job in compute on GPU i */
+    double compute_worker_busy[CUZK_ENGINE_MAX_WORKERS]; /* the first CUZK_ENGINE_MAX_WORKERS */
+    int compute_worker_gpu[CUZK_ENGINE_MAX_WORKERS];     /* its GPU, -1: CPU */
+    /* means over the jobs done so far, seconds */
+    double mean_queue_wait, mean_load, mean_prepare, mean_ready_wait, mean_compute, mean_finalize_wait,
+        mean_finalize, mean_verify, mean_latency;
 } cuzk_engine_stats;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,
                                                         cuzk_error *err);
-/* Cancels queued jobs, waits for running ones, frees everything. */
+/* Cancels every job: queued ones and those waiting between stages at
+ * once, those inside a stage at its end; waits for the workers, frees
+ * everything. */
 CUZK_API void cuzk_engine_destroy(cuzk_engine *engine);
 /* Loads a key under an id, ahead of jobs that name it; an id already
  * loaded is replaced (CUZK_ERR_BUSY while a running job uses it). An
@@ -394,8 +466,10 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_wait(cuzk_engine *engine, unsig
  * CUZK_ERR_CANCELLED. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result(cuzk_engine *engine, unsigned long long id, char **proof_json,
                                                         char **public_json, cuzk_error *err);
-/* Cancels a queued job at once; a running one ends as cancelled when its
- * proof returns (its result is dropped). */
+/* Cancels a job: at once when it waits in a queue (queued, ready, finalize
+ * wait; its prepared data is freed), at the end of its stage when a worker
+ * runs it (prepare also checks between its evaluation and witness split;
+ * a CPU proof runs to the end of its compute stage). */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_cancel(cuzk_engine *engine, unsigned long long id, cuzk_error *err);
 /* Forgets an ended job and its result. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_release(cuzk_engine *engine, unsigned long long id,

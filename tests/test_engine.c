@@ -7,11 +7,24 @@
  *   - a key cache budget of one byte: keys are evicted and reloaded, jobs
  *     still complete; preload and evict by id;
  *   - bad input: unknown key id, both or neither key, a witness of the other
- *     curve (the job fails with a message naming the files), bad priority. */
+ *     curve (the job fails with a message naming the files), bad priority;
+ * and the staged pipeline (prepare -> ready -> compute -> finalize):
+ *   - 1, 2 and 4 workers per stage (and mixed) over every fixture of both
+ *     curves: every proof verifies against the fixture's verification key;
+ *   - priority order at each queue (admission, ready, finalize) with the
+ *     pipeline saturated;
+ *   - cancelling a job in every stage and queue;
+ *   - the ready and finalize queue bounds (the most jobs each ever held);
+ *   - destroying the engine with jobs in every stage.
+ * A stage hook in the engine's config (a "gate" here) holds jobs at a
+ * stage's start or end, so that each situation is set up deterministically:
+ * the tests wait on the hook or poll the engine's stats for a state, never
+ * sleep for a guessed time. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuzk.h"
 
@@ -62,6 +75,133 @@ static int same_json(const char *a, const char *b)
     }
     return 1;
 }
+
+/* ---- the gate: a stage hook that holds jobs where a test asks ---- */
+
+typedef struct gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int armed[CUZK_STAGES][2];                /* hold the next job reaching (stage, event) */
+    unsigned long long held[CUZK_STAGES][2];  /* the job held there, 0: none */
+    int stopped;                              /* the engine is being destroyed: hold nothing */
+    unsigned long long order[CUZK_STAGES][64]; /* jobs in the order they entered each stage */
+    int n_order[CUZK_STAGES];
+    cuzk_engine *e;     /* for the bound checks below; set once created */
+    unsigned bound_ready, bound_final; /* the configured depths */
+    unsigned max_ready_slots, max_final_slots; /* most seen of ready + preparing, finalize + computing */
+} gate;
+
+static void gate_init(gate *g)
+{
+    memset(g, 0, sizeof(*g));
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+}
+
+static void gate_destroy(gate *g)
+{
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
+}
+
+static void gate_hook(void *ctx, unsigned long long job, int stage, int event)
+{
+    gate *g = ctx;
+    pthread_mutex_lock(&g->mu);
+    cuzk_engine *e = g->e;
+    pthread_mutex_unlock(&g->mu);
+    if (e && event == CUZK_HOOK_ENTER) {
+        /* sample the bounds from inside the pipeline */
+        cuzk_engine_stats st;
+        cuzk_engine_get_stats(e, &st);
+        pthread_mutex_lock(&g->mu);
+        if (st.ready + st.preparing > g->max_ready_slots)
+            g->max_ready_slots = st.ready + st.preparing;
+        if (st.finalize_waiting + st.computing > g->max_final_slots)
+            g->max_final_slots = st.finalize_waiting + st.computing;
+        pthread_mutex_unlock(&g->mu);
+    }
+    pthread_mutex_lock(&g->mu);
+    if (event == CUZK_HOOK_STOP) {
+        g->stopped = 1;
+        pthread_cond_broadcast(&g->cv);
+    } else {
+        if (event == CUZK_HOOK_ENTER && g->n_order[stage] < 64)
+            g->order[stage][g->n_order[stage]++] = job;
+        if (g->armed[stage][event] && !g->stopped) {
+            g->armed[stage][event] = 0;
+            g->held[stage][event] = job;
+            pthread_cond_broadcast(&g->cv);
+            while (g->held[stage][event] == job && !g->stopped)
+                pthread_cond_wait(&g->cv, &g->mu);
+        }
+    }
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_arm(gate *g, int stage, int event)
+{
+    pthread_mutex_lock(&g->mu);
+    g->armed[stage][event] = 1;
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_set_engine(gate *g, cuzk_engine *e)
+{
+    pthread_mutex_lock(&g->mu);
+    g->e = e;
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void deadline_in(struct timespec *ts, int seconds)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    ts->tv_sec += seconds;
+}
+
+/* Waits (at most 60 s) until a job is held at (stage, event); returns it. */
+static unsigned long long gate_wait_held(gate *g, int stage, int event)
+{
+    struct timespec dl;
+    deadline_in(&dl, 60);
+    pthread_mutex_lock(&g->mu);
+    while (!g->held[stage][event])
+        CHECK(pthread_cond_timedwait(&g->cv, &g->mu, &dl) == 0);
+    unsigned long long id = g->held[stage][event];
+    pthread_mutex_unlock(&g->mu);
+    return id;
+}
+
+static void gate_release(gate *g, int stage, int event)
+{
+    pthread_mutex_lock(&g->mu);
+    g->held[stage][event] = 0;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static int gate_order(gate *g, int stage, unsigned long long *out, int cap)
+{
+    pthread_mutex_lock(&g->mu);
+    int n = g->n_order[stage] < cap ? g->n_order[stage] : cap;
+    memcpy(out, g->order[stage], (size_t)n * sizeof(*out));
+    pthread_mutex_unlock(&g->mu);
+    return n;
+}
+
+/* Polls the engine's stats (every millisecond, at most 60 s) until cond
+ * holds: waiting for a state the engine reports, not for a guessed time. */
+#define WAIT_STATS(e, st, cond)                                                                         \
+    do {                                                                                                \
+        int waited_ms_ = 0;                                                                             \
+        for (;;) {                                                                                      \
+            cuzk_engine_get_stats((e), &(st));                                                          \
+            if (cond)                                                                                   \
+                break;                                                                                  \
+            CHECK(waited_ms_++ < 60000);                                                                \
+            nanosleep(&(struct timespec){0, 1000000}, NULL);                                            \
+        }                                                                                               \
+    } while (0)
 
 static const char *curves[2] = {"bn128", "bls12381"};
 static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
@@ -144,7 +284,15 @@ static void test_many_jobs(void)
 
 static void test_priorities_and_cancel(void)
 {
-    cuzk_engine_config cfg = {.workers = 1, .threads_per_worker = 1, .max_jobs = 12};
+    /* The blocker is held at the start of its compute stage until every
+     * job below is queued (without a GPU nothing is prepared ahead of a
+     * free compute worker: they all wait in the admission queue and leave
+     * it by priority). */
+    gate g;
+    gate_init(&g);
+    gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    cuzk_engine_config cfg = {.workers = 1, .threads_per_worker = 1, .max_jobs = 12, .stage_hook = gate_hook,
+                              .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
     CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
@@ -157,6 +305,7 @@ static void test_priorities_and_cancel(void)
     unsigned long long blocker, ids[6];
     cuzk_job_request r = {.key_path = big, .witness_path = bigw, .priority = CUZK_PRIORITY_LOW};
     CHECK(cuzk_engine_submit(e, &r, &blocker, &err) == CUZK_OK);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
     static const int prio[6] = {0, 1, 3, 2, 0, 3};
     r.key_path = zk;
     r.witness_path = wt;
@@ -172,6 +321,7 @@ static void test_priorities_and_cancel(void)
         CHECK(cuzk_engine_submit(e, &r, &extra[i], &err) == CUZK_OK);
     CHECK(cuzk_engine_submit(e, &r, &refused, &err) == CUZK_ERR_BUSY);
     CHECK(strstr(err.message, "retry") != NULL);
+    gate_release(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
     cuzk_job_info info[6];
     for (int i = 0; i < 6; i++)
         CHECK(cuzk_engine_wait(e, ids[i], -1, &info[i], &err) == CUZK_OK);
@@ -192,6 +342,7 @@ static void test_priorities_and_cancel(void)
     CHECK(cuzk_engine_wait(e, 999999, 0, &info[0], &err) == CUZK_ERR_NOT_FOUND);
     CHECK(cuzk_engine_cancel(e, 999999, &err) == CUZK_ERR_NOT_FOUND);
     cuzk_engine_destroy(e);
+    gate_destroy(&g);
 }
 
 static void test_key_cache_and_bad_input(void)
@@ -245,6 +396,434 @@ static void test_key_cache_and_bad_input(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---- the pipeline ---- */
+
+static void fixture_request(int k, char *zk, char *wt, size_t cap)
+{
+    path_of(zk, cap, curves[k / 3], names[k % 3], "zkey");
+    path_of(wt, cap, curves[k / 3], names[k % 3], "wtns");
+}
+
+/* A done job's proof verifies against the fixture's verification key (when
+ * the build reads JSON) and its public.json is the fixture's. */
+static void check_proof(cuzk_engine *e, unsigned long long id, int k)
+{
+    cuzk_error err;
+    char *proof, *pub, p[1024];
+    CHECK(cuzk_engine_result(e, id, &proof, &pub, &err) == CUZK_OK);
+    path_of(p, sizeof(p), curves[k / 3], names[k % 3], "public.json");
+    char *want = slurp(p, NULL);
+    CHECK(same_json(pub, want));
+    free(want);
+    if (cuzk_has_json()) {
+        size_t vk_len;
+        path_of(p, sizeof(p), curves[k / 3], names[k % 3], "vk.json");
+        char *vk = slurp(p, &vk_len);
+        CHECK(cuzk_verify_json(vk, vk_len, pub, strlen(pub), proof, strlen(proof), &err) == CUZK_OK);
+        free(vk);
+    }
+    cuzk_free(proof);
+    cuzk_free(pub);
+}
+
+static void check_fraction(double f)
+{
+    CHECK(f >= 0 && f <= 1.0 + 1e-9);
+}
+
+static void test_pipeline_shapes(void)
+{
+    /* prepare, compute, finalize workers; jobs prepared ahead */
+    static const int shapes[][4] = {{1, 1, 1, 0}, {2, 2, 2, 0}, {4, 4, 4, 0}, {1, 4, 2, -1}, {4, 1, 4, 1}, {2, 2, 1, 2}};
+    for (size_t c = 0; c < sizeof(shapes) / sizeof(shapes[0]); c++) {
+        gate g;
+        gate_init(&g);
+        cuzk_engine_config cfg = {.workers = shapes[c][1], .prepare_workers = shapes[c][0],
+                                  .finalize_workers = shapes[c][2], .prepare_ahead = shapes[c][3],
+                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .stage_hook_ctx = &g};
+        cuzk_engine *e;
+        cuzk_error err;
+        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        gate_set_engine(&g, e);
+        enum { JOBS = 12 };
+        unsigned long long ids[JOBS];
+        for (int i = 0; i < JOBS; i++) {
+            char zk[1024], wt[1024];
+            fixture_request(i % 6, zk, wt, sizeof(zk));
+            cuzk_job_request r = {.key_path = zk, .witness_path = wt, .priority = i % 4};
+            CHECK(cuzk_engine_submit(e, &r, &ids[i], &err) == CUZK_OK);
+        }
+        for (int i = 0; i < JOBS; i++) {
+            cuzk_job_info info;
+            CHECK(cuzk_engine_wait(e, ids[i], -1, &info, &err) == CUZK_OK);
+            if (info.state != CUZK_JOB_DONE)
+                fprintf(stderr, "job %llu: state %d: %s\n", info.id, info.state, info.error);
+            CHECK(info.state == CUZK_JOB_DONE && info.stage == CUZK_STAGE_ENDED &&
+                  info.ended_in == CUZK_STAGE_FINALIZE);
+            const cuzk_timings *t = &info.timings;
+            CHECK(t->prepare > 0 && t->compute > 0 && t->finalize > 0 && t->verify > 0 && t->msm_h > 0);
+            CHECK(t->compute >= t->msm_h && t->finalize >= t->verify);
+            CHECK(t->total > 0 && t->total <= info.latency);
+            CHECK(info.queue_wait >= 0 && info.load >= 0 && info.ready_wait >= 0 && info.finalize_wait >= 0);
+            CHECK(info.compute_worker >= 0 && info.compute_worker < shapes[c][1]);
+            CHECK(strcmp(t->device, "cpu") == 0);
+            check_proof(e, ids[i], i % 6);
+        }
+        cuzk_engine_stats st;
+        cuzk_engine_get_stats(e, &st);
+        CHECK(st.done == JOBS && st.failed == 0 && st.running == 0 && st.gpus == 0);
+        CHECK(st.prepare_workers == shapes[c][0] && st.workers == shapes[c][1] &&
+              st.finalize_workers == shapes[c][2]);
+        CHECK(st.ready_queue_depth == (unsigned)shapes[c][1] && st.finalize_queue_depth == 2u * shapes[c][1]);
+        CHECK(st.prepare_ahead == (shapes[c][3] > 0 ? shapes[c][3] : 0));
+        CHECK(st.ready_max <= st.ready_queue_depth && st.finalize_queue_max <= st.finalize_queue_depth);
+        CHECK(st.preparing + st.ready + st.computing + st.finalize_waiting + st.finalizing == 0);
+        check_fraction(st.prepare_busy);
+        check_fraction(st.worker_busy);
+        check_fraction(st.finalize_busy);
+        CHECK(st.worker_busy > 0);
+        for (int w = 0; w < st.workers; w++) {
+            check_fraction(st.compute_worker_busy[w]);
+            CHECK(st.compute_worker_gpu[w] == -1);
+        }
+        CHECK(st.mean_compute > 0 && st.mean_finalize > 0 && st.mean_prepare > 0 && st.mean_verify > 0);
+        CHECK(st.mean_latency >= st.mean_prepare + st.mean_compute + st.mean_finalize);
+        pthread_mutex_lock(&g.mu);
+        CHECK(g.max_ready_slots <= st.ready_queue_depth && g.max_final_slots <= st.finalize_queue_depth);
+        pthread_mutex_unlock(&g.mu);
+        printf("pipeline %d/%d/%d ahead %d: %d jobs, busy prepare %.0f %%, compute %.0f %%, finalize %.0f %%\n",
+               shapes[c][0], shapes[c][1], shapes[c][2], st.prepare_ahead, JOBS, 100 * st.prepare_busy,
+               100 * st.worker_busy, 100 * st.finalize_busy);
+        cuzk_engine_destroy(e);
+        gate_destroy(&g);
+    }
+}
+
+static unsigned long long submit_tiny(cuzk_engine *e, int priority)
+{
+    char zk[1024], wt[1024];
+    fixture_request(0, zk, wt, sizeof(zk));
+    cuzk_job_request r = {.key_path = zk, .witness_path = wt, .priority = priority};
+    unsigned long long id;
+    cuzk_error err;
+    CHECK(cuzk_engine_submit(e, &r, &id, &err) == CUZK_OK);
+    return id;
+}
+
+static cuzk_job_info wait_job(cuzk_engine *e, unsigned long long id)
+{
+    cuzk_job_info info;
+    cuzk_error err;
+    CHECK(cuzk_engine_wait(e, id, -1, &info, &err) == CUZK_OK);
+    return info;
+}
+
+static int index_of(const unsigned long long *list, int n, unsigned long long id)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == id)
+            return i;
+    return -1;
+}
+
+/* Priority order at each of the three queues, with the stage after it
+ * held so that the queue fills first. */
+static void test_pipeline_priorities(void)
+{
+    static const int mix[4] = {CUZK_PRIORITY_LOW, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_HIGH, CUZK_PRIORITY_CRITICAL};
+    /* 1: admission. The pipeline is saturated as with a GPU (one job
+     * prepared ahead): a blocker computing (held), a filler prepared in the
+     * one ready slot; then LOW, NORMAL, CRITICAL, HIGH, LOW, CRITICAL
+     * arrive and one LOW is cancelled. */
+    {
+        gate g;
+        gate_init(&g);
+        cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 2, .finalize_workers = 1, .prepare_ahead = 1,
+                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .stage_hook_ctx = &g};
+        cuzk_engine *e;
+        cuzk_error err;
+        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+        unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_LOW);
+        CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
+        unsigned long long filler = submit_tiny(e, CUZK_PRIORITY_LOW);
+        cuzk_engine_stats st;
+        WAIT_STATS(e, st, st.ready == 1);
+        static const int prio[6] = {0, 1, 3, 2, 0, 3};
+        unsigned long long ids[6];
+        for (int i = 0; i < 6; i++)
+            ids[i] = submit_tiny(e, prio[i]);
+        cuzk_engine_get_stats(e, &st);
+        CHECK(st.queued[0] == 2 && st.queued[1] == 1 && st.queued[2] == 1 && st.queued[3] == 2);
+        CHECK(st.preparing == 0 && st.ready == 1 && st.computing == 1); /* nobody prepares past the bound */
+        CHECK(cuzk_engine_cancel(e, ids[4], &err) == CUZK_OK);
+        gate_release(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+        cuzk_job_info b = wait_job(e, blocker), f = wait_job(e, filler), info[6];
+        for (int i = 0; i < 6; i++)
+            info[i] = wait_job(e, ids[i]);
+        CHECK(info[4].state == CUZK_JOB_CANCELLED && info[4].ended_in == CUZK_STAGE_QUEUED);
+        CHECK(b.state == CUZK_JOB_DONE && f.state == CUZK_JOB_DONE);
+        /* compute order (finish order may differ: the finalize queue is
+         * ordered by priority too): blocker, filler, then by priority */
+        unsigned long long computed[64];
+        int n = gate_order(&g, CUZK_STAGE_COMPUTE, computed, 64);
+        static const int want[5] = {2, 5, 3, 1, 0};
+        CHECK(n == 7 && computed[0] == blocker && computed[1] == filler);
+        for (int i = 0; i < 5; i++)
+            CHECK(computed[2 + i] == ids[want[i]] && info[want[i]].state == CUZK_JOB_DONE);
+        cuzk_engine_destroy(e);
+        gate_destroy(&g);
+    }
+    /* 2: the ready queue. Compute held; LOW, NORMAL, HIGH, CRITICAL are
+     * prepared into a ready queue of 4 in that order; compute takes them
+     * highest first. */
+    {
+        gate g;
+        gate_init(&g);
+        cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .ready_queue_depth = 4, .prepare_ahead = 4,
+                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .stage_hook_ctx = &g};
+        cuzk_engine *e;
+        cuzk_error err;
+        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+        unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_CRITICAL), ids[4];
+        CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
+        for (int i = 0; i < 4; i++)
+            ids[i] = submit_tiny(e, mix[i]);
+        cuzk_engine_stats st;
+        WAIT_STATS(e, st, st.ready == 4);
+        unsigned long long prepared[64];
+        int n = gate_order(&g, CUZK_STAGE_PREPARE, prepared, 64);
+        CHECK(n == 5);
+        gate_release(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+        for (int i = 0; i < 4; i++)
+            CHECK(wait_job(e, ids[i]).state == CUZK_JOB_DONE);
+        unsigned long long computed[64];
+        n = gate_order(&g, CUZK_STAGE_COMPUTE, computed, 64);
+        CHECK(n == 5 && computed[0] == blocker);
+        for (int i = 0; i < 4; i++)
+            CHECK(index_of(computed, n, ids[i]) == 4 - i);
+        cuzk_engine_get_stats(e, &st);
+        CHECK(st.ready_max == 4);
+        cuzk_engine_destroy(e);
+        gate_destroy(&g);
+    }
+    /* 3: the finalize queue. Finalize held; the four are computed into a
+     * finalize queue of 4 (whatever their order there); finalize takes
+     * them highest first. */
+    {
+        gate g;
+        gate_init(&g);
+        cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .finalize_workers = 1, .finalize_queue_depth = 4,
+                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .stage_hook_ctx = &g};
+        cuzk_engine *e;
+        cuzk_error err;
+        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        gate_arm(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+        unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_LOW), ids[4];
+        CHECK(gate_wait_held(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER) == blocker);
+        for (int i = 0; i < 4; i++)
+            ids[i] = submit_tiny(e, mix[i]);
+        cuzk_engine_stats st;
+        WAIT_STATS(e, st, st.finalize_waiting == 4);
+        gate_release(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+        cuzk_job_info info[4];
+        for (int i = 0; i < 4; i++)
+            info[i] = wait_job(e, ids[i]);
+        for (int i = 0; i < 3; i++)
+            CHECK(info[i + 1].finish_seq < info[i].finish_seq);
+        cuzk_engine_get_stats(e, &st);
+        CHECK(st.finalize_queue_max == 4);
+        cuzk_engine_destroy(e);
+        gate_destroy(&g);
+    }
+}
+
+/* A job cancelled in each stage (held at its start, then at its end) ends
+ * CANCELLED when the stage returns; one cancelled while waiting in the ready
+ * or finalize queue ends at once. The engine goes on proving. */
+static void test_pipeline_cancel(void)
+{
+    gate g;
+    gate_init(&g);
+    cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .finalize_workers = 1, .prepare_ahead = 1,
+                              .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                              .stage_hook_ctx = &g};
+    cuzk_engine *e;
+    cuzk_error err;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    static const int stages[3] = {CUZK_STAGE_PREPARE, CUZK_STAGE_COMPUTE, CUZK_STAGE_FINALIZE};
+    unsigned long long cancelled = 0;
+    for (int s = 0; s < 3; s++)
+        for (int ev = CUZK_HOOK_ENTER; ev <= CUZK_HOOK_LEAVE; ev++) {
+            gate_arm(&g, stages[s], ev);
+            unsigned long long id = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+            CHECK(gate_wait_held(&g, stages[s], ev) == id);
+            CHECK(cuzk_engine_cancel(e, id, &err) == CUZK_OK);
+            cuzk_job_info info;
+            CHECK(cuzk_engine_wait(e, id, 0, &info, &err) == CUZK_OK);
+            CHECK(info.state == CUZK_JOB_RUNNING && info.stage == stages[s]); /* ends with its stage */
+            gate_release(&g, stages[s], ev);
+            info = wait_job(e, id);
+            CHECK(info.state == CUZK_JOB_CANCELLED && info.status == CUZK_ERR_CANCELLED &&
+                  info.ended_in == stages[s]);
+            char *p, *q;
+            CHECK(cuzk_engine_result(e, id, &p, &q, &err) == CUZK_ERR_CANCELLED);
+            cancelled++;
+        }
+    /* waiting in the ready queue: compute held on a blocker */
+    gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
+    unsigned long long id = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    cuzk_engine_stats st;
+    WAIT_STATS(e, st, st.ready == 1);
+    CHECK(cuzk_engine_cancel(e, id, &err) == CUZK_OK);
+    cuzk_job_info info;
+    CHECK(cuzk_engine_wait(e, id, 0, &info, &err) == CUZK_OK);
+    CHECK(info.state == CUZK_JOB_CANCELLED && info.ended_in == CUZK_STAGE_READY);
+    cuzk_engine_get_stats(e, &st);
+    CHECK(st.ready == 0);
+    cancelled++;
+    gate_release(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    CHECK(wait_job(e, blocker).state == CUZK_JOB_DONE);
+    /* waiting in the finalize queue: finalize held on a blocker */
+    gate_arm(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    blocker = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER) == blocker);
+    id = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    WAIT_STATS(e, st, st.finalize_waiting == 1);
+    CHECK(cuzk_engine_cancel(e, id, &err) == CUZK_OK);
+    CHECK(cuzk_engine_wait(e, id, 0, &info, &err) == CUZK_OK);
+    CHECK(info.state == CUZK_JOB_CANCELLED && info.ended_in == CUZK_STAGE_FINALIZE_WAIT);
+    cancelled++;
+    gate_release(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    CHECK(wait_job(e, blocker).state == CUZK_JOB_DONE);
+    /* cancelling an ended job changes nothing */
+    CHECK(cuzk_engine_cancel(e, blocker, &err) == CUZK_OK && wait_job(e, blocker).state == CUZK_JOB_DONE);
+    /* and the engine still proves */
+    id = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_job(e, id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 0);
+    cuzk_engine_get_stats(e, &st);
+    CHECK(st.cancelled == cancelled && st.done == 3 && st.failed == 0 && st.running == 0);
+    CHECK(st.preparing + st.ready + st.computing + st.finalize_waiting + st.finalizing == 0);
+    cuzk_engine_destroy(e);
+    gate_destroy(&g);
+}
+
+/* The ready queue's bound holds with more prepare workers than it: with
+ * compute held, exactly `depth` jobs are prepared ahead and the rest wait
+ * in the admission queue; the same for the finalize queue. */
+static void test_pipeline_bounds(void)
+{
+    gate g;
+    gate_init(&g);
+    cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 4, .finalize_workers = 1, .ready_queue_depth = 2,
+                              .prepare_ahead = 5 /* clamped to the depth */, .finalize_queue_depth = 3,
+                              .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                              .stage_hook_ctx = &g};
+    cuzk_engine *e;
+    cuzk_error err;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    gate_set_engine(&g, e);
+    gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
+    enum { JOBS = 8 };
+    unsigned long long ids[JOBS];
+    for (int i = 0; i < JOBS; i++)
+        ids[i] = submit_tiny(e, i % 4);
+    cuzk_engine_stats st;
+    WAIT_STATS(e, st, st.ready == 2 && st.preparing == 0);
+    CHECK(st.queued[0] + st.queued[1] + st.queued[2] + st.queued[3] == JOBS - 2);
+    gate_release(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    /* now hold finalize: computed jobs pile up to the finalize bound */
+    gate_arm(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    gate_wait_held(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    WAIT_STATS(e, st, st.finalize_waiting == 3 && st.computing == 0 && st.ready == 2 && st.preparing == 0);
+    gate_release(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    for (int i = 0; i < JOBS; i++)
+        CHECK(wait_job(e, ids[i]).state == CUZK_JOB_DONE);
+    cuzk_engine_get_stats(e, &st);
+    CHECK(st.ready_max == 2 && st.finalize_queue_max == 3 && st.done == JOBS + 1 && st.prepare_ahead == 2);
+    pthread_mutex_lock(&g.mu);
+    CHECK(g.max_ready_slots <= 2 && g.max_final_slots <= 3);
+    pthread_mutex_unlock(&g.mu);
+    cuzk_engine_destroy(e);
+    gate_destroy(&g);
+}
+
+/* Destroy with a job in every stage and queue: finalize (held), finalize
+ * wait, compute (held), ready, prepare (held), queued. The hook's STOP
+ * opens the gates; everything is freed (AddressSanitizer checks). */
+static void test_pipeline_shutdown(void)
+{
+    gate g;
+    gate_init(&g);
+    cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .finalize_workers = 1, .ready_queue_depth = 2,
+                              .prepare_ahead = 2, .finalize_queue_depth = 2, .threads_per_worker = 1,
+                              .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook, .stage_hook_ctx = &g};
+    cuzk_engine *e;
+    cuzk_error err;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    cuzk_engine_stats st;
+    gate_arm(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    unsigned long long a = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER) == a);
+    submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    WAIT_STATS(e, st, st.finalize_waiting == 1 && st.computing == 0);
+    gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    unsigned long long b = submit_tiny(e, CUZK_PRIORITY_NORMAL);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == b);
+    /* a witness given as bytes: its copy must be freed too */
+    char zk[1024], wt[1024];
+    fixture_request(4, zk, wt, sizeof(zk));
+    size_t len;
+    char *bytes = slurp(wt, &len);
+    cuzk_job_request r = {.key_path = zk, .witness = bytes, .witness_len = len};
+    unsigned long long d;
+    CHECK(cuzk_engine_submit(e, &r, &d, &err) == CUZK_OK);
+    free(bytes);
+    WAIT_STATS(e, st, st.ready == 1 && st.preparing == 0);
+    gate_arm(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE);
+    unsigned long long p = submit_tiny(e, CUZK_PRIORITY_HIGH);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE) == p);
+    submit_tiny(e, CUZK_PRIORITY_LOW);
+    cuzk_engine_get_stats(e, &st);
+    CHECK(st.finalizing == 1 && st.finalize_waiting == 1 && st.computing == 1 && st.ready == 1 &&
+          st.preparing == 1 && st.queued[CUZK_PRIORITY_LOW] == 1 && st.running == 5);
+    cuzk_engine_destroy(e);
+    pthread_mutex_lock(&g.mu);
+    CHECK(g.stopped);
+    pthread_mutex_unlock(&g.mu);
+    gate_destroy(&g);
+}
+
+static void test_pipeline_config(void)
+{
+    cuzk_engine *e;
+    cuzk_error err;
+    cuzk_engine_config bad[] = {{.prepare_workers = -1}, {.finalize_workers = 1000}, {.gpu_workers_per_device = -2},
+                                {.ready_queue_depth = 1u << 20}, {.prepare_ahead = -2}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        CHECK(cuzk_engine_create(&bad[i], &e, &err) == CUZK_ERR_INVALID_ARGUMENT);
+    /* defaults: one prepare worker and one ready slot per compute worker,
+     * one finalize worker, two finalize slots per compute worker, and on
+     * the CPU nothing prepared ahead */
+    cuzk_engine_config cfg = {.workers = 3, .device = CUZK_DEVICE_CPU};
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    CHECK(st.workers == 3 && st.prepare_workers == 3 && st.finalize_workers == 1 && st.ready_queue_depth == 3 &&
+          st.finalize_queue_depth == 6 && st.gpus == 0 && st.prepare_ahead == 0);
+    cuzk_engine_destroy(e);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -255,6 +834,12 @@ int main(int argc, char **argv)
     test_many_jobs();
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();
+    test_pipeline_config();
+    test_pipeline_shapes();
+    test_pipeline_priorities();
+    test_pipeline_cancel();
+    test_pipeline_bounds();
+    test_pipeline_shutdown();
     printf("test_engine: all checks passed\n");
     return failures;
 }

@@ -1,15 +1,34 @@
-/* The proving engine: a priority queue of proof jobs, worker threads, and a
- * cache of loaded keys (include/cuzk.h, "engine").
+/* The proving engine: a priority queue of proof jobs, a pipeline of worker
+ * pools, and a cache of loaded keys (include/cuzk.h, "engine";
+ * docs/engine.md).
  *
- * One mutex guards the engine's state; nothing slow runs under it (keys and
- * witnesses are opened, and proofs computed, with it released). Two
- * condition variables: `work` wakes workers when a job is queued, `ended`
- * wakes waiters when a job ends.
+ * A job goes through three stages (src/groth16/prove.h), each with its own
+ * pool of threads, and through bounded priority queues between them:
  *
- * Overlap comes from the workers: with a GPU, a proof holds the GPU's
- * compute lock only for its GPU phase (src/groth16/prove.c), so a second
- * worker evaluates the next job's a and b on the CPU meanwhile. */
+ *   in (admission, max_jobs) -> prepare workers -> ready (ready_queue_depth)
+ *   -> compute workers -> finalize queue (finalize_queue_depth)
+ *   -> finalize workers -> ended
+ *
+ * Prepare (CPU) loads the key and witness and, for a GPU, evaluates a and b
+ * and splits the witness; compute runs the GPU call (a compute worker per
+ * GPU, or more: gpu_workers_per_device) or, without a GPU, the whole CPU
+ * proof; finalize (CPU) finishes the GPU's MSMs, blinds, verifies and
+ * writes the JSON. So the CPU prepares job n+1 and finalizes job n-1 while
+ * the GPU computes job n.
+ *
+ * Bounds: a stage takes a job only when the next queue has room for it
+ * (the queue's bound counts the jobs in the stage feeding it), so a job
+ * waits in the earlier queue, where a higher-priority job that arrives
+ * later can still pass it; prepared data in host memory is bounded by the
+ * ready queue's depth plus the jobs computing.
+ *
+ * One mutex guards the engine's state; nothing slow runs under it: keys and
+ * witnesses are opened, stages run and prepared data is freed with it
+ * released. While a worker runs a stage, the job's key reference, witness
+ * and prove state belong to that worker; while the job waits in a queue,
+ * they belong to the engine (the lock), so cancel can free them at once. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +36,11 @@
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
+#include "../groth16/prove.h"
 #include "../util/error.h"
 
 #define ENGINE_JOB_BUCKETS 4096 /* job lookup hash: ids are sequential */
+#define ENGINE_MAX_POOL 256     /* threads in one pool */
 
 typedef struct key_entry {
     char *name;   /* the key id, or the path for keys named by path */
@@ -34,28 +55,56 @@ typedef struct key_entry {
 typedef struct job {
     cuzk_job_info info;
     char *key_name, *key_path, *witness_path;
-    void *witness;
+    void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
     char *proof, *pub;
     double t_submit;
-    int cancel_requested;
-    struct job *next_queued; /* in its priority's FIFO */
+    double t_queued;   /* when it entered the queue it is in */
+    atomic_int cancel; /* read by the stage running it, without the lock */
+    key_entry *key;    /* a reference, from load to the end */
+    cuzk_wtns *w;
+    prove_state *ps;
+    struct job *next_queued; /* in its queue's priority FIFO */
     struct job *next_in_bucket;
 } job;
 
-struct cuzk_engine {
-    cuzk_engine_config cfg;
-    pthread_mutex_t mu;
-    pthread_cond_t work, ended;
+/* A priority queue: one FIFO per priority. */
+typedef struct pqueue {
     job *head[4], *tail[4];
+    unsigned n, max_seen;
+} pqueue;
+
+enum { POOL_PREPARE, POOL_COMPUTE, POOL_FINALIZE };
+
+typedef struct worker {
+    struct cuzk_engine *e;
+    pthread_t thread;
+    int pool, index;
+    int gpu;                /* compute workers: the GPU it proves on, -1 the CPU */
+    double busy, busy_since; /* under the lock; busy_since 0: idle */
+} worker;
+
+struct cuzk_engine {
+    cuzk_engine_config cfg; /* with the defaults filled in */
+    pthread_mutex_t mu;
+    pthread_cond_t prepare_cv, compute_cv, finalize_cv, ended;
+    pqueue q_in, q_ready, q_final;
+    unsigned preparing, computing, finalizing;
     job *buckets[ENGINE_JOB_BUCKETS];
     key_entry *keys;
-    pthread_t *threads;
-    int n_threads, stopping;
+    worker *workers;
+    int n_workers, n_started, n_prepare, n_compute, n_finalize;
+    int gpus;
+    int gpu_active[CUZK_ENGINE_MAX_GPUS]; /* jobs in compute on each GPU */
+    double gpu_since[CUZK_ENGINE_MAX_GPUS], gpu_busy[CUZK_ENGINE_MAX_GPUS];
+    int stopping;
     unsigned active; /* queued + running */
     unsigned running;
     unsigned long long next_id, finish_seq, done, failed, cancelled;
-    double t_create, busy;
+    double t_create;
+    /* sums over the jobs done, for the means in the stats */
+    double sum_queue_wait, sum_load, sum_prepare, sum_ready_wait, sum_compute, sum_finalize_wait, sum_finalize,
+        sum_verify, sum_latency;
 };
 
 static double now(void)
@@ -74,6 +123,54 @@ static char *dup_str(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
+}
+
+static void pq_push(pqueue *q, job *j)
+{
+    int p = j->info.priority;
+    j->next_queued = NULL;
+    if (q->tail[p])
+        q->tail[p]->next_queued = j;
+    else
+        q->head[p] = j;
+    q->tail[p] = j;
+    if (++q->n > q->max_seen)
+        q->max_seen = q->n;
+}
+
+static job *pq_pop(pqueue *q)
+{
+    for (int p = CUZK_PRIORITY_CRITICAL; p >= CUZK_PRIORITY_LOW; p--) {
+        job *j = q->head[p];
+        if (j) {
+            q->head[p] = j->next_queued;
+            if (!q->head[p])
+                q->tail[p] = NULL;
+            j->next_queued = NULL;
+            q->n--;
+            return j;
+        }
+    }
+    return NULL;
+}
+
+/* 1 if j was in q (and is now out of it). */
+static int pq_remove(pqueue *q, job *j)
+{
+    int p = j->info.priority;
+    job **link = &q->head[p], *prev = NULL;
+    while (*link && *link != j) {
+        prev = *link;
+        link = &(*link)->next_queued;
+    }
+    if (!*link)
+        return 0;
+    *link = j->next_queued;
+    if (q->tail[p] == j)
+        q->tail[p] = prev;
+    j->next_queued = NULL;
+    q->n--;
+    return 1;
 }
 
 static job *find_job(cuzk_engine *e, unsigned long long id)
@@ -97,6 +194,8 @@ static void free_job(job *j)
 {
     if (!j)
         return;
+    prove_state_free(j->ps);
+    cuzk_wtns_free(j->w); /* before the bytes it maps */
     free(j->key_name);
     free(j->key_path);
     free(j->witness_path);
@@ -225,101 +324,353 @@ static int acquire_key(cuzk_engine *e, const char *name, const char *path, key_e
     return CUZK_OK;
 }
 
-static void run_job(cuzk_engine *e, job *j)
-{
-    double t0 = now();
-    cuzk_error err = {0};
-    key_entry *k = NULL;
-    cuzk_wtns *w = NULL;
-    char *proof = NULL, *pub = NULL;
-    cuzk_timings t;
-    memset(&t, 0, sizeof(t));
-    int rc = acquire_key(e, j->key_name, j->key_path, &k, &err);
-    if (rc == CUZK_OK)
-        rc = j->witness ? cuzk_wtns_open_memory(&w, j->witness, j->witness_len, "witness", &err)
-                        : cuzk_wtns_open(&w, j->witness_path, &err);
-    double t1 = now();
-    if (rc == CUZK_OK) {
-        cuzk_prove_options opts = {
-            .threads = e->cfg.threads_per_worker,
-            .device = e->cfg.device,
-        };
-        rc = cuzk_prove(k->zk, w, &opts, &proof, &pub, &t, &err);
-    }
-    cuzk_wtns_free(w);
-    double t2 = now();
+/* What an ended job leaves to free once the lock is released. */
+typedef struct leftovers {
+    prove_state *ps;
+    cuzk_wtns *w;
+    void *witness;
+    cuzk_zkey **keys;
+    size_t n_keys;
+} leftovers;
 
-    pthread_mutex_lock(&e->mu);
-    if (k) {
-        k->refs--;
-        k->last_used = t2;
-    }
-    j->info.load = t1 - t0;
-    j->info.timings = t;
-    j->info.finish_seq = ++e->finish_seq;
-    if (j->cancel_requested) {
-        j->info.state = CUZK_JOB_CANCELLED;
-        j->info.status = CUZK_ERR_CANCELLED;
-        e->cancelled++;
-        cuzk_free(proof);
-        cuzk_free(pub);
-    } else if (rc == CUZK_OK) {
-        j->info.state = CUZK_JOB_DONE;
-        j->proof = proof;
-        j->pub = pub;
-        e->done++;
-    } else {
-        j->info.state = CUZK_JOB_FAILED;
-        j->info.status = rc;
-        snprintf(j->info.error, sizeof(j->info.error), "%s", err.message);
-        e->failed++;
-    }
-    free(j->witness); /* the bytes are not needed any more */
-    j->witness = NULL;
-    e->running--;
-    e->active--;
-    e->busy += t2 - t0;
-    size_t n_free;
-    cuzk_zkey **to_free = evict_over_budget(e, &n_free);
-    pthread_cond_broadcast(&e->ended);
-    pthread_mutex_unlock(&e->mu);
-    free_keys(to_free, n_free);
+static void free_leftovers(leftovers *l)
+{
+    prove_state_free(l->ps);
+    cuzk_wtns_free(l->w);
+    free(l->witness);
+    free_keys(l->keys, l->n_keys);
+    memset(l, 0, sizeof(*l));
 }
 
-static job *pop_job(cuzk_engine *e)
+/* Under the lock: the job ends (state DONE, FAILED or CANCELLED). Its key
+ * reference is dropped and its prepared data handed to *left. */
+static void end_job(cuzk_engine *e, job *j, int state, int status, const char *error, leftovers *left)
 {
-    for (int p = CUZK_PRIORITY_CRITICAL; p >= CUZK_PRIORITY_LOW; p--) {
-        job *j = e->head[p];
-        if (j) {
-            e->head[p] = j->next_queued;
-            if (!e->head[p])
-                e->tail[p] = NULL;
-            j->next_queued = NULL;
-            return j;
+    double t = now();
+    if (j->info.state == CUZK_JOB_RUNNING)
+        e->running--;
+    e->active--;
+    j->info.state = state;
+    j->info.status = state == CUZK_JOB_DONE ? CUZK_OK : status;
+    if (state == CUZK_JOB_FAILED)
+        snprintf(j->info.error, sizeof(j->info.error), "%s", error ? error : "");
+    j->info.ended_in = j->info.stage;
+    j->info.stage = CUZK_STAGE_ENDED;
+    j->info.finish_seq = ++e->finish_seq;
+    j->info.latency = t - j->t_submit;
+    if (state == CUZK_JOB_DONE) {
+        e->done++;
+        const cuzk_timings *tm = &j->info.timings;
+        e->sum_queue_wait += j->info.queue_wait;
+        e->sum_load += j->info.load;
+        e->sum_prepare += tm->prepare;
+        e->sum_ready_wait += j->info.ready_wait;
+        e->sum_compute += tm->compute;
+        e->sum_finalize_wait += j->info.finalize_wait;
+        e->sum_finalize += tm->finalize;
+        e->sum_verify += tm->verify;
+        e->sum_latency += j->info.latency;
+    } else if (state == CUZK_JOB_FAILED)
+        e->failed++;
+    else
+        e->cancelled++;
+    if (j->key) {
+        j->key->refs--;
+        j->key->last_used = t;
+        j->key = NULL;
+    }
+    left->ps = j->ps;
+    left->w = j->w;
+    left->witness = j->witness; /* the bytes are not needed any more */
+    j->ps = NULL;
+    j->w = NULL;
+    j->witness = NULL;
+    left->keys = evict_over_budget(e, &left->n_keys);
+    pthread_cond_broadcast(&e->ended);
+}
+
+static void hook(cuzk_engine *e, const job *j, int stage, int event)
+{
+    if (e->cfg.stage_hook)
+        e->cfg.stage_hook(e->cfg.stage_hook_ctx, j ? j->info.id : 0, stage, event);
+}
+
+/* Under the lock: a worker starts or stops being busy. */
+static void busy_start(worker *w, double t)
+{
+    w->busy_since = t;
+}
+
+static void busy_stop(worker *w, double t)
+{
+    w->busy += t - w->busy_since;
+    w->busy_since = 0;
+}
+
+static void gpu_start(cuzk_engine *e, int gpu, double t)
+{
+    if (gpu >= 0 && e->gpu_active[gpu]++ == 0)
+        e->gpu_since[gpu] = t;
+}
+
+static void gpu_stop(cuzk_engine *e, int gpu, double t)
+{
+    if (gpu >= 0 && --e->gpu_active[gpu] == 0)
+        e->gpu_busy[gpu] += t - e->gpu_since[gpu];
+}
+
+/* The job's stage times so far, from its prove state (under the lock; the
+ * state's owner is the caller). */
+static void copy_timings(job *j)
+{
+    if (!j->ps)
+        return;
+    j->info.timings = *prove_state_timings(j->ps);
+    cuzk_timings *t = &j->info.timings;
+    t->total = t->prepare + t->compute + t->finalize;
+}
+
+/* Ends a job whose stage failed or was cancelled, or hands it to the next
+ * queue. Under the lock. */
+static void stage_done(cuzk_engine *e, job *j, int rc, const cuzk_error *err, pqueue *next, int next_stage,
+                       pthread_cond_t *next_cv, leftovers *left)
+{
+    if (atomic_load(&j->cancel)) /* whatever the stage returned */
+        end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, left);
+    else if (rc != CUZK_OK)
+        end_job(e, j, CUZK_JOB_FAILED, rc, err->message, left);
+    else {
+        j->info.stage = next_stage;
+        j->t_queued = now();
+        pq_push(next, j);
+        pthread_cond_broadcast(next_cv);
+    }
+}
+
+static void run_prepare(cuzk_engine *e, worker *wk, job *j)
+{
+    hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
+    cuzk_error err = {0};
+    int rc = CUZK_OK;
+    double t0 = now(), t1 = t0;
+    if (atomic_load(&j->cancel))
+        rc = CUZK_ERR_CANCELLED;
+    else {
+        rc = acquire_key(e, j->key_name, j->key_path, &j->key, &err);
+        if (rc == CUZK_OK)
+            rc = j->witness ? cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err)
+                            : cuzk_wtns_open(&j->w, j->witness_path, &err);
+        t1 = now();
+        if (rc == CUZK_OK) {
+            cuzk_prove_options opts = {.threads = e->cfg.threads_per_worker, .device = e->cfg.device};
+            rc = prove_prepare(j->key->zk, j->w, NULL, NULL, &opts, &j->cancel, &j->ps, &err);
         }
     }
-    return NULL;
+    hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE);
+    leftovers left = {0};
+    pthread_mutex_lock(&e->mu);
+    double t = now();
+    busy_stop(wk, t);
+    e->preparing--;
+    j->info.load = t1 - t0;
+    copy_timings(j);
+    stage_done(e, j, rc, &err, &e->q_ready, CUZK_STAGE_READY, &e->compute_cv, &left);
+    pthread_cond_broadcast(&e->prepare_cv); /* a failed job frees its ready slot */
+    pthread_mutex_unlock(&e->mu);
+    free_leftovers(&left);
+}
+
+static void run_compute(cuzk_engine *e, worker *wk, job *j)
+{
+    hook(e, j, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    cuzk_error err = {0};
+    int rc = atomic_load(&j->cancel) ? CUZK_ERR_CANCELLED : prove_compute(j->ps, wk->gpu, &err);
+    hook(e, j, CUZK_STAGE_COMPUTE, CUZK_HOOK_LEAVE);
+    leftovers left = {0};
+    pthread_mutex_lock(&e->mu);
+    double t = now();
+    busy_stop(wk, t);
+    gpu_stop(e, wk->gpu, t);
+    e->computing--;
+    copy_timings(j);
+    stage_done(e, j, rc, &err, &e->q_final, CUZK_STAGE_FINALIZE_WAIT, &e->finalize_cv, &left);
+    pthread_cond_broadcast(&e->compute_cv); /* a failed job frees its finalize slot */
+    pthread_cond_broadcast(&e->prepare_cv); /* a compute worker is free */
+    pthread_mutex_unlock(&e->mu);
+    free_leftovers(&left);
+}
+
+static void run_finalize(cuzk_engine *e, worker *wk, job *j)
+{
+    hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    cuzk_error err = {0};
+    char *proof = NULL, *pub = NULL;
+    int rc = atomic_load(&j->cancel) ? CUZK_ERR_CANCELLED : prove_finalize(j->ps, &proof, &pub, &err);
+    hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_LEAVE);
+    leftovers left = {0};
+    pthread_mutex_lock(&e->mu);
+    busy_stop(wk, now());
+    e->finalizing--;
+    copy_timings(j);
+    if (atomic_load(&j->cancel)) {
+        end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
+    } else if (rc != CUZK_OK)
+        end_job(e, j, CUZK_JOB_FAILED, rc, err.message, &left);
+    else {
+        j->proof = proof;
+        j->pub = pub;
+        proof = pub = NULL;
+        end_job(e, j, CUZK_JOB_DONE, CUZK_OK, NULL, &left);
+    }
+    pthread_mutex_unlock(&e->mu);
+    cuzk_free(proof); /* a cancelled job's result is dropped */
+    cuzk_free(pub);
+    free_leftovers(&left);
+}
+
+/* Under the lock: the job this worker should take now, or NULL. A stage
+ * takes a job only when the next queue has room for it. */
+static job *take_job(cuzk_engine *e, worker *wk)
+{
+    double t = now();
+    job *j = NULL;
+    switch (wk->pool) {
+    case POOL_PREPARE: {
+        /* within the ready queue's bound, and for a free compute worker
+         * or one of the jobs prepared ahead */
+        unsigned staged = e->q_ready.n + e->preparing;
+        unsigned wanted = (unsigned)(e->n_compute - (int)e->computing) + (unsigned)e->cfg.prepare_ahead;
+        if (staged >= e->cfg.ready_queue_depth || staged >= wanted || !(j = pq_pop(&e->q_in)))
+            return NULL;
+        e->preparing++;
+        j->info.state = CUZK_JOB_RUNNING;
+        j->info.queue_wait = t - j->t_submit;
+        e->running++;
+        break;
+    }
+    case POOL_COMPUTE:
+        if (e->q_final.n + e->computing >= e->cfg.finalize_queue_depth || !(j = pq_pop(&e->q_ready)))
+            return NULL;
+        e->computing++;
+        j->info.ready_wait = t - j->t_queued;
+        j->info.compute_worker = wk->index;
+        gpu_start(e, wk->gpu, t);
+        pthread_cond_broadcast(&e->prepare_cv); /* a ready slot is free */
+        break;
+    default:
+        if (!(j = pq_pop(&e->q_final)))
+            return NULL;
+        e->finalizing++;
+        j->info.finalize_wait = t - j->t_queued;
+        pthread_cond_broadcast(&e->compute_cv); /* a finalize slot is free */
+        break;
+    }
+    j->info.stage = wk->pool == POOL_PREPARE   ? CUZK_STAGE_PREPARE
+                    : wk->pool == POOL_COMPUTE ? CUZK_STAGE_COMPUTE
+                                               : CUZK_STAGE_FINALIZE;
+    busy_start(wk, t);
+    return j;
 }
 
 static void *worker_main(void *arg)
 {
-    cuzk_engine *e = arg;
+    worker *wk = arg;
+    cuzk_engine *e = wk->e;
+    pthread_cond_t *cv = wk->pool == POOL_PREPARE   ? &e->prepare_cv
+                         : wk->pool == POOL_COMPUTE ? &e->compute_cv
+                                                    : &e->finalize_cv;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        job *j;
-        while (!(j = pop_job(e)) && !e->stopping)
-            pthread_cond_wait(&e->work, &e->mu);
+        job *j = NULL;
+        while (!e->stopping && !(j = take_job(e, wk)))
+            pthread_cond_wait(cv, &e->mu);
         if (!j)
             break;
-        j->info.state = CUZK_JOB_RUNNING;
-        j->info.queue_wait = now() - j->t_submit;
-        e->running++;
         pthread_mutex_unlock(&e->mu);
-        run_job(e, j);
+        if (wk->pool == POOL_PREPARE)
+            run_prepare(e, wk, j);
+        else if (wk->pool == POOL_COMPUTE)
+            run_compute(e, wk, j);
+        else
+            run_finalize(e, wk, j);
         pthread_mutex_lock(&e->mu);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
+}
+
+static int check_range(const char *what, int v, int hi, cuzk_error *err)
+{
+    if (v < 0 || v > hi)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: %s must be in [0, %d], got %d", what, hi, v);
+    return CUZK_OK;
+}
+
+/* The configuration with every default filled in, and the GPUs to prove
+ * on. */
+static int effective_config(const cuzk_engine_config *config, cuzk_engine_config *cfg, int *gpus, cuzk_error *err)
+{
+    *cfg = (cuzk_engine_config){0};
+    *gpus = 0;
+    if (config)
+        *cfg = *config;
+    int rc;
+    if ((rc = check_range("workers", cfg->workers, ENGINE_MAX_POOL, err)) != CUZK_OK ||
+        (rc = check_range("threads per worker", cfg->threads_per_worker, 1024, err)) != CUZK_OK ||
+        (rc = check_range("prepare workers", cfg->prepare_workers, ENGINE_MAX_POOL, err)) != CUZK_OK ||
+        (rc = check_range("finalize workers", cfg->finalize_workers, ENGINE_MAX_POOL, err)) != CUZK_OK ||
+        (rc = check_range("GPU workers per device", cfg->gpu_workers_per_device, 64, err)) != CUZK_OK)
+        return rc;
+    if (cfg->prepare_ahead < -1 || cfg->prepare_ahead > 65536)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: prepare ahead must be in [-1, 65536], got %d",
+                              cfg->prepare_ahead);
+    if (cfg->device < CUZK_DEVICE_AUTO || cfg->device > CUZK_DEVICE_GPU)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: unknown device choice %d", cfg->device);
+    if (cfg->ready_queue_depth > 65536 || cfg->finalize_queue_depth > 65536)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: queue depths must be at most 65536");
+    if (cfg->workers == 0)
+        cfg->workers = 1;
+    if (cfg->max_jobs == 0)
+        cfg->max_jobs = 1024;
+    if (cfg->gpu_workers_per_device == 0)
+        cfg->gpu_workers_per_device = 1;
+    /* With GPUs, compute means the GPU call: workers per GPU. Without
+     * (device cpu, no CUDA, no GPU), CPU compute workers. With device gpu
+     * and no GPU, jobs fail in prepare saying so, as cuzk_prove does. */
+    int count = 0;
+    if (cfg->device != CUZK_DEVICE_CPU && cuzk_gpu_count(&count) == CUZK_OK && count > 0)
+        *gpus = count < CUZK_ENGINE_MAX_GPUS ? count : CUZK_ENGINE_MAX_GPUS;
+    int compute = *gpus ? *gpus * cfg->gpu_workers_per_device : cfg->workers;
+    if (compute > ENGINE_MAX_POOL)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "engine: %d GPUs x %d workers per GPU is more than %d compute workers", *gpus,
+                              cfg->gpu_workers_per_device, ENGINE_MAX_POOL);
+    if (cfg->prepare_workers == 0)
+        cfg->prepare_workers = compute;
+    if (cfg->finalize_workers == 0)
+        cfg->finalize_workers = 1;
+    if (cfg->ready_queue_depth == 0)
+        cfg->ready_queue_depth = (unsigned)compute;
+    if (cfg->finalize_queue_depth == 0)
+        cfg->finalize_queue_depth = 2u * (unsigned)compute;
+    /* A GPU prepare (evaluation) takes seconds: done ahead, it overlaps the
+     * GPU's work on the job before. A CPU prepare only loads: done ahead,
+     * it would only let an early low-priority job pass a later critical
+     * one. */
+    if (cfg->prepare_ahead == 0)
+        cfg->prepare_ahead = *gpus ? (int)cfg->ready_queue_depth : -1;
+    /* The cores are shared by the pool doing the CPU's heavy work: the
+     * compute workers without a GPU, the prepare workers (evaluation) with. */
+    if (cfg->threads_per_worker == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int sharers = *gpus ? cfg->prepare_workers : cfg->workers;
+        cfg->threads_per_worker = cores > sharers ? (int)(cores / sharers) : 1;
+    }
+    if (cfg->prepare_ahead < 0)
+        cfg->prepare_ahead = 0;
+    else if ((unsigned)cfg->prepare_ahead > cfg->ready_queue_depth)
+        cfg->prepare_ahead = (int)cfg->ready_queue_depth;
+    return CUZK_OK;
 }
 
 int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk_error *err)
@@ -327,49 +678,60 @@ int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk
     if (!out)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_create: NULL argument");
     *out = NULL;
-    cuzk_engine_config cfg = {0};
-    if (config)
-        cfg = *config;
-    if (cfg.workers < 0 || cfg.workers > 256)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: workers must be in [0, 256], got %d",
-                              cfg.workers);
-    if (cfg.threads_per_worker < 0 || cfg.threads_per_worker > 1024)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "engine: threads per worker must be in [0, 1024], got %d", cfg.threads_per_worker);
-    if (cfg.device < CUZK_DEVICE_AUTO || cfg.device > CUZK_DEVICE_GPU)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: unknown device choice %d", cfg.device);
-    if (cfg.workers == 0)
-        cfg.workers = 1;
-    if (cfg.threads_per_worker == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        cfg.threads_per_worker = cores > cfg.workers ? (int)(cores / cfg.workers) : 1;
-    }
-    if (cfg.max_jobs == 0)
-        cfg.max_jobs = 1024;
+    cuzk_engine_config cfg;
+    int gpus = 0;
+    int rc = effective_config(config, &cfg, &gpus, err);
+    if (rc != CUZK_OK)
+        return rc;
     cuzk_engine *e = calloc(1, sizeof(*e));
     if (!e)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     e->cfg = cfg;
+    e->gpus = gpus;
     e->next_id = 1;
     e->t_create = now();
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_mutex_init(&e->mu, NULL);
-    pthread_cond_init(&e->work, &ca);
+    pthread_cond_init(&e->prepare_cv, &ca);
+    pthread_cond_init(&e->compute_cv, &ca);
+    pthread_cond_init(&e->finalize_cv, &ca);
     pthread_cond_init(&e->ended, &ca);
     pthread_condattr_destroy(&ca);
-    e->threads = calloc((size_t)cfg.workers, sizeof(pthread_t));
-    if (!e->threads) {
+    e->n_prepare = cfg.prepare_workers;
+    e->n_compute = gpus ? gpus * cfg.gpu_workers_per_device : cfg.workers;
+    e->n_finalize = cfg.finalize_workers;
+    e->n_workers = e->n_prepare + e->n_compute + e->n_finalize;
+    e->workers = calloc((size_t)e->n_workers, sizeof(worker));
+    if (!e->workers) {
         cuzk_engine_destroy(e);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     }
-    for (int i = 0; i < cfg.workers; i++) {
-        if (pthread_create(&e->threads[i], NULL, worker_main, e) != 0) {
+    for (int i = 0; i < e->n_workers; i++) {
+        worker *w = &e->workers[i];
+        w->e = e;
+        w->gpu = -1;
+        if (i < e->n_prepare) {
+            w->pool = POOL_PREPARE;
+            w->index = i;
+        } else if (i < e->n_prepare + e->n_compute) {
+            w->pool = POOL_COMPUTE;
+            w->index = i - e->n_prepare;
+            /* worker k proves on GPU k mod gpus: the GPUs fill evenly */
+            if (gpus)
+                w->gpu = w->index % gpus;
+        } else {
+            w->pool = POOL_FINALIZE;
+            w->index = i - e->n_prepare - e->n_compute;
+        }
+    }
+    for (int i = 0; i < e->n_workers; i++) {
+        if (pthread_create(&e->workers[i].thread, NULL, worker_main, &e->workers[i]) != 0) {
             cuzk_engine_destroy(e);
             return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "engine: cannot start worker thread %d", i);
         }
-        e->n_threads++;
+        e->n_started++;
     }
     *out = e;
     return CUZK_OK;
@@ -380,19 +742,36 @@ void cuzk_engine_destroy(cuzk_engine *e)
     if (!e)
         return;
     pthread_mutex_lock(&e->mu);
+    /* No worker takes a job from now on. Jobs in a stage end at its end
+     * (their worker sees the flag, under this lock, before it would queue
+     * them); jobs waiting in a queue end now. */
     e->stopping = 1;
-    job *j;
-    while ((j = pop_job(e))) {
-        j->info.state = CUZK_JOB_CANCELLED;
-        j->info.status = CUZK_ERR_CANCELLED;
-        e->active--;
+    for (int b = 0; b < ENGINE_JOB_BUCKETS; b++)
+        for (job *j = e->buckets[b]; j; j = j->next_in_bucket)
+            if (j->info.stage == CUZK_STAGE_PREPARE || j->info.stage == CUZK_STAGE_COMPUTE ||
+                j->info.stage == CUZK_STAGE_FINALIZE)
+                atomic_store(&j->cancel, 1);
+    pqueue *queues[3] = {&e->q_in, &e->q_ready, &e->q_final};
+    leftovers left = {0};
+    for (int q = 0; q < 3; q++) {
+        job *j;
+        while ((j = pq_pop(queues[q]))) {
+            end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
+            /* workers may still be finishing stages: free outside the lock */
+            pthread_mutex_unlock(&e->mu);
+            free_leftovers(&left);
+            pthread_mutex_lock(&e->mu);
+        }
     }
-    pthread_cond_broadcast(&e->work);
+    pthread_cond_broadcast(&e->prepare_cv);
+    pthread_cond_broadcast(&e->compute_cv);
+    pthread_cond_broadcast(&e->finalize_cv);
     pthread_cond_broadcast(&e->ended);
     pthread_mutex_unlock(&e->mu);
-    for (int i = 0; i < e->n_threads; i++)
-        pthread_join(e->threads[i], NULL);
-    free(e->threads);
+    hook(e, NULL, CUZK_STAGE_ENDED, CUZK_HOOK_STOP);
+    for (int i = 0; i < e->n_started; i++)
+        pthread_join(e->workers[i].thread, NULL);
+    free(e->workers);
     for (int b = 0; b < ENGINE_JOB_BUCKETS; b++)
         while (e->buckets[b]) {
             job *n = e->buckets[b]->next_in_bucket;
@@ -407,7 +786,9 @@ void cuzk_engine_destroy(cuzk_engine *e)
         free(e->keys);
         e->keys = n;
     }
-    pthread_cond_destroy(&e->work);
+    pthread_cond_destroy(&e->prepare_cv);
+    pthread_cond_destroy(&e->compute_cv);
+    pthread_cond_destroy(&e->finalize_cv);
     pthread_cond_destroy(&e->ended);
     pthread_mutex_destroy(&e->mu);
     free(e);
@@ -482,6 +863,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     job *j = calloc(1, sizeof(*j));
     if (!j)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    atomic_init(&j->cancel, 0);
     j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
     j->key_path = dup_str(req->key_path);
     j->witness_path = dup_str(req->witness_path);
@@ -497,6 +879,9 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     }
     j->info.priority = req->priority;
     j->info.state = CUZK_JOB_QUEUED;
+    j->info.stage = CUZK_STAGE_QUEUED;
+    j->info.ended_in = CUZK_STAGE_QUEUED;
+    j->info.compute_worker = -1;
     pthread_mutex_lock(&e->mu);
     int rc = CUZK_OK;
     if (e->stopping)
@@ -512,18 +897,13 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
         return rc;
     }
     j->info.id = e->next_id++;
-    j->t_submit = now();
+    j->t_submit = j->t_queued = now();
     j->next_in_bucket = e->buckets[j->info.id % ENGINE_JOB_BUCKETS];
     e->buckets[j->info.id % ENGINE_JOB_BUCKETS] = j;
-    int p = req->priority;
-    if (e->tail[p])
-        e->tail[p]->next_queued = j;
-    else
-        e->head[p] = j;
-    e->tail[p] = j;
+    pq_push(&e->q_in, j);
     e->active++;
     *id = j->info.id;
-    pthread_cond_signal(&e->work);
+    pthread_cond_broadcast(&e->prepare_cv);
     pthread_mutex_unlock(&e->mu);
     return CUZK_OK;
 }
@@ -610,30 +990,24 @@ int cuzk_engine_cancel(cuzk_engine *e, unsigned long long id, cuzk_error *err)
     if (!e)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_cancel: NULL argument");
     int rc;
+    leftovers left = {0};
     job *j = lock_job(e, id, &rc, err);
-    if (!j) {
-        /* rc and err say so */
-    } else if (j->info.state == CUZK_JOB_QUEUED) {
-        int p = j->info.priority;
-        job **q = &e->head[p], *prev = NULL;
-        while (*q && *q != j) {
-            prev = *q;
-            q = &(*q)->next_queued;
-        }
-        if (*q) {
-            *q = j->next_queued;
-            if (e->tail[p] == j)
-                e->tail[p] = prev;
-        }
-        j->info.state = CUZK_JOB_CANCELLED;
-        j->info.status = CUZK_ERR_CANCELLED;
-        j->info.finish_seq = ++e->finish_seq;
-        e->cancelled++;
-        e->active--;
-        pthread_cond_broadcast(&e->ended);
-    } else if (j->info.state == CUZK_JOB_RUNNING)
-        j->cancel_requested = 1;
+    if (j && !ended(j)) {
+        /* waiting in a queue: it ends now and its slot frees; in a stage:
+         * the worker ends it when the stage's work returns */
+        if (j->info.stage == CUZK_STAGE_QUEUED && pq_remove(&e->q_in, j))
+            end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
+        else if (j->info.stage == CUZK_STAGE_READY && pq_remove(&e->q_ready, j)) {
+            end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
+            pthread_cond_broadcast(&e->prepare_cv);
+        } else if (j->info.stage == CUZK_STAGE_FINALIZE_WAIT && pq_remove(&e->q_final, j)) {
+            end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
+            pthread_cond_broadcast(&e->compute_cv);
+        } else
+            atomic_store(&j->cancel, 1);
+    }
     pthread_mutex_unlock(&e->mu);
+    free_leftovers(&left);
     return rc;
 }
 
@@ -661,16 +1035,58 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     if (!e)
         return;
     pthread_mutex_lock(&e->mu);
+    double t = now();
     for (int p = 0; p < 4; p++)
-        for (job *j = e->head[p]; j; j = j->next_queued)
+        for (job *j = e->q_in.head[p]; j; j = j->next_queued)
             s->queued[p]++;
     s->running = e->running;
     s->done = e->done;
     s->failed = e->failed;
     s->cancelled = e->cancelled;
     s->key_bytes = cached_bytes(e, &s->keys_cached);
-    s->uptime = now() - e->t_create;
-    s->workers = e->cfg.workers;
-    s->worker_busy = s->uptime > 0 ? e->busy / (s->uptime * e->cfg.workers) : 0;
+    s->uptime = t - e->t_create;
+    s->workers = e->n_compute;
+    s->prepare_workers = e->n_prepare;
+    s->finalize_workers = e->n_finalize;
+    s->ready_queue_depth = e->cfg.ready_queue_depth;
+    s->finalize_queue_depth = e->cfg.finalize_queue_depth;
+    s->prepare_ahead = e->cfg.prepare_ahead;
+    s->preparing = e->preparing;
+    s->ready = e->q_ready.n;
+    s->computing = e->computing;
+    s->finalize_waiting = e->q_final.n;
+    s->finalizing = e->finalizing;
+    s->ready_max = e->q_ready.max_seen;
+    s->finalize_queue_max = e->q_final.max_seen;
+    s->gpus = e->gpus;
+    double pool[3] = {0};
+    for (int i = 0; i < e->n_workers; i++) {
+        const worker *w = &e->workers[i];
+        double b = w->busy + (w->busy_since > 0 ? t - w->busy_since : 0);
+        pool[w->pool] += b;
+        if (w->pool == POOL_COMPUTE && w->index < CUZK_ENGINE_MAX_WORKERS) {
+            s->compute_worker_busy[w->index] = s->uptime > 0 ? b / s->uptime : 0;
+            s->compute_worker_gpu[w->index] = w->gpu;
+        }
+    }
+    if (s->uptime > 0) {
+        s->prepare_busy = pool[POOL_PREPARE] / (s->uptime * e->n_prepare);
+        s->worker_busy = pool[POOL_COMPUTE] / (s->uptime * e->n_compute);
+        s->finalize_busy = pool[POOL_FINALIZE] / (s->uptime * e->n_finalize);
+        for (int g = 0; g < e->gpus; g++)
+            s->gpu_busy[g] = (e->gpu_busy[g] + (e->gpu_active[g] ? t - e->gpu_since[g] : 0)) / s->uptime;
+    }
+    if (e->done) {
+        double n = (double)e->done;
+        s->mean_queue_wait = e->sum_queue_wait / n;
+        s->mean_load = e->sum_load / n;
+        s->mean_prepare = e->sum_prepare / n;
+        s->mean_ready_wait = e->sum_ready_wait / n;
+        s->mean_compute = e->sum_compute / n;
+        s->mean_finalize_wait = e->sum_finalize_wait / n;
+        s->mean_finalize = e->sum_finalize / n;
+        s->mean_verify = e->sum_verify / n;
+        s->mean_latency = e->sum_latency / n;
+    }
     pthread_mutex_unlock(&e->mu);
 }

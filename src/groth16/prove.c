@@ -67,6 +67,8 @@ static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *
  * until cuzk_zkey_free: one lock for every key's first upload. */
 static pthread_mutex_t gpu_key_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The key on GPU `device`, uploading it on first use. Once an upload has
+ * failed it is not tried again: the stored status and message come back. */
 static int gpu_key_get(const struct cuzk_zkey *zkc, int device, cuzk_timings *t, cuzk_error *err)
 {
     struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc; /* a cache: the key itself does not change */
@@ -107,90 +109,162 @@ static int gpu_key_get(const struct cuzk_zkey *zkc, int device, cuzk_timings *t,
     return CUZK_OK;
 }
 
-/* With the key's matrices on the GPU, the GPU evaluates a and b and
- * splits the witness; otherwise the CPU does both first. The GPU runs H's
- * transforms and every MSM; the CPU blinds. */
-static int prove_gpu(const struct cuzk_zkey *zk, const core_prove_in *in, int device, core_prove_out *out,
-                     cuzk_timings *t, cuzk_error *err)
+/* Whether the key is on the GPU with its constraint matrices: then the
+ * GPU evaluates a, b and splits the witness itself. */
+static int gpu_key_evaluates(const struct cuzk_zkey *zk)
 {
-    int rc = gpu_key_get(zk, device, t, err);
-    if (rc != CUZK_OK)
-        return rc;
-    const int on_device = cuzk_gpu_key_evaluates(zk->gpu_key);
-    size_t n = on_device ? 0 : zk->domain_size, nv = on_device ? 0 : zk->n_vars;
-    unsigned char *a = NULL, *b = NULL;
-    uint32_t *ones = NULL, *tail = NULL, *ones_c = NULL, *tail_c = NULL;
-    cuzk_gpu_prove_out *gout = NULL;
+    pthread_mutex_lock(&gpu_key_lock);
+    int yes = zk->gpu_key_state == 1 && cuzk_gpu_key_evaluates(zk->gpu_key);
+    pthread_mutex_unlock(&gpu_key_lock);
+    return yes;
+}
+
+/* Whether an earlier upload of this key failed (then gpu_key_get answers
+ * without touching the GPU). */
+static int gpu_key_failed(const struct cuzk_zkey *zk)
+{
+    pthread_mutex_lock(&gpu_key_lock);
+    int failed = zk->gpu_key_state == 2;
+    pthread_mutex_unlock(&gpu_key_lock);
+    return failed;
+}
+#endif
+
+struct prove_state {
+    const struct cuzk_zkey *zk;
+    const struct cuzk_wtns *w;
+    int auto_device; /* CUZK_DEVICE_AUTO: a GPU that cannot prove hands over to the CPU */
+    int no_verify;
+    const atomic_int *cancel;
+    unsigned char r[32], s[32]; /* in.r and in.s point here */
+    core_prove_in in;
+    core_prove_out out;
+    cuzk_timings t;
+    int gpu;        /* -1: the CPU path */
+    int gpu_proved; /* compute ran on the GPU: finalize finishes the MSMs and blinds */
+#if CUZK_HAVE_CUDA
+    unsigned char *a, *b; /* A w, B w (domain_size Fr each) */
+    uint32_t *ones, *tail, *ones_c, *tail_c;
+    cuzk_gpu_prove_in gin;
+    cuzk_gpu_prove_out *gout;
+#endif
+};
+
+static int cancelled(const prove_state *st, cuzk_error *err)
+{
+    if (st->cancel && atomic_load(st->cancel))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "the proof was cancelled");
+    return CUZK_OK;
+}
+
+#if CUZK_HAVE_CUDA
+/* The arrays only the GPU call reads: freed as soon as it returns. */
+static void free_gpu_inputs(prove_state *st)
+{
+    free(st->a);
+    free(st->b);
+    free(st->ones);
+    free(st->tail);
+    free(st->ones_c);
+    free(st->tail_c);
+    st->a = st->b = NULL;
+    st->ones = st->tail = st->ones_c = st->tail_c = NULL;
+}
+
+/* The GPU path's CPU part, unless the key's matrices are on the GPU:
+ * a = A w, b = B w, and the witness split into the indices of its 1s and
+ * of the rest (for A/B and for C). */
+static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
+{
+    const struct cuzk_zkey *zk = st->zk;
+    if (gpu_key_evaluates(zk)) {
+        /* the key's matrices are on the GPU: nothing to do here (before a
+         * key's first upload this is not known yet, so its first proof is
+         * evaluated here, which the GPU accepts as well) */
+        st->gin = (cuzk_gpu_prove_in){.witness = st->in.witness};
+        return CUZK_OK;
+    }
+    size_t n = zk->domain_size, nv = zk->n_vars;
+    st->a = calloc(n, 32);
+    st->b = calloc(n, 32);
+    st->ones = malloc(nv * 4);
+    st->tail = malloc(nv * 4);
+    st->ones_c = malloc(nv * 4);
+    st->tail_c = malloc(nv * 4);
+    if (!st->a || !st->b || !st->ones || !st->tail || !st->ones_c || !st->tail_c)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
+                              zk->domain_size);
     const struct cuzk_core_ops *core = cuzk_core();
-    cuzk_gpu_prove_in gin = {.witness = in->witness};
-    if (!on_device) {
-        a = calloc(n, 32), b = calloc(n, 32);
-        ones = malloc(nv * 4), tail = malloc(nv * 4), ones_c = malloc(nv * 4), tail_c = malloc(nv * 4);
-        if (!a || !b || !ones || !tail || !ones_c || !tail_c) {
-            rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
-                                zk->domain_size);
-            goto done;
-        }
-        double t0 = now();
-        if ((rc = core->groth16_eval(in, a, b, out)) != CUZK_OK) {
-            rc = core_error(zk, rc, out, err);
-            goto done;
-        }
-        gin.a = a, gin.b = b, gin.ones = ones, gin.tail = tail, gin.ones_c = ones_c, gin.tail_c = tail_c;
-        core->groth16_classify(in, ones, &gin.n_ones, tail, &gin.n_tail, ones_c, &gin.n_ones_c, tail_c,
-                               &gin.n_tail_c);
-        out->seconds[CORE_PHASE_EVAL] = now() - t0;
-    }
+    double t0 = now();
+    int rc = core->groth16_eval(&st->in, st->a, st->b, &st->out);
+    if (rc != CUZK_OK)
+        return core_error(zk, rc, &st->out, err);
+    if ((rc = cancelled(st, err)) != CUZK_OK)
+        return rc;
+    cuzk_gpu_prove_in *g = &st->gin;
+    *g = (cuzk_gpu_prove_in){.a = st->a, .b = st->b, .witness = st->in.witness, .ones = st->ones,
+                             .tail = st->tail, .ones_c = st->ones_c, .tail_c = st->tail_c};
+    core->groth16_classify(&st->in, st->ones, &g->n_ones, st->tail, &g->n_tail, st->ones_c, &g->n_ones_c,
+                           st->tail_c, &g->n_tail_c);
+    st->out.n_ones = g->n_ones;
+    st->out.n_tail = g->n_tail;
+    st->out.seconds[CORE_PHASE_EVAL] = now() - t0;
+    return CUZK_OK;
+}
+
+/* The GPU runs H's transforms and every MSM; it leaves window sums. */
+static int compute_gpu(prove_state *st, cuzk_error *err)
+{
+    if (!(st->gout = malloc(sizeof(*st->gout))))
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     cuzk_gpu_msg m = {{0}};
-    if (!(gout = malloc(sizeof(*gout)))) {
-        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-        goto done;
-    }
-    if ((rc = cuzk_gpu_prove(zk->gpu_key, &gin, gout, &m)) != CUZK_OK) {
-        rc = cuzk_error_set(err, rc, "GPU %d: %s", device, m.text);
-        goto done;
-    }
-    out->n_ones = gout->n_ones;
-    out->n_tail = gout->n_tail;
-    if (on_device)
-        out->seconds[CORE_PHASE_EVAL] = gout->ms[GPU_PHASE_EVAL] / 1e3;
-    out->seconds[CORE_PHASE_NTT] = gout->ms[GPU_PHASE_NTT] / 1e3;
-    out->seconds[CORE_PHASE_MSM_H] = gout->ms[GPU_PHASE_MSM_H] / 1e3;
-    out->seconds[CORE_PHASE_MSM_A] = gout->ms[GPU_PHASE_MSM_A] / 1e3;
-    out->seconds[CORE_PHASE_MSM_B1] = gout->ms[GPU_PHASE_MSM_B1] / 1e3;
-    out->seconds[CORE_PHASE_MSM_B2] = gout->ms[GPU_PHASE_MSM_B2] / 1e3;
-    out->seconds[CORE_PHASE_MSM_C] = gout->ms[GPU_PHASE_MSM_C] / 1e3;
-    if (t)
-        t->gpu_upload = gout->ms[GPU_PHASE_UPLOAD] / 1e3;
-    /* the GPU leaves window sums: the CPU finishes each MSM (Horner, one
-     * inversion), then blinds */
+    const int gpu_evaluated = st->gin.a == NULL;
+    int rc = cuzk_gpu_prove(st->zk->gpu_key, &st->gin, st->gout, &m);
+    free_gpu_inputs(st);
+    st->gin.a = st->gin.b = NULL;
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "GPU %d: %s", st->gpu, m.text);
+    const cuzk_gpu_prove_out *g = st->gout;
+    core_prove_out *out = &st->out;
+    out->n_ones = g->n_ones;
+    out->n_tail = g->n_tail;
+    if (gpu_evaluated)
+        out->seconds[CORE_PHASE_EVAL] = g->ms[GPU_PHASE_EVAL] / 1e3;
+    out->seconds[CORE_PHASE_NTT] = g->ms[GPU_PHASE_NTT] / 1e3;
+    out->seconds[CORE_PHASE_MSM_H] = g->ms[GPU_PHASE_MSM_H] / 1e3;
+    out->seconds[CORE_PHASE_MSM_A] = g->ms[GPU_PHASE_MSM_A] / 1e3;
+    out->seconds[CORE_PHASE_MSM_B1] = g->ms[GPU_PHASE_MSM_B1] / 1e3;
+    out->seconds[CORE_PHASE_MSM_B2] = g->ms[GPU_PHASE_MSM_B2] / 1e3;
+    out->seconds[CORE_PHASE_MSM_C] = g->ms[GPU_PHASE_MSM_C] / 1e3;
+    st->t.gpu_upload = g->ms[GPU_PHASE_UPLOAD] / 1e3;
+    st->gpu_proved = 1;
+    snprintf(st->t.device, sizeof(st->t.device), "gpu %d", st->gpu);
+    return CUZK_OK;
+}
+
+/* The CPU finishes each MSM (Horner over the window sums, one inversion),
+ * then blinds. */
+static void finish_gpu(prove_state *st)
+{
+    const struct cuzk_core_ops *core = cuzk_core();
     double tb = now();
     unsigned char pa[96], pb1[96], pb2[192], pc[96], ph[96];
     unsigned char *dst[GPU_MSMS] = {pa, pb1, pb2, pc, ph};
     for (int k = 0; k < GPU_MSMS; k++) {
-        const cuzk_gpu_msm_result *r = &gout->msm[k];
-        core->msm_combine(in->curve, k == GPU_MSM_B2 ? 2 : 1, r->windows[0], sizeof(r->windows[0]), r->nwin, r->c,
-                          k == GPU_MSM_H ? NULL : r->sum, dst[k]);
+        const cuzk_gpu_msm_result *r = &st->gout->msm[k];
+        core->msm_combine(st->in.curve, k == GPU_MSM_B2 ? 2 : 1, r->windows[0], sizeof(r->windows[0]), r->nwin,
+                          r->c, k == GPU_MSM_H ? NULL : r->sum, dst[k]);
     }
     core_msm_results mr = {pa, pb1, pb2, pc, ph};
-    core->groth16_blind(in, &mr, out);
-    out->seconds[CORE_PHASE_BLIND] = now() - tb;
-done:
-    free(gout);
-    free(a);
-    free(b);
-    free(ones);
-    free(tail);
-    free(ones_c);
-    free(tail_c);
-    return rc;
+    core->groth16_blind(&st->in, &mr, &st->out);
+    st->out.seconds[CORE_PHASE_BLIND] = now() - tb;
+    free(st->gout);
+    st->gout = NULL;
 }
 #endif
 
 static void fill_timings(cuzk_timings *t, const core_prove_out *out)
 {
-    if (!t)
-        return;
     t->eval = out->seconds[CORE_PHASE_EVAL];
     t->ntt = out->seconds[CORE_PHASE_NTT];
     t->msm_a = out->seconds[CORE_PHASE_MSM_A];
@@ -238,17 +312,66 @@ static int choose_device(const cuzk_prove_options *opts, int *gpu_index, cuzk_er
     return CUZK_OK;
 }
 
-int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char r[32],
-                       const unsigned char s[32], const cuzk_prove_options *opts, core_prove_out *out,
-                       cuzk_timings *t, cuzk_error *err)
+void prove_state_free(prove_state *st)
 {
+    if (!st)
+        return;
+#if CUZK_HAVE_CUDA
+    free_gpu_inputs(st);
+    free(st->gout);
+#endif
+    cuzk_memzero(st->r, sizeof(st->r));
+    cuzk_memzero(st->s, sizeof(st->s));
+    free(st);
+}
+
+const cuzk_timings *prove_state_timings(const prove_state *st)
+{
+    return &st->t;
+}
+
+const core_prove_out *prove_state_out(const prove_state *st)
+{
+    return &st->out;
+}
+
+int prove_state_gpu(const prove_state *st)
+{
+    return st->gpu;
+}
+
+int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *r,
+                  const unsigned char *s, const cuzk_prove_options *opts, const atomic_int *cancel,
+                  prove_state **out, cuzk_error *err)
+{
+    if (!zk || !w || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_prepare: NULL argument");
+    *out = NULL;
+    double t0 = now();
     int rc = check_pair(zk, w, err);
     if (rc != CUZK_OK)
         return rc;
     int gpu = -1;
     if ((rc = choose_device(opts, &gpu, err)) != CUZK_OK)
         return rc;
-    core_prove_in in = {
+    prove_state *st = calloc(1, sizeof(*st));
+    if (!st)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    st->zk = zk;
+    st->w = w;
+    st->auto_device = !opts || opts->device == CUZK_DEVICE_AUTO;
+    st->no_verify = opts && opts->no_verify;
+    st->cancel = cancel;
+    st->gpu = gpu;
+    if (r && s) {
+        memcpy(st->r, r, 32);
+        memcpy(st->s, s, 32);
+    } else if ((rc = curve_random_scalar(st->r, zk->curve)) != CUZK_OK ||
+               (rc = curve_random_scalar(st->s, zk->curve)) != CUZK_OK) {
+        prove_state_free(st);
+        return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
+    }
+    st->in = (core_prove_in){
         .curve = zk->curve->id,
         .threads = thread_count(opts),
         .n_vars = zk->n_vars,
@@ -267,64 +390,149 @@ int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, co
         .delta1 = zk->delta1,
         .delta2 = zk->delta2,
         .witness = w->values,
-        .r = r,
-        .s = s,
+        .r = st->r,
+        .s = st->s,
     };
-    memset(out, 0, sizeof(*out));
-    if (t) {
-        snprintf(t->device, sizeof(t->device), "cpu");
-        t->device_note[0] = 0;
-    }
+    snprintf(st->t.device, sizeof(st->t.device), "cpu");
 #if CUZK_HAVE_CUDA
-    if (gpu >= 0) {
-        rc = prove_gpu(zk, &in, gpu, out, t, err);
-        if (rc == CUZK_ERR_NO_MEMORY && zk->gpu_key_state == 2 && (!opts || opts->device == CUZK_DEVICE_AUTO)) {
-            /* the key does not fit this GPU: the CPU proves instead */
-            if (t)
-                snprintf(t->device_note, sizeof(t->device_note), "%.190s", err ? err->message : "");
-            gpu = -1;
-            memset(out, 0, sizeof(*out));
-        } else if (rc != CUZK_OK)
-            return rc;
-        else if (t)
-            snprintf(t->device, sizeof(t->device), "gpu %d", gpu);
-    }
-#endif
-    if (gpu < 0) {
-        rc = cuzk_core()->groth16_prove(&in, out);
-        if (rc != CUZK_OK)
-            return core_error(zk, rc, out, err);
-    }
-    fill_timings(t, out);
-    if (opts && opts->no_verify)
-        return CUZK_OK;
-    double tv = now();
-    rc = self_verify(zk, w, out);
-#if CUZK_HAVE_CUDA
-    if (rc == CUZK_ERR_INVALID_PROOF && gpu >= 0 && (!opts || opts->device == CUZK_DEVICE_AUTO)) {
-        /* A GPU fault must not cost the caller the proof: the CPU proves
-         * again. (A witness that does not satisfy the circuit fails there
-         * too, with the message below.) */
-        memset(out, 0, sizeof(*out));
-        rc = cuzk_core()->groth16_prove(&in, out);
-        if (rc != CUZK_OK)
-            return core_error(zk, rc, out, err);
-        fill_timings(t, out);
-        if (t) {
-            snprintf(t->device, sizeof(t->device), "cpu");
-            snprintf(t->device_note, sizeof(t->device_note),
-                     "GPU %d's proof failed its pairing check, so the CPU proved again (please report this)", gpu);
+    if (st->gpu >= 0 && gpu_key_failed(zk)) {
+        /* an earlier upload of this key failed: decide now, as compute
+         * would, rather than evaluate for a GPU that cannot take it */
+        cuzk_error kerr = {0};
+        rc = gpu_key_get(zk, st->gpu, NULL, &kerr);
+        if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
+            snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", kerr.message);
+            st->gpu = -1;
+        } else if (rc != CUZK_OK) {
+            prove_state_free(st);
+            return cuzk_error_set(err, rc, "%s", kerr.message);
         }
-        rc = self_verify(zk, w, out);
+    }
+    if (st->gpu >= 0 && (rc = prepare_gpu_inputs(st, err)) != CUZK_OK) {
+        prove_state_free(st);
+        return rc;
     }
 #endif
-    if (t)
-        t->verify = now() - tv;
-    if (rc == CUZK_ERR_INVALID_PROOF)
-        return cuzk_error_set(err, CUZK_ERR_INTERNAL,
-                              "the proof failed its own verification and was not written: is %s a witness for %s "
-                              "(its values do not satisfy the circuit's constraints)?",
-                              w->bf.name, zk->bf.name);
+    st->t.prepare = now() - t0;
+    *out = st;
+    return CUZK_OK;
+}
+
+int prove_compute(prove_state *st, int gpu, cuzk_error *err)
+{
+    if (!st)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_compute: NULL argument");
+    double t0 = now();
+    int rc = cancelled(st, err);
+    if (rc != CUZK_OK)
+        return rc;
+#if CUZK_HAVE_CUDA
+    if (st->gpu >= 0) {
+        if (gpu >= 0)
+            st->gpu = gpu;
+        cuzk_error kerr = {0};
+        rc = gpu_key_get(st->zk, st->gpu, &st->t, &kerr);
+        if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
+            /* the key does not fit this GPU: the CPU proves instead */
+            snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", kerr.message);
+            free_gpu_inputs(st);
+            st->gpu = -1;
+            memset(&st->out, 0, sizeof(st->out));
+        } else if (rc != CUZK_OK) {
+            return cuzk_error_set(err, rc, "%s", kerr.message);
+        } else if ((rc = compute_gpu(st, err)) != CUZK_OK)
+            return rc;
+    }
+#else
+    (void)gpu;
+#endif
+    if (st->gpu < 0) {
+        if ((rc = cancelled(st, err)) != CUZK_OK)
+            return rc;
+        if ((rc = cuzk_core()->groth16_prove(&st->in, &st->out)) != CUZK_OK)
+            return core_error(st->zk, rc, &st->out, err);
+    }
+    st->t.compute = now() - t0;
+    return CUZK_OK;
+}
+
+int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_error *err)
+{
+    if (!st || !proof_json != !public_json)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_finalize: bad argument");
+    const struct cuzk_zkey *zk = st->zk;
+    const struct cuzk_wtns *w = st->w;
+    double t0 = now();
+    int rc = CUZK_OK;
+#if CUZK_HAVE_CUDA
+    if (st->gpu_proved && st->gout)
+        finish_gpu(st);
+#endif
+    fill_timings(&st->t, &st->out);
+    if (!st->no_verify) {
+        double tv = now();
+        rc = self_verify(zk, w, &st->out);
+#if CUZK_HAVE_CUDA
+        if (rc == CUZK_ERR_INVALID_PROOF && st->gpu_proved && st->auto_device) {
+            /* A GPU fault must not cost the caller the proof: the CPU proves
+             * again. (A witness that does not satisfy the circuit fails there
+             * too, with the message below.) */
+            if ((rc = cancelled(st, err)) != CUZK_OK)
+                return rc;
+            memset(&st->out, 0, sizeof(st->out));
+            rc = cuzk_core()->groth16_prove(&st->in, &st->out);
+            if (rc != CUZK_OK)
+                return core_error(zk, rc, &st->out, err);
+            fill_timings(&st->t, &st->out);
+            snprintf(st->t.device, sizeof(st->t.device), "cpu");
+            snprintf(st->t.device_note, sizeof(st->t.device_note),
+                     "GPU %d's proof failed its pairing check, so the CPU proved again (please report this)",
+                     st->gpu);
+            rc = self_verify(zk, w, &st->out);
+        }
+#endif
+        st->t.verify = now() - tv;
+        if (rc == CUZK_ERR_INVALID_PROOF)
+            return cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                                  "the proof failed its own verification and was not written: is %s a witness for "
+                                  "%s (its values do not satisfy the circuit's constraints)?",
+                                  w->bf.name, zk->bf.name);
+        if (rc != CUZK_OK)
+            return rc;
+    }
+    if (proof_json) {
+        double tj = now();
+        *proof_json = snarkjs_proof_json(zk->curve, st->out.a, st->out.b, st->out.c);
+        *public_json = snarkjs_public_json(w->values + 32, zk->n_public);
+        if (!*proof_json || !*public_json) {
+            free(*proof_json);
+            free(*public_json);
+            *proof_json = *public_json = NULL;
+            return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory writing the proof");
+        }
+        st->t.json = now() - tj;
+    }
+    st->t.finalize = now() - t0;
+    return CUZK_OK;
+}
+
+int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char r[32],
+                       const unsigned char s[32], const cuzk_prove_options *opts, core_prove_out *out,
+                       cuzk_timings *t, cuzk_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    prove_state *st = NULL;
+    int rc = prove_prepare(zk, w, r, s, opts, NULL, &st, err);
+    if (rc == CUZK_OK)
+        rc = prove_compute(st, -1, err);
+    if (rc == CUZK_OK)
+        rc = prove_finalize(st, NULL, NULL, err);
+    if (rc == CUZK_OK) {
+        *out = st->out;
+        if (t)
+            *t = st->t;
+    }
+    prove_state_free(st);
     return rc;
 }
 
@@ -335,32 +543,16 @@ int cuzk_prove(const cuzk_zkey *zk, const cuzk_wtns *w, const cuzk_prove_options
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_prove: NULL argument");
     *proof_json = *public_json = NULL;
     double t0 = now();
-    cuzk_timings t;
-    memset(&t, 0, sizeof(t));
-    unsigned char r[32], s[32];
-    int rc = curve_random_scalar(r, zk->curve);
+    prove_state *st = NULL;
+    int rc = prove_prepare(zk, w, NULL, NULL, opts, NULL, &st, err);
     if (rc == CUZK_OK)
-        rc = curve_random_scalar(s, zk->curve);
-    if (rc != CUZK_OK)
-        return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
-    core_prove_out out;
-    rc = groth16_prove_with(zk, w, r, s, opts, &out, &t, err);
-    cuzk_memzero(r, sizeof(r));
-    cuzk_memzero(s, sizeof(s));
-    if (rc != CUZK_OK)
-        return rc;
-    double tj = now();
-    *proof_json = snarkjs_proof_json(zk->curve, out.a, out.b, out.c);
-    *public_json = snarkjs_public_json(w->values + 32, zk->n_public);
-    if (!*proof_json || !*public_json) {
-        free(*proof_json);
-        free(*public_json);
-        *proof_json = *public_json = NULL;
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory writing the proof");
+        rc = prove_compute(st, -1, err);
+    if (rc == CUZK_OK)
+        rc = prove_finalize(st, proof_json, public_json, err);
+    if (rc == CUZK_OK && timings) {
+        *timings = st->t;
+        timings->total = now() - t0;
     }
-    t.json = now() - tj;
-    t.total = now() - t0;
-    if (timings)
-        *timings = t;
-    return CUZK_OK;
+    prove_state_free(st);
+    return rc;
 }

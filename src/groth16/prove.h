@@ -1,7 +1,26 @@
 /* The library side of proving: checks that key and witness belong
- * together, draws r and s, runs the core prover, verifies the result. */
+ * together, draws r and s, runs the core prover, verifies the result.
+ *
+ * A proof runs as three stages so that the engine (src/engine/engine.c) can
+ * give each its own workers and overlap one job's CPU work with another's
+ * GPU work; cuzk_prove runs them back to back:
+ *
+ *   prove_prepare   CPU: checks key and witness, picks the device; on the
+ *                   GPU path also a = A w, b = B w and the witness split
+ *                   (every host array the GPU call reads)
+ *   prove_compute   GPU path: the key's first upload, then cuzk_gpu_prove
+ *                   (it holds the GPU's compute lock); CPU path: the whole
+ *                   core proof (evaluation, transforms, MSMs, blinding)
+ *   prove_finalize  CPU: GPU path: finishing the MSMs and blinding; both:
+ *                   the pairing check (in auto mode a GPU proof failing it
+ *                   is proved again on the CPU), proof.json and public.json
+ *
+ * The key and the witness must outlive the state. The stages of one state
+ * run one after another, on any threads. */
 #ifndef CUZK_GROTH16_PROVE_H
 #define CUZK_GROTH16_PROVE_H
+
+#include <stdatomic.h>
 
 #include "../core.h"
 #include "../formats/wtns.h"
@@ -13,5 +32,34 @@
 int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char r[32],
                        const unsigned char s[32], const cuzk_prove_options *opts, core_prove_out *out,
                        cuzk_timings *timings, cuzk_error *err);
+
+/* One proof between stages. */
+typedef struct prove_state prove_state;
+
+/* Stage 1. r and s may be NULL: drawn from the OS CSPRNG. cancel may be
+ * NULL; when it becomes nonzero, prepare and compute return
+ * CUZK_ERR_CANCELLED at their next check (between evaluation and the
+ * witness split, before the GPU call, before a CPU proof). opts may be
+ * NULL (the defaults). On success *out holds the state (free it with
+ * prove_state_free whatever happens next). */
+int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *r,
+                  const unsigned char *s, const cuzk_prove_options *opts, const atomic_int *cancel,
+                  prove_state **out, cuzk_error *err);
+/* Stage 2. gpu >= 0 names the GPU that proves a GPU-path state (the
+ * engine's compute worker's); -1 keeps the one prepare chose. */
+int prove_compute(prove_state *st, int gpu, cuzk_error *err);
+/* Stage 3. proof_json and public_json may both be NULL (no JSON; the test
+ * hooks read the points). */
+int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_error *err);
+
+/* The proof's phase times so far (cuzk_timings; total is left 0), and its
+ * points (valid after prove_finalize). */
+const cuzk_timings *prove_state_timings(const prove_state *st);
+const core_prove_out *prove_state_out(const prove_state *st);
+/* -1: the state is on the CPU path (compute runs the core prover); else
+ * the GPU prepare chose. */
+int prove_state_gpu(const prove_state *st);
+/* Wipes r and s, frees the host arrays. NULL is a no-op. */
+void prove_state_free(prove_state *st);
 
 #endif

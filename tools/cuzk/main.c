@@ -56,10 +56,14 @@ static void usage(FILE *out)
             "             --check also checks every point of a .zkey (on the curve and in the\n"
             "             subgroup) with N threads (default: all cores)\n"
             "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--workers W] [--threads T]\n"
-            "        [--device auto|gpu|cpu] [--json]\n"
-            "             prove N times (default 20) through the engine with W proofs in\n"
-            "             flight (default 1): throughput, latency percentiles, mean phase\n"
-            "             times and how busy the workers were\n"
+            "        [--device auto|gpu|cpu] [--prepare-workers P] [--finalize-workers F]\n"
+            "        [--gpu-workers G] [--ready-depth R] [--finalize-depth D] [--ahead A] [--json]\n"
+            "             prove N times (default 20) through the engine's pipeline (prepare ->\n"
+            "             compute -> finalize; docs/engine.md): W CPU compute workers (default\n"
+            "             1) or G per GPU, P prepare and F finalize workers, ready and finalize\n"
+            "             queues of R and D jobs, A jobs prepared ahead (-1: none; 0 or absent:\n"
+            "             the engine's defaults). Prints throughput, latency percentiles, mean\n"
+            "             stage and phase times, and how busy each pool, worker and GPU was\n"
             "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--workers W]\n"
             "        [--threads T] [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
             "        [--max-body B] [--result-ttl S]\n"
@@ -669,6 +673,22 @@ static int cmd_bench(int argc, char **argv)
             bad = parse_threads(argv[++i], &cfg.threads_per_worker);
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
             bad = parse_device("--device", argv[++i], &cfg.device);
+        else if (!strcmp(argv[i], "--prepare-workers") && i + 1 < argc)
+            bad = parse_count("--prepare-workers", argv[++i], 0, 256, &cfg.prepare_workers);
+        else if (!strcmp(argv[i], "--finalize-workers") && i + 1 < argc)
+            bad = parse_count("--finalize-workers", argv[++i], 0, 256, &cfg.finalize_workers);
+        else if (!strcmp(argv[i], "--gpu-workers") && i + 1 < argc)
+            bad = parse_count("--gpu-workers", argv[++i], 0, 64, &cfg.gpu_workers_per_device);
+        else if (!strcmp(argv[i], "--ready-depth") && i + 1 < argc) {
+            int v = 0;
+            bad = parse_count("--ready-depth", argv[++i], 0, 65536, &v);
+            cfg.ready_queue_depth = (unsigned)v;
+        } else if (!strcmp(argv[i], "--finalize-depth") && i + 1 < argc) {
+            int v = 0;
+            bad = parse_count("--finalize-depth", argv[++i], 0, 65536, &v);
+            cfg.finalize_queue_depth = (unsigned)v;
+        } else if (!strcmp(argv[i], "--ahead") && i + 1 < argc)
+            bad = parse_count("--ahead", argv[++i], -1, 65536, &cfg.prepare_ahead);
         else if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (argv[i][0] == '-' && argv[i][1])
@@ -719,9 +739,11 @@ static int cmd_bench(int argc, char **argv)
             cuzk_engine_destroy(e);
             return fail_err(&err);
         }
-    enum { QW, LOAD, EVAL, UPLOAD, NTT, MSM, BLIND, VERIFY, NPH };
-    static const char *names[NPH] = {"queue wait", "load", "eval", "gpu upload", "ntt", "msm (all)", "blind",
-                                     "verify"};
+    /* the stages and waits of the pipeline, in a job's order, then the
+     * phases inside them */
+    enum { QW, LOAD, PREP, RW, COMP, FW, FIN, EVAL, UPLOAD, NTT, MSM, BLIND, VERIFY, NPH };
+    static const char *names[NPH] = {"queue wait", "load", "prepare", "ready wait", "compute", "final. wait",
+                                     "finalize", "eval", "gpu upload", "ntt", "msm (all)", "blind", "verify"};
     double sum[NPH] = {0};
     int failed = 0;
     for (int i = 0; i < jobs; i++) {
@@ -732,8 +754,9 @@ static int cmd_bench(int argc, char **argv)
             continue;
         }
         const cuzk_timings *t = &info.timings;
-        lat[i] = info.queue_wait + info.load + t->total;
-        double ph[NPH] = {info.queue_wait, info.load, t->eval, t->gpu_upload, t->ntt,
+        lat[i] = info.latency;
+        double ph[NPH] = {info.queue_wait, info.load, t->prepare, info.ready_wait, t->compute, info.finalize_wait,
+                          t->finalize, t->eval, t->gpu_upload, t->ntt,
                           t->msm_a + t->msm_b1 + t->msm_b2 + t->msm_c + t->msm_h, t->blind, t->verify};
         for (int p = 0; p < NPH; p++)
             sum[p] += ph[p];
@@ -749,19 +772,50 @@ static int cmd_bench(int argc, char **argv)
     }
     qsort(lat, (size_t)jobs, sizeof(*lat), cmp_double);
     double p50 = lat[jobs / 2], p90 = lat[(int)(jobs * 0.9)], p99 = lat[(int)(jobs * 0.99)];
+    int nw = st.workers < CUZK_ENGINE_MAX_WORKERS ? st.workers : CUZK_ENGINE_MAX_WORKERS;
     if (json) {
         printf("{\"jobs\": %d, \"workers\": %d, \"device\": \"%s\", \"wall\": %.6f, \"proofs_per_s\": %.4f, "
                "\"latency_p50\": %.6f, \"latency_p90\": %.6f, \"latency_p99\": %.6f, \"worker_busy\": %.4f",
-               jobs, cfg.workers, device, wall, jobs / wall, p50, p90, p99, st.worker_busy);
-        static const char *keys[NPH] = {"queue_wait", "load", "eval", "gpu_upload", "ntt", "msm", "blind", "verify"};
+               jobs, st.workers, device, wall, jobs / wall, p50, p90, p99, st.worker_busy);
+        printf(", \"prepare_workers\": %d, \"finalize_workers\": %d, \"gpus\": %d, \"ready_queue_depth\": %u, "
+               "\"finalize_queue_depth\": %u, \"prepare_ahead\": %d, \"ready_max\": %u, \"finalize_queue_max\": %u, "
+               "\"prepare_busy\": %.4f, \"finalize_busy\": %.4f",
+               st.prepare_workers, st.finalize_workers, st.gpus, st.ready_queue_depth, st.finalize_queue_depth,
+               st.prepare_ahead, st.ready_max, st.finalize_queue_max, st.prepare_busy, st.finalize_busy);
+        printf(", \"compute_worker_busy\": [");
+        for (int w = 0; w < nw; w++)
+            printf("%s%.4f", w ? ", " : "", st.compute_worker_busy[w]);
+        printf("], \"gpu_busy\": [");
+        for (int g = 0; g < st.gpus; g++)
+            printf("%s%.4f", g ? ", " : "", st.gpu_busy[g]);
+        printf("]");
+        static const char *keys[NPH] = {"queue_wait", "load", "prepare", "ready_wait", "compute",
+                                        "finalize_wait", "finalize", "eval", "gpu_upload", "ntt",
+                                        "msm", "blind", "verify"};
         for (int p = 0; p < NPH; p++)
             printf(", \"mean_%s\": %.6f", keys[p], sum[p] / jobs);
         printf("}\n");
     } else {
-        printf("%d proofs, %d in flight, on %s: %.3f s, %.2f proofs/s\n", jobs, cfg.workers, device, wall,
+        printf("%d proofs, %d in flight, on %s: %.3f s, %.2f proofs/s\n", jobs, st.workers, device, wall,
                jobs / wall);
         printf("latency (submit to proof) p50 %.4f s, p90 %.4f s, p99 %.4f s\n", p50, p90, p99);
-        printf("workers busy %.1f %% of the run\nmean per proof:\n", 100 * st.worker_busy);
+        printf("pipeline: %d prepare, %d compute (%s), %d finalize workers; ready queue %u (most held %u, "
+               "%d prepared ahead), finalize queue %u (most held %u)\n",
+               st.prepare_workers, st.workers, st.gpus ? "GPU" : "CPU", st.finalize_workers, st.ready_queue_depth,
+               st.ready_max, st.prepare_ahead, st.finalize_queue_depth, st.finalize_queue_max);
+        printf("busy (share of the run): prepare %.1f %%, compute %.1f %%, finalize %.1f %%\n", 100 * st.prepare_busy,
+               100 * st.worker_busy, 100 * st.finalize_busy);
+        for (int w = 0; w < nw; w++) {
+            char where[16];
+            if (st.compute_worker_gpu[w] >= 0)
+                snprintf(where, sizeof(where), "GPU %d", st.compute_worker_gpu[w]);
+            else
+                snprintf(where, sizeof(where), "CPU");
+            printf("  compute worker %d (%s) %.1f %%\n", w, where, 100 * st.compute_worker_busy[w]);
+        }
+        for (int g = 0; g < st.gpus; g++)
+            printf("  GPU %d computing %.1f %%\n", g, 100 * st.gpu_busy[g]);
+        printf("mean per proof (stages and waits, then phases):\n");
         for (int p = 0; p < NPH; p++)
             printf("  %-11s %9.4f s\n", names[p], sum[p] / jobs);
     }
