@@ -87,7 +87,14 @@ if [ -n "$node" ] && [ -d "$(dirname "$0")/snarkjs/node_modules/snarkjs" ]; then
 fi
 code=$(api "127.0.0.1:$port/v1/status"); [ "$code" = 200 ] && jq -e '.done == 208' "$tmp/body" >/dev/null ||
   fail "status: $(cat "$tmp/body")"
+# the pipeline's figures: every stage seen, every mean measured
+jq -e '.pipeline.busy.compute > 0 and .pipeline.busy.prepare > 0 and .pipeline.busy.finalize > 0
+       and .pipeline.mean_seconds.latency > 0 and .pipeline.mean_seconds.compute > 0
+       and .pipeline.queues.ready_depth >= 1 and (.pipeline.stages | length) == 5' "$tmp/body" >/dev/null ||
+  fail "status pipeline: $(cat "$tmp/body")"
 code=$(api "127.0.0.1:$port/metrics"); grep -q 'cuzk_jobs_total{state="done"} 208' "$tmp/body" || fail "metrics"
+grep -q 'cuzk_jobs_in_stage{stage="compute"}' "$tmp/body" && grep -q 'cuzk_stage_mean_seconds{stage="latency"}' "$tmp/body" ||
+  fail "metrics: the pipeline's lines"
 
 # --- bad input: a 4xx naming the problem, and the daemon stays up
 expect_code() { local want=$1; shift; local got; got=$(api "$@"); [ "$got" = "$want" ] || fail "$* -> $got, want $want: $(cat "$tmp/body")"; }

@@ -675,31 +675,68 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     int gpus = 0;
     if (cuzk_gpu_count(&gpus) != CUZK_OK)
         gpus = 0;
-    if (!metrics)
-        return reply(c, 200,
-                     json_pack("{s:{s:i, s:i, s:i, s:i}, s:i, s:I, s:I, s:I, s:i, s:I, s:f, s:f, s:i, s:i, s:i}",
-                               "queued", "low", st.queued[0], "normal", st.queued[1], "high", st.queued[2],
-                               "critical", st.queued[3], "running", st.running, "done", (json_int_t)st.done,
-                               "failed", (json_int_t)st.failed, "cancelled", (json_int_t)st.cancelled,
-                               "keys_cached", st.keys_cached, "key_bytes", (json_int_t)st.key_bytes, "uptime",
-                               st.uptime, "worker_busy", st.worker_busy, "workers", st.workers, "jobs_kept", kept,
-                               "gpus", gpus));
-    char *t = malloc(2048);
+    if (!metrics) {
+        json_t *o = json_pack("{s:{s:i, s:i, s:i, s:i}, s:i, s:I, s:I, s:I, s:i, s:I, s:f, s:f, s:i, s:i, s:i}",
+                              "queued", "low", st.queued[0], "normal", st.queued[1], "high", st.queued[2],
+                              "critical", st.queued[3], "running", st.running, "done", (json_int_t)st.done,
+                              "failed", (json_int_t)st.failed, "cancelled", (json_int_t)st.cancelled,
+                              "keys_cached", st.keys_cached, "key_bytes", (json_int_t)st.key_bytes, "uptime",
+                              st.uptime, "worker_busy", st.worker_busy, "workers", st.workers, "jobs_kept", kept,
+                              "gpus", gpus);
+        /* the pipeline: jobs in each stage, the queues' bounds and highs,
+         * how busy each pool and GPU was, mean stage times (docs/engine.md) */
+        json_t *gb = json_array();
+        for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
+            json_array_append_new(gb, json_real(st.gpu_busy[g]));
+        json_t *p = json_pack(
+            "{s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i}, s:{s:f, s:f, s:f, s:o}, "
+            "s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
+            "stages", "preparing", st.preparing, "ready", st.ready, "computing", st.computing, "finalize_waiting",
+            st.finalize_waiting, "finalizing", st.finalizing, "queues", "ready_depth", st.ready_queue_depth,
+            "ready_max", st.ready_max, "finalize_depth", st.finalize_queue_depth, "finalize_max",
+            st.finalize_queue_max, "busy", "prepare", st.prepare_busy, "compute", st.worker_busy, "finalize",
+            st.finalize_busy, "gpu", gb, "mean_seconds", "queue_wait", st.mean_queue_wait, "load", st.mean_load,
+            "prepare", st.mean_prepare, "ready_wait", st.mean_ready_wait, "compute", st.mean_compute,
+            "finalize_wait", st.mean_finalize_wait, "finalize", st.mean_finalize, "verify", st.mean_verify,
+            "latency", st.mean_latency);
+        if (o && p)
+            json_object_set_new(o, "pipeline", p);
+        else
+            json_decref(p);
+        return reply(c, 200, o);
+    }
+    size_t cap = 4096;
+    char *t = malloc(cap);
     if (!t)
         return MHD_NO;
-    snprintf(t, 2048,
-             "# TYPE cuzk_jobs_queued gauge\n"
-             "cuzk_jobs_queued{priority=\"low\"} %u\ncuzk_jobs_queued{priority=\"normal\"} %u\n"
-             "cuzk_jobs_queued{priority=\"high\"} %u\ncuzk_jobs_queued{priority=\"critical\"} %u\n"
-             "# TYPE cuzk_jobs_running gauge\ncuzk_jobs_running %u\n"
-             "# TYPE cuzk_jobs_total counter\ncuzk_jobs_total{state=\"done\"} %llu\n"
-             "cuzk_jobs_total{state=\"failed\"} %llu\ncuzk_jobs_total{state=\"cancelled\"} %llu\n"
-             "# TYPE cuzk_keys_cached gauge\ncuzk_keys_cached %u\n"
-             "# TYPE cuzk_key_cache_bytes gauge\ncuzk_key_cache_bytes %llu\n"
-             "# TYPE cuzk_worker_busy_ratio gauge\ncuzk_worker_busy_ratio %.6f\n"
-             "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n",
-             st.queued[0], st.queued[1], st.queued[2], st.queued[3], st.running, st.done, st.failed, st.cancelled,
-             st.keys_cached, st.key_bytes, st.worker_busy, st.uptime);
+    int len = snprintf(
+        t, cap,
+        "# TYPE cuzk_jobs_queued gauge\n"
+        "cuzk_jobs_queued{priority=\"low\"} %u\ncuzk_jobs_queued{priority=\"normal\"} %u\n"
+        "cuzk_jobs_queued{priority=\"high\"} %u\ncuzk_jobs_queued{priority=\"critical\"} %u\n"
+        "# TYPE cuzk_jobs_running gauge\ncuzk_jobs_running %u\n"
+        "# TYPE cuzk_jobs_total counter\ncuzk_jobs_total{state=\"done\"} %llu\n"
+        "cuzk_jobs_total{state=\"failed\"} %llu\ncuzk_jobs_total{state=\"cancelled\"} %llu\n"
+        "# TYPE cuzk_keys_cached gauge\ncuzk_keys_cached %u\n"
+        "# TYPE cuzk_key_cache_bytes gauge\ncuzk_key_cache_bytes %llu\n"
+        "# TYPE cuzk_worker_busy_ratio gauge\ncuzk_worker_busy_ratio %.6f\n"
+        "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n"
+        "# TYPE cuzk_jobs_in_stage gauge\ncuzk_jobs_in_stage{stage=\"prepare\"} %u\n"
+        "cuzk_jobs_in_stage{stage=\"ready\"} %u\ncuzk_jobs_in_stage{stage=\"compute\"} %u\n"
+        "cuzk_jobs_in_stage{stage=\"finalize_wait\"} %u\ncuzk_jobs_in_stage{stage=\"finalize\"} %u\n"
+        "# TYPE cuzk_pool_busy_ratio gauge\ncuzk_pool_busy_ratio{pool=\"prepare\"} %.6f\n"
+        "cuzk_pool_busy_ratio{pool=\"compute\"} %.6f\ncuzk_pool_busy_ratio{pool=\"finalize\"} %.6f\n"
+        "# TYPE cuzk_stage_mean_seconds gauge\ncuzk_stage_mean_seconds{stage=\"queue_wait\"} %.6f\n"
+        "cuzk_stage_mean_seconds{stage=\"prepare\"} %.6f\ncuzk_stage_mean_seconds{stage=\"ready_wait\"} %.6f\n"
+        "cuzk_stage_mean_seconds{stage=\"compute\"} %.6f\ncuzk_stage_mean_seconds{stage=\"finalize\"} %.6f\n"
+        "cuzk_stage_mean_seconds{stage=\"latency\"} %.6f\n"
+        "# TYPE cuzk_gpu_busy_ratio gauge\n",
+        st.queued[0], st.queued[1], st.queued[2], st.queued[3], st.running, st.done, st.failed, st.cancelled,
+        st.keys_cached, st.key_bytes, st.worker_busy, st.uptime, st.preparing, st.ready, st.computing,
+        st.finalize_waiting, st.finalizing, st.prepare_busy, st.worker_busy, st.finalize_busy, st.mean_queue_wait,
+        st.mean_prepare, st.mean_ready_wait, st.mean_compute, st.mean_finalize, st.mean_latency);
+    for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS && len > 0 && (size_t)len < cap; g++)
+        len += snprintf(t + len, cap - (size_t)len, "cuzk_gpu_busy_ratio{gpu=\"%d\"} %.6f\n", g, st.gpu_busy[g]);
     return reply_text(c, 200, t);
 }
 
