@@ -195,8 +195,11 @@ has "has no job 0123456789abcdef0123456789abcdef"
 
 # --- the daemon killed (-9) while a client waits, restarted on its port: the client gets its proof
 "$cuzk" submit --server "$srv" --no-upload "$tmp/blk.zkey" "$tmp/blk.wtns" "$tmp/b3.json" "$tmp/bp3.json" \
-  --priority low --wait 120 2>/dev/null &
+  --priority low --wait 120 2>"$tmp/b3.err" &
 blk=$!
+# the blocker must be accepted before the kill (a submit refused at the door
+# is not one that waits across a restart)
+for _ in $(seq 200); do grep -q "queued\|running" "$tmp/b3.err" && break; sleep 0.05; done
 "$cuzk" submit --server "$srv" "$fx/bn128/poseidon3.zkey" "$fx/bn128/poseidon3.wtns" "$tmp/k.json" "$tmp/kp.json" \
   --wait 120 2>"$tmp/k.err" &
 cli=$!
@@ -206,7 +209,7 @@ start --config "$tmp/ok.conf" --listen "$srv" --state-dir "$tmp/s2"
 wait "$cli" || fail "the client across the restart: $(cat "$tmp/k.err")"
 grep -q "lost the daemon" "$tmp/k.err" || fail "no lost-daemon note: $(cat "$tmp/k.err")"
 cmp -s "$tmp/kp.json" "$fx/bn128/poseidon3.public.json" || fail "after the restart: public.json differs"
-wait "$blk" || fail "the blocker across the restart"
+wait "$blk" || fail "the blocker across the restart: $(cat "$tmp/b3.err")"
 stop
 
 # --- config errors: FILE:LINE, what was expected and found; the daemon does not start
