@@ -177,6 +177,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "--reps: expected 1..64, found %d\n", reps);
         return 2;
     }
+    if (min_g1 < 1 || max_g1 > 26 || max_g2 > 24 || min_ntt < 1 || max_ntt > 27) {
+        fprintf(stderr, "sizes: expected G1 logs 1..26, G2 up to 24, NTT logs 1..27 (found G1 %u..%u, G2 up to %u, "
+                        "NTT %u..%u)\n",
+                min_g1, max_g1, max_g2, min_ntt, max_ntt);
+        return 2;
+    }
     if (!n_tunes)
         tunes[n_tunes++] = (cuzk_gpu_msm_tuning){0, 0, 0, 0};
     if (!n_ntt_kernels) { /* the prover's */
@@ -188,8 +194,6 @@ int main(int argc, char **argv)
         printf("SKIP: no CUDA GPU\n");
         return 77;
     }
-    if (max_g1 > 26)
-        max_g1 = 26;
     unsigned top = max_g1 > max_g2 ? max_g1 : max_g2;
     uint64_t *k = malloc(((size_t)32) << top);
     uint32_t *ones = malloc((size_t)4 << top), *tail = malloc((size_t)4 << top);
