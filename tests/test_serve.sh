@@ -7,30 +7,11 @@
 # usage: test_serve.sh CUZK FIXTURES_DIR [NODE]
 set -u
 cuzk=$1 fx=$2 node=${3:-}
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v curl >/dev/null || { echo "SKIP: curl not installed"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-"$cuzk" version | grep -q "^daemon: yes" ||
-  { echo "SKIP: cuzk built without the daemon (libmicrohttpd, jansson)"; exit 77; }
+. "$(dirname "$0")/daemon_lib.sh"
 
 start() { # start STATE_DIR [args...]: sets $port and $pid
   local dir=$1; shift
-  # a new file per daemon: the shell opens it in the child, later than the
-  # grep below may run, and a reused file could still hold the last port
-  starts=$((${starts:-0} + 1)); out=$tmp/serve.$starts.out
-  "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$dir" "$@" >"$out" 2>&1 &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 100); do
-    port=$(grep -so "listening on 127.0.0.1:[0-9]*" "$out" | cut -d: -f2)
-    [ -n "$port" ] && return 0
-    sleep 0.1
-  done
-  fail "server did not start: $(cat "$out")"
+  start_daemon --listen 127.0.0.1:0 --state-dir "$dir" "$@"
 }
 api() { curl -s -o "$tmp/body" -w "%{http_code}" "$@"; }
 submit() { # submit CURVE NAME [PRIORITY]: prints the id

@@ -11,32 +11,10 @@
 # usage: test_submit.sh CUZK FIXTURES_DIR [NODE]
 set -u
 cuzk=$1 fx=$2 node=${3:-}
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v curl >/dev/null || { echo "SKIP: curl not installed"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-"$cuzk" version | grep -q "^daemon: yes" ||
-  { echo "SKIP: cuzk built without the daemon (libmicrohttpd, jansson)"; exit 77; }
+. "$(dirname "$0")/daemon_lib.sh"
 unset CUZK_SERVER
 
-start() { # start ARGS...: sets $port and $pid (ARGS name the state directory)
-  # a new file per daemon: the shell opens it in the child, later than the
-  # grep below may run, and a reused file could still hold the last port
-  starts=$((${starts:-0} + 1)); out=$tmp/serve.$starts.out
-  "$cuzk" serve "$@" >"$out" 2>&1 &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 100); do
-    port=$(grep -so "listening on 127.0.0.1:[0-9]*" "$out" | cut -d: -f2)
-    [ -n "$port" ] && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  fail "server did not start ($*): $(cat "$out")"
-}
+start() { start_daemon "$@"; } # start ARGS...: sets $port and $pid (ARGS name the state directory)
 stop() { kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"; }
 expect() { # expect CODE command...: run (60 s at most), check the exit code; stderr in $tmp/err
   local want=$1 got; shift

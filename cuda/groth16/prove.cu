@@ -107,21 +107,26 @@ template <class Curve> struct key_impl : key_base {
         for (int m = 0; m < 2; m++)
             for (size_t r = 0; r < domain; r++)
                 ptr[m][r + 1] += ptr[m][r];
+        // one pass over the section places every entry in its row of its
+        // matrix (the order inside a row does not change the sum)
+        std::vector<uint32_t> fill[2], s_host[2];
+        std::vector<unsigned char> v_host[2];
         for (int m = 0; m < 2; m++) {
-            std::vector<uint32_t> fill(ptr[m].begin(), ptr[m].end() - 1), s_host(count[m] ? count[m] : 1);
-            std::vector<unsigned char> v_host((count[m] ? count[m] : 1) * 32);
-            for (uint64_t i = 0; i < n_coefs; i++) {
-                uint32_t mrs[3];
-                memcpy(mrs, co + i * esz, 12);
-                if ((int)mrs[0] != m)
-                    continue;
-                uint32_t at = fill[mrs[1]]++;
-                s_host[at] = mrs[2];
-                memcpy(&v_host[(size_t)at * 32], co + i * esz + 12, 32);
-            }
+            fill[m].assign(ptr[m].begin(), ptr[m].end() - 1);
+            s_host[m].resize(count[m] ? count[m] : 1);
+            v_host[m].resize((count[m] ? count[m] : 1) * 32);
+        }
+        for (uint64_t i = 0; i < n_coefs; i++) {
+            uint32_t mrs[3];
+            memcpy(mrs, co + i * esz, 12);
+            uint32_t at = fill[mrs[0]][mrs[1]]++;
+            s_host[mrs[0]][at] = mrs[2];
+            memcpy(&v_host[mrs[0]][(size_t)at * 32], co + i * esz + 12, 32);
+        }
+        for (int m = 0; m < 2; m++) {
             GPU_RC(upload(&row_ptr[m], (const unsigned char *)ptr[m].data(), ptr[m].size(), msg));
-            GPU_RC(upload(&sig[m], (const unsigned char *)s_host.data(), count[m], msg));
-            GPU_RC(upload(&val[m], v_host.data(), count[m], msg));
+            GPU_RC(upload(&sig[m], (const unsigned char *)s_host[m].data(), count[m], msg));
+            GPU_RC(upload(&val[m], v_host[m].data(), count[m], msg));
         }
         GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 8 * sizeof(uint32_t)));
         resident_matrices = true;

@@ -120,7 +120,7 @@ __global__ void ntt_pass(F *a, unsigned log_n, unsigned s_lo, unsigned B, const 
 // coset_lo non-null (first pass of the forward DIT only): each element is
 // first multiplied by inc^bitrev(i) / n, the odd-coset scale (fused here
 // instead of a separate pass over memory).
-template <class F> __device__ __forceinline__ unsigned ntt_slot(unsigned p)
+__device__ __forceinline__ unsigned ntt_slot(unsigned p)
 {
     return p ^ ((p >> 3) & 7);
 }
@@ -164,7 +164,7 @@ __global__ void ntt_pass_radix(F *a, unsigned log_n, unsigned s_lo, unsigned B, 
                     x[q] = x[q] * (coset_lo[e & (((size_t)1 << h) - 1)] * coset_hi[e >> h]);
                 }
             } else {
-                const unsigned sl = ntt_slot<F>(p);
+                const unsigned sl = ntt_slot(p);
                 uint4 lo = sm_lo[sl], hi = sm_hi[sl];
                 x[q].v[0] = lo.x, x[q].v[1] = lo.y, x[q].v[2] = lo.z, x[q].v[3] = lo.w;
                 x[q].v[4] = hi.x, x[q].v[5] = hi.y, x[q].v[6] = hi.z, x[q].v[7] = hi.w;
@@ -212,7 +212,7 @@ __global__ void ntt_pass_radix(F *a, unsigned log_n, unsigned s_lo, unsigned B, 
             if (rd + 1 == rounds) {
                 a[base + p * stride] = x[q];
             } else {
-                const unsigned sl = ntt_slot<F>(p);
+                const unsigned sl = ntt_slot(p);
                 sm_lo[sl] = make_uint4(x[q].v[0], x[q].v[1], x[q].v[2], x[q].v[3]);
                 sm_hi[sl] = make_uint4(x[q].v[4], x[q].v[5], x[q].v[6], x[q].v[7]);
             }

@@ -41,6 +41,7 @@ int cuzk_has_server(void)
 #include <unistd.h>
 
 #include "../util/error.h"
+#include "../util/url_id.h"
 
 #define SERVER_MAX_JOBS_TABLE 65536
 
@@ -740,18 +741,6 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     return reply_text(c, 200, t);
 }
 
-static int valid_id(const char *id)
-{
-    size_t n = strlen(id);
-    if (n == 0 || n > 200)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
-              id[i] == '-' || id[i] == '_' || id[i] == '.'))
-            return 0;
-    return 1;
-}
-
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -796,7 +785,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         return post_proof(s, c, b);
     if (!strncmp(url, "/v1/proofs/", 11)) {
         rest = url + 11;
-        if (!valid_id(rest))
+        if (!url_id_valid(rest))
             return reply_error(c, 400, "bad job id");
         if (!strcmp(method, "GET"))
             return get_proof(s, c, rest);
@@ -806,7 +795,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     }
     if (!strncmp(url, "/v1/keys/", 9)) {
         rest = url + 9;
-        if (!valid_id(rest))
+        if (!url_id_valid(rest))
             return reply_error(c, 400, "bad key id (letters, digits, '-', '_', '.')");
         if (!strcmp(method, "POST") || !strcmp(method, "DELETE"))
             return keys_request(s, c, method, rest, b);

@@ -8,7 +8,9 @@
 
 #include "../../include/cuzk.h"
 
-/* Prints "cuzk: <message>" on stderr and returns 2 (bad input or usage). */
+/* Prints "cuzk: <message>" on stderr and returns code (fail: 2, bad input
+ * or usage). */
+int fail_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int fail_err(const cuzk_error *err);
 

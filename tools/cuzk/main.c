@@ -84,15 +84,30 @@ static void usage(FILE *out)
             "  help       print this message\n");
 }
 
+static int vfail(int code, const char *fmt, va_list ap)
+{
+    fputs("cuzk: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int fail_code(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    code = vfail(code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 int fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("cuzk: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int code = vfail(2, fmt, ap);
     va_end(ap);
-    return 2;
+    return code;
 }
 
 int fail_err(const cuzk_error *err)

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,23 +63,13 @@ void submit_usage(FILE *out)
             "the request (4xx); 3 no daemon, it stayed full, or it failed; 4 --wait passed.\n");
 }
 
-static int failx(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int failx(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cuzk: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return code;
-}
 
 #if CUZK_HAVE_JANSSON
 
 #include <jansson.h>
 
 #include "../../src/formats/json_out.h"
+#include "../../src/util/url_id.h"
 
 typedef struct submit_opts {
     const char *server;
@@ -108,18 +97,6 @@ static void sleep_seconds(double s)
         ;
 }
 
-/* Ids as the daemon accepts them in URLs (letters, digits, '-', '_', '.'). */
-static int valid_id(const char *id)
-{
-    size_t n = strlen(id);
-    if (n == 0 || n > 200)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
-              id[i] == '-' || id[i] == '_' || id[i] == '.'))
-            return 0;
-    return 1;
-}
 
 /* path made absolute against the current directory (the daemon's is
  * another); malloc'd. The file need not exist here: a daemon elsewhere
@@ -161,18 +138,18 @@ static int exchange(const submit_opts *o, const char *method, const char *target
     if (http_request(o->host, o->port, method, target, body, idle, SUBMIT_MAX_RESPONSE, r, he) == HTTP_OK)
         return 0;
     if (he->code == HTTP_ERR_BODY)
-        return failx(EXIT_INPUT, "%s", he->message);
+        return fail_code(EXIT_INPUT, "%s", he->message);
     return EXIT_DAEMON; /* the caller words it: it knows whether to retry */
 }
 
 static int no_daemon(const submit_opts *o, const http_error *he)
 {
     if (he->code == HTTP_ERR_REFUSED)
-        return failx(EXIT_DAEMON,
+        return fail_code(EXIT_DAEMON,
                      "no daemon listens at %s (connection refused); start one with cuzk serve, or name it with "
                      "--server HOST:PORT or CUZK_SERVER",
                      o->server);
-    return failx(EXIT_DAEMON, "cannot reach the daemon at %s: %s", o->server, he->message);
+    return fail_code(EXIT_DAEMON, "cannot reach the daemon at %s: %s", o->server, he->message);
 }
 
 /* ------------------------------------------------------------ the body */
@@ -351,14 +328,14 @@ static int write_result(const submit_opts *o, const char *id, json_t *ans)
     if (!json_is_object(proof) || !json_is_array(json_object_get(proof, "pi_a")) ||
         !json_is_array(json_object_get(proof, "pi_b")) || !json_is_array(json_object_get(proof, "pi_c")) ||
         !json_is_array(pub))
-        return failx(EXIT_DAEMON,
+        return fail_code(EXIT_DAEMON,
                      "the daemon at %s says job %s is done but its answer has no snarkjs \"proof\" object (pi_a, pi_b, "
                      "pi_c) and \"public\" array",
                      o->server, id);
     char *pt = snarkjs_text(proof), *qt = snarkjs_text(pub);
     int rc;
     if (!pt || !qt)
-        rc = failx(EXIT_DAEMON,
+        rc = fail_code(EXIT_DAEMON,
                    "the daemon at %s sent job %s's proof or public signals in an unexpected form (expected "
                    "snarkjs's proof.json and public.json: decimal strings)",
                    o->server, id);
@@ -387,14 +364,14 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
     http_body body = {.content_type = "application/json"};
     int rc = 0;
     if (!req)
-        return failx(EXIT_INPUT, "out of memory");
+        return fail_code(EXIT_INPUT, "out of memory");
     if (o->key_id)
         json_object_set_new(req, "key_id", json_string(o->key_id));
     else {
         key = absolute_path(o->key_path);
         json_t *s = key ? json_string(key) : NULL;
         if (!s) {
-            rc = failx(EXIT_INPUT, "%s: %s", o->key_path,
+            rc = fail_code(EXIT_INPUT, "%s: %s", o->key_path,
                        key ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
             goto out;
         }
@@ -404,7 +381,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         wpath = absolute_path(o->witness);
         json_t *s = wpath ? json_string(wpath) : NULL;
         if (!s) {
-            rc = failx(EXIT_INPUT, "%s: %s", o->witness,
+            rc = fail_code(EXIT_INPUT, "%s: %s", o->witness,
                        wpath ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
             goto out;
         }
@@ -425,7 +402,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         cuzk_wtns_free(w);
         struct stat st;
         if (stat(o->witness, &st) != 0) {
-            rc = failx(EXIT_INPUT, "%s: cannot open: %s", o->witness, strerror(errno));
+            rc = fail_code(EXIT_INPUT, "%s: cannot open: %s", o->witness, strerror(errno));
             goto out;
         }
         /* the object without its closing brace, then "witness":" (the
@@ -446,7 +423,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         body.ctx = &up;
     }
     if (!head) {
-        rc = failx(EXIT_INPUT, "out of memory");
+        rc = fail_code(EXIT_INPUT, "out of memory");
         goto out;
     }
     for (int attempt = 0;; attempt++) {
@@ -465,10 +442,10 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         if (r.status == 202) {
             json_t *a = json_loadb(r.body, r.len, 0, NULL);
             const char *s = json_string_value(json_object_get(a, "id"));
-            if (s && valid_id(s))
+            if (s && url_id_valid(s))
                 snprintf(id, 201, "%s", s);
             else
-                rc = failx(EXIT_DAEMON, "the daemon at %s accepted the job but sent no valid job id: %.200s",
+                rc = fail_code(EXIT_DAEMON, "the daemon at %s accepted the job but sent no valid job id: %.200s",
                            o->server, r.body);
             json_decref(a);
             http_response_free(&r);
@@ -479,7 +456,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         http_response_free(&r);
         if (status == 429) {
             if (attempt >= o->busy_retries || now_mono() + after > deadline) {
-                rc = failx(EXIT_DAEMON, "the daemon at %s is full (%s); gave up after %d retr%s (--busy-retries%s)",
+                rc = fail_code(EXIT_DAEMON, "the daemon at %s is full (%s); gave up after %d retr%s (--busy-retries%s)",
                            o->server, msg, attempt, attempt == 1 ? "y" : "ies",
                            now_mono() + after > deadline ? ", --wait" : "");
                 goto out;
@@ -490,11 +467,11 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
             continue;
         }
         if (status == 413)
-            rc = failx(EXIT_INPUT, "the daemon at %s refused the job: %s (its --max-body; --no-upload sends the "
+            rc = fail_code(EXIT_INPUT, "the daemon at %s refused the job: %s (its --max-body; --no-upload sends the "
                                    "witness's path instead of its bytes)",
                        o->server, msg);
         else
-            rc = failx(status >= 400 && status < 500 ? EXIT_INPUT : EXIT_DAEMON,
+            rc = fail_code(status >= 400 && status < 500 ? EXIT_INPUT : EXIT_DAEMON,
                        "the daemon at %s refused the job: %s (HTTP %d)", o->server, msg, status);
         goto out;
     }
@@ -534,7 +511,7 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
                         he.message, SUBMIT_RECONNECT_FOR);
             }
             if (t - lost_since > SUBMIT_RECONNECT_FOR || t > deadline)
-                return failx(EXIT_DAEMON, "lost the daemon at %s while waiting for job %s: %s", o->server, id,
+                return fail_code(EXIT_DAEMON, "lost the daemon at %s while waiting for job %s: %s", o->server, id,
                              he.message);
             sleep_seconds(1);
             continue;
@@ -546,11 +523,11 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
             int status = r.status;
             http_response_free(&r);
             if (status == 404)
-                return failx(EXIT_DAEMON,
+                return fail_code(EXIT_DAEMON,
                              "the daemon at %s has no job %s (%s): deleted, its result expired (--result-ttl), or "
                              "another daemon",
                              o->server, id, msg);
-            return failx(EXIT_DAEMON, "the daemon at %s answered HTTP %d for job %s: %s", o->server, status, id,
+            return fail_code(EXIT_DAEMON, "the daemon at %s answered HTTP %d for job %s: %s", o->server, status, id,
                          msg);
         }
         json_error_t je;
@@ -559,7 +536,7 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
         const char *state = json_string_value(json_object_get(a, "state"));
         if (!state) {
             json_decref(a);
-            return failx(EXIT_DAEMON, "the daemon at %s sent an answer for job %s without a \"state\"", o->server,
+            return fail_code(EXIT_DAEMON, "the daemon at %s sent an answer for job %s without a \"state\"", o->server,
                          id);
         }
         int rc = -1;
@@ -567,11 +544,11 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
             rc = write_result(o, id, a);
         else if (!strcmp(state, "failed")) {
             const char *e = json_string_value(json_object_get(a, "error"));
-            rc = failx(EXIT_JOB, "job %s failed: %s", id, e ? e : "(no message)");
+            rc = fail_code(EXIT_JOB, "job %s failed: %s", id, e ? e : "(no message)");
         } else if (!strcmp(state, "cancelled"))
-            rc = failx(EXIT_JOB, "job %s was cancelled", id);
+            rc = fail_code(EXIT_JOB, "job %s was cancelled", id);
         else if (strcmp(state, "queued") && strcmp(state, "running"))
-            rc = failx(EXIT_DAEMON, "the daemon at %s says job %s is '%.40s' (expected queued, running, done, "
+            rc = fail_code(EXIT_DAEMON, "the daemon at %s says job %s is '%.40s' (expected queued, running, done, "
                                     "failed or cancelled)",
                        o->server, id, state);
         else {
@@ -580,7 +557,7 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
                 snprintf(last, sizeof(last), "%s", state);
             }
             if (now_mono() >= deadline)
-                rc = failx(EXIT_TIMEOUT,
+                rc = fail_code(EXIT_TIMEOUT,
                            "--wait passed; job %s is still %s on the daemon at %s: cuzk submit --job %s <proof.json> "
                            "<public.json> fetches it later, DELETE /v1/proofs/%s cancels it",
                            id, state, o->server, id, id);
@@ -602,14 +579,14 @@ static int print_status(const submit_opts *o)
         error_text(&r, msg, sizeof(msg));
         int status = r.status;
         http_response_free(&r);
-        return failx(EXIT_DAEMON, "the daemon at %s answered HTTP %d: %s", o->server, status, msg);
+        return fail_code(EXIT_DAEMON, "the daemon at %s answered HTTP %d: %s", o->server, status, msg);
     }
     json_t *a = json_loadb(r.body, r.len, 0, NULL);
     http_response_free(&r);
     char *t = a ? json_dumps(a, JSON_INDENT(2)) : NULL;
     json_decref(a);
     if (!t)
-        return failx(EXIT_DAEMON, "the daemon at %s sent a status that is not JSON", o->server);
+        return fail_code(EXIT_DAEMON, "the daemon at %s sent a status that is not JSON", o->server);
     printf("%s\n", t);
     free(t);
     return 0;
@@ -633,11 +610,11 @@ int cmd_submit(int argc, char **argv)
         } else if (!strcmp(a, "--server"))
             o.server = v;
         else if (!strcmp(a, "--key-id")) {
-            if (!valid_id(v))
+            if (!url_id_valid(v))
                 return fail("--key-id expects 1 to 200 letters, digits, '-', '_' or '.', got '%s'", v);
             o.key_id = v;
         } else if (!strcmp(a, "--job")) {
-            if (!valid_id(v))
+            if (!url_id_valid(v))
                 return fail("--job expects a job id (as submit printed: hex digits), got '%s'", v);
             o.job = v;
         } else if (!strcmp(a, "--priority")) {
@@ -719,7 +696,7 @@ int cmd_submit(int argc, char **argv)
             submit_usage(stdout);
             return 0;
         }
-    return failx(EXIT_INPUT, "submit: this cuzk was built without jansson, which submit needs to read the daemon's "
+    return fail_code(EXIT_INPUT, "submit: this cuzk was built without jansson, which submit needs to read the daemon's "
                              "JSON (install libjansson-dev and rebuild)");
 }
 
