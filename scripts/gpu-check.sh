@@ -12,11 +12,15 @@
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
 #        setup, then bench_prove on the GPU and on the CPU's cores
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
+# engine the engine's pipeline on the GPU (cuzk bench): a sha256-chain
+#        circuit of 2^ENGINE_LOG constraints, proofs/s, latency, GPU busy
+#        fraction at several worker settings, and the CPU's for comparison
 #
 # Environment: BUILD (build directory, default build-gpu), JOBS, PROVE_LOGS
 # (the circuit sizes, default "20 22 24"), PROVE_CURVES (default "bls12381
 # bn128"), CPU_PROVE_MAX_LOG (largest size also proved on the CPU, default
-# 22), BENCH_REPS, BENCH_ARGS (extra bench_gpu arguments).
+# 22), BENCH_REPS, BENCH_ARGS (extra bench_gpu arguments), ENGINE_LOG
+# (default 20), ENGINE_JOBS (proofs per setting, default 48).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-/tmp/cuzk-gpu-check}
@@ -77,6 +81,34 @@ if want sass && command -v cuobjdump >/dev/null; then
       sort -rn | head -25 >"$OUT/sass_${k%%INS_*}.txt"
   done
   cuobjdump -res-usage "$lib" 2>/dev/null | grep -A1 -E "msm_accumulate|ntt_pass_radix" | grep -B1 -E "REG" | head -40 >"$OUT/sass_regs.txt" || true
+fi
+
+if want engine; then
+  d=$(mktemp -d)
+  lg=${ENGINE_LOG:-20}
+  for curve in $PROVE_CURVES; do
+    c="$d/e${lg}_$curve"
+    "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >"$OUT/ecircuit_$curve.log" 2>&1
+    "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/esetup_$curve.log" 2>&1
+    rm -f "$c.r1cs"
+    n=${ENGINE_JOBS:-48}
+    # settings: name | arguments
+    while IFS='|' read -r name args; do
+      f="$OUT/engine_${curve}_$name.txt"
+      # shellcheck disable=SC2086
+      if "$BUILD/cuzk" bench "$c.zkey" "$c.wtns" $args >"$f" 2>&1; then
+        note "engine 2^$lg $curve $name: $(head -1 "$f" | sed 's/.*: //'); $(grep -o 'GPU 0 computing [0-9.]* %' "$f" || true); $(grep -o 'p50 [0-9.]* s' "$f")"
+      else status=1; note "engine $curve $name: FAIL"; tail -5 "$f"; fi
+    done <<SETTINGS
+gpu_w1|--device gpu --jobs $n --gpu-workers 1
+gpu_w2|--device gpu --jobs $n --gpu-workers 2
+gpu_w2_p4_f4|--device gpu --jobs $n --gpu-workers 2 --prepare-workers 4 --finalize-workers 4
+gpu_w3_p4_f4|--device gpu --jobs $n --gpu-workers 3 --prepare-workers 4 --finalize-workers 4
+cpu_w1_t16|--device cpu --jobs 4 --workers 1 --threads 16
+SETTINGS
+    rm -f "$c.zkey" "$c.wtns"
+  done
+  rm -rf "$d"
 fi
 
 if want prove; then
