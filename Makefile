@@ -3,6 +3,7 @@
 # UBSan in build-asan/.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+MIN_BUILD  ?= build-min
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
@@ -10,7 +11,7 @@ FUZZ_SECONDS ?= 600
 
 DEMO_DIR   ?= $(BUILD)/demo
 
-.PHONY: all demo test asan-test bench fuzz vectors clean
+.PHONY: all demo test asan-test minimal bench fuzz vectors clean
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -44,6 +45,13 @@ asan-test: $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	CUZK_TEST_ITERS=300 ctest --test-dir $(ASAN_BUILD) --output-on-failure
 
+# What a GPU machine without the optional packages builds: no GMP, jansson or
+# libmicrohttpd (CUDA off here to keep it quick); it must still compile.
+minimal:
+	cmake -S . -B $(MIN_BUILD) -DCUZK_CUDA=OFF -DGMP_INCLUDE_DIR=GMP_INCLUDE_DIR-NOTFOUND \
+	  -DJANSSON_INCLUDE_DIR=JANSSON_INCLUDE_DIR-NOTFOUND -DMHD_INCLUDE_DIR=MHD_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
+	cmake --build $(MIN_BUILD) -j $(JOBS)
+
 bench: all
 	$(BUILD)/bench/bench_arith
 
@@ -56,4 +64,4 @@ vectors:
 	cd tests/vectors && npm ci --silent && node gen_vectors.mjs
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(MIN_BUILD) build-fuzz

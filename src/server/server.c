@@ -16,6 +16,7 @@
  * is journaled unlocked, then published; a result is journaled unlocked,
  * then published (post_proof, watcher_sweep). */
 #include "../../include/cuzk.h"
+#include "../util/error.h"
 
 int cuzk_has_server(void)
 {
