@@ -252,7 +252,11 @@ static void test_proofs_verify(const char *curve, const char *name, int count)
         cuzk_prove_options opts = {.threads = 1 + i % 2};
         CHECK(cuzk_prove(zk, w, &opts, &proofs[i], &pub, &t, &err) == CUZK_OK);
         CHECK(strcmp(pub, pub_want) == 0);
-        CHECK(cuzk_verify_json(vk, strlen(vk), pub, strlen(pub), proofs[i], strlen(proofs[i]), &err) == CUZK_OK);
+        int vrc = cuzk_verify_json(vk, strlen(vk), pub, strlen(pub), proofs[i], strlen(proofs[i]), &err);
+        if (vrc != CUZK_OK)
+            fprintf(stderr, "proof %d (device %s%s%s) rejected: %d %s\n%s\n", i, t.device, t.device_note[0] ? ": " : "",
+                    t.device_note, vrc, err.message, proofs[i]);
+        CHECK(vrc == CUZK_OK);
         CHECK(t.total > 0 && t.verify > 0);
         for (int j = 0; j < i; j++)
             CHECK(strcmp(proofs[i], proofs[j]) != 0); /* fresh r, s every time */

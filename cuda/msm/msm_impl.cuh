@@ -322,11 +322,16 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
     prof.mark("sort");
 
-    // Slots of 64 entries: longer ones (up to 1024, ~8 waves of threads)
-    // cut the fix-up's work but slowed the accumulation more (BLS12-381 G1
-    // 2^24: 225 ms with 64, 239 ms with 1024; the fix-up tree keeps either
-    // cheap: 1-4 ms) -- BENCHMARKS.md, 2026-11-30.
-    const unsigned slice = tune.slice ? tune.slice : 64;
+    // Slot length: about 2^19 threads (8 waves of an H200's 132 SMs x 512
+    // threads at the 128-register cap), a power of two from 64 to 1024.
+    // Slots of 64 at every size cost BLS12-381 G1 2^26 847 ms against 741
+    // with slots up to 1024 (more fix-up work: 36 vs 6 ms, and a slower
+    // accumulation), while below 2^22 the two timed the same
+    // (BENCHMARKS.md, 2026-11-30, runs C and E).
+    unsigned slice = tune.slice;
+    if (!slice)
+        for (slice = 64; slice < 1024 && ((size_t)slice << 19) < count;)
+            slice *= 2;
     const size_t threads = (count + slice - 1) / slice;
     const unsigned Q = 16; // fix-up chunk: 16 slots per thread and level
     dev_buf<xyzz<F>> buckets, hv, tv, hv2, tv2;
