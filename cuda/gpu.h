@@ -108,10 +108,26 @@ typedef struct cuzk_gpu_key_in {
      * signal u32, value 32 bytes); NULL: the CPU evaluates a and b */
     const unsigned char *coefs;
     uint64_t n_coefs;
+    /* bytes the key plus one proof's working set may take on the device
+     * (the engine's plan); 0: its free memory less 1 GiB */
+    uint64_t budget;
 } cuzk_gpu_key_in;
 
 int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);
 void cuzk_gpu_key_free(cuzk_gpu_key *key);
+/* What a key needs on a GPU, computed on the host without a CUDA call (the
+ * engine's device-memory plan): its points and NTT tables (key_bytes); its
+ * constraint matrices and the witness split's buffers, when resident
+ * (matrix_bytes; 0 without coefs); one proof's peak working set
+ * (work_bytes). */
+void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes,
+                            uint64_t *work_bytes);
+/* Bytes the key holds on its GPU (key_bytes, plus matrix_bytes when they
+ * went up). */
+uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key);
+/* Total and free memory of GPU `device` (cudaMemGetInfo, device-global:
+ * call before proofs run, never beside them). */
+int cuzk_gpu_memory(int device, uint64_t *free_bytes, uint64_t *total_bytes, cuzk_gpu_msg *msg);
 /* 1 when the key's constraint matrices are on the device (the GPU
  * evaluates a, b and splits the witness itself); 0 when the coefficient
  * section was not given, did not validate, or did not fit. */

@@ -383,6 +383,9 @@ typedef struct cuzk_engine_config {
      * hold a job in a stage. */
     cuzk_stage_hook stage_hook;
     void *stage_hook_ctx;
+    /* Device memory each GPU may hold for keys and proofs (the plan in
+     * docs/engine.md); 0: its free memory at cuzk_engine_create less 1 GiB */
+    unsigned long long gpu_memory_budget;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {
@@ -435,6 +438,13 @@ typedef struct cuzk_engine_stats {
     /* means over the jobs done so far, seconds */
     double mean_queue_wait, mean_load, mean_prepare, mean_ready_wait, mean_compute, mean_finalize_wait,
         mean_finalize, mean_verify, mean_latency;
+    /* The device-memory plan, per GPU: budget, bytes of resident keys, and
+     * working memory the pool keeps (the largest working set so far); how
+     * often a proof waited for room, a key's GPU copy was dropped to make
+     * room, and a proof went to the CPU because it did not fit alone. */
+    unsigned long long gpu_budget[CUZK_ENGINE_MAX_GPUS], gpu_key_bytes[CUZK_ENGINE_MAX_GPUS],
+        gpu_pool_bytes[CUZK_ENGINE_MAX_GPUS];
+    unsigned long long plan_waits, plan_drops, plan_cpu;
 } cuzk_engine_stats;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,

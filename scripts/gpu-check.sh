@@ -6,8 +6,10 @@
 #
 #   scripts/gpu-check.sh [tests|bench|prove|sass|all]...   (default: all)
 #
-# tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes) and
-#        test_prove (every fixture's proof, on the GPU where one exists)
+# tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes),
+#        test_prove (every fixture's proof, on the GPU where one exists),
+#        test_engine (the engine's pipeline, on the GPU) and test_engine_gpu
+#        (the device-memory plan under forced budgets)
 # bench  bench_gpu: MSM 2^16..2^26 (G1) / 2^24 (G2), NTT 2^20..2^27
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
 #        setup, then bench_prove on the GPU and on the CPU's cores
@@ -52,7 +54,7 @@ fi
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,driver_version --format=csv,noheader >"$OUT/gpu.txt" 2>&1 || true
 t0=$(date +%s)
 cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1
-cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable bench_gpu bench_prove >"$OUT/build.log" 2>&1 ||
+cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu bench_prove >"$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
 note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
 
@@ -62,6 +64,10 @@ if want tests; then
   else status=1; note "test_gpu: FAIL"; tail -20 "$OUT/test_gpu.log"; fi
   if "$BUILD/tests/test_prove_portable" tests/fixtures >"$OUT/test_prove.log" 2>&1; then note "test_prove (GPU where present): PASS"
   else status=1; note "test_prove: FAIL"; tail -20 "$OUT/test_prove.log"; fi
+  for t in test_engine test_engine_gpu; do
+    if "$BUILD/tests/$t" tests/fixtures >"$OUT/$t.log" 2>&1; then note "$t: PASS ($(tail -1 "$OUT/$t.log"))"
+    else status=1; note "$t: FAIL"; tail -20 "$OUT/$t.log"; fi
+  done
 fi
 
 if want bench; then

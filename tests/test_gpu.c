@@ -409,7 +409,7 @@ static void test_proof_bytes(const char *curve, const char *name, int gpu_eval)
             fprintf(stderr, "%s\n", err.message);
         CHECK(rc == CUZK_OK);
         CHECK(strcmp(t.device, "gpu 0") == 0);
-        CHECK(cuzk_gpu_key_evaluates(zk->gpu_key) == gpu_eval);
+        CHECK(cuzk_gpu_key_evaluates(zk->gpu_key[0]) == gpu_eval);
         CHECK(cpu.n_ones == gpu.n_ones && cpu.n_tail == gpu.n_tail);
         CHECK(memcmp(cpu.a, gpu.a, zk->curve->g1_bytes) == 0);
         CHECK(memcmp(cpu.b, gpu.b, zk->curve->g2_bytes) == 0);

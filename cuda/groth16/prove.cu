@@ -21,6 +21,7 @@ struct key_base {
     virtual int prove(device_ctx *ctx, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out,
                       cuzk_gpu_msg *msg) = 0;
     virtual bool evaluates() const = 0;
+    uint64_t bytes = 0; // held on the device (points, tables, matrices)
 };
 
 // c = a o b
@@ -158,6 +159,29 @@ template <class Curve> struct key_impl : key_base {
         return CUZK_OK;
     }
 
+    // Device bytes, computed on the host: the key's points and NTT tables;
+    // its constraint matrices (36 bytes an entry, two row-pointer arrays)
+    // and the witness split's flags, scans and lists (32 bytes a
+    // variable), when resident; one proof's peak working set (a, b, c,
+    // the witness, the MSM lists, the largest MSM's scratch).
+    static void footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes, uint64_t *work)
+    {
+        unsigned lg = 0;
+        while ((1u << lg) < in->domain_size)
+            lg++;
+        const uint64_t n = (uint64_t)1 << lg, nv = in->n_vars, n_c = nv - in->n_public - 1;
+        const uint64_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
+        *key_bytes = (nv * 2 + n_c + in->domain_size) * g1 + nv * g2 + (n + 64) * sizeof(Fr);
+        *matrix_bytes = in->coefs ? in->n_coefs * 36 + ((uint64_t)in->domain_size + 1) * 8 + nv * 32 : 0;
+        uint64_t msm = msm_pippenger_bytes<Fp>(n);
+        uint64_t m = msm_pippenger_bytes<Fp>(nv);
+        msm = m > msm ? m : msm;
+        m = msm_pippenger_bytes<Fp2>(nv);
+        msm = m > msm ? m : msm;
+        *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + (CUZK_GPU_MAX_WINDOWS + 1) * (4 * sizeof(xyzz<Fp>) + sizeof(xyzz<Fp2>)) +
+                msm + ((uint64_t)16 << 20);
+    }
+
     int init(device_ctx *ctx, const cuzk_gpu_key_in *in, cuzk_gpu_msg *msg)
     {
         n_vars = in->n_vars;
@@ -165,34 +189,33 @@ template <class Curve> struct key_impl : key_base {
         domain = in->domain_size;
         while ((1u << log_n) < domain)
             log_n++;
-        size_t n_c = (size_t)n_vars - n_public - 1;
-        // plan: the key plus one proof's working set must fit now, with
-        // 1 GiB spare (checked once here, before any proof runs)
-        size_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
-        size_t key_bytes = ((size_t)n_vars * 2 + n_c + domain) * g1 + (size_t)n_vars * g2;
-        // the matrices: 36 bytes an entry plus two row-pointer arrays; and
-        // the witness split's flags, scans and lists (32 bytes a variable)
-        size_t matrix_bytes = in->coefs ? (size_t)in->n_coefs * 36 + ((size_t)domain + 1) * 8 : 0;
-        size_t split_bytes = in->coefs ? (size_t)n_vars * 32 : 0;
-        size_t work = (size_t)domain * sizeof(Fr) * 4           // a, b, c, twiddles
-                      + (size_t)(domain > n_vars ? domain : n_vars) * 16 * 16 // digits + sort buffers
-                      + ((size_t)1 << 20) * 13 * sizeof(xyzz<Fp2>);           // buckets
-        size_t free_b = 0, total_b = 0;
-        GPU_TRY(msg, cudaMemGetInfo(&free_b, &total_b));
-        bool with_matrices = in->coefs && key_bytes + matrix_bytes + work + split_bytes + ((size_t)1 << 30) <= free_b;
+        // plan: the key plus one proof's working set must fit in the
+        // budget (or, without one, the free memory less 1 GiB; checked
+        // once here, before any proof runs). The matrices come along when
+        // they fit as well.
+        uint64_t key_bytes, matrix_bytes, work;
+        footprint(in, &key_bytes, &matrix_bytes, &work);
+        uint64_t room = in->budget;
+        if (!room) {
+            size_t free_b = 0, total_b = 0;
+            GPU_TRY(msg, cudaMemGetInfo(&free_b, &total_b));
+            room = free_b > ((size_t)1 << 30) ? free_b - ((size_t)1 << 30) : 0;
+        }
+        bool with_matrices = in->coefs && key_bytes + matrix_bytes + work <= room;
         if (with_matrices)
-            key_bytes += matrix_bytes, work += split_bytes;
-        if (key_bytes + work + ((size_t)1 << 30) > free_b) {
+            key_bytes += matrix_bytes;
+        if (key_bytes + work > room) {
             snprintf(msg->text, sizeof(msg->text),
-                     "the key (%.2f GiB) and one proof's working set (%.2f GiB) do not fit in the GPU's %.2f GiB "
-                     "free memory",
-                     key_bytes / 1073741824.0, work / 1073741824.0, free_b / 1073741824.0);
+                     "the key (%.2f GiB) and one proof's working set (%.2f GiB) do not fit in the %.2f GiB %s", 
+                     key_bytes / 1073741824.0, work / 1073741824.0, room / 1073741824.0,
+                     in->budget ? "this GPU's memory budget leaves" : "of the GPU's free memory (less 1 GiB)");
             return CUZK_ERR_NO_MEMORY;
         }
+        bytes = key_bytes;
         GPU_RC(upload(&a, in->pts_a, n_vars, msg));
         GPU_RC(upload(&b1, in->pts_b1, n_vars, msg));
         GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));
-        GPU_RC(upload(&c, in->pts_c, n_c, msg));
+        GPU_RC(upload(&c, in->pts_c, (size_t)n_vars - n_public - 1, msg));
         GPU_RC(upload(&h, in->pts_h, domain, msg));
         if (with_matrices)
             GPU_RC(upload_matrices(in->coefs, in->n_coefs, msg));
@@ -422,4 +445,18 @@ extern "C" int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cu
     GPU_RC(gpu::get_device(key->device, &ctx, msg));
     std::lock_guard<std::mutex> lock(ctx->compute);
     return key->impl->prove(ctx, in, out, msg);
+}
+
+extern "C" void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes,
+                                       uint64_t *work_bytes)
+{
+    *key_bytes = *matrix_bytes = *work_bytes = 0;
+    if (in->n_vars < in->n_public + 1 || in->domain_size == 0)
+        return;
+    GPU_DISPATCH_CURVE(in->curve, gpu::key_impl<Curve>::footprint(in, key_bytes, matrix_bytes, work_bytes));
+}
+
+extern "C" uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key)
+{
+    return key ? key->impl->bytes : 0;
 }

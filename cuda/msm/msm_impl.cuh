@@ -260,25 +260,6 @@ __global__ void msm_sum_points(const affine<F> *bases, const uint32_t *idx, size
     partial[t] = acc;
 }
 
-// Window size for `count` entries: minimizes nwin * (count + 4 * 2^(c-1))
-// (the bucket reduction costs about two full additions, ~ four mixed ones,
-// per bucket), c in [4, 20]; 20 caps bucket memory (13 windows * 2^19
-// buckets). A first model: BENCHMARKS.md records the sizes measured.
-inline unsigned msm_gpu_window(size_t count)
-{
-    unsigned best = 4;
-    double best_cost = 1e300;
-    for (unsigned c = 4; c <= 20; c++) {
-        double nwin = (double)((255 + c) / c);
-        double cost = nwin * ((double)count + 4.0 * (double)(1u << (c - 1)));
-        if (cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
-    }
-    return best;
-}
-
 // out (device, one XYZZ point) = sum scalar[i_k] base[i_k] over k < n.
 // Scalars are plain 256-bit integers below 2^255, 32-byte aligned.
 template <class F>
@@ -322,16 +303,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
     prof.mark("sort");
 
-    // Slot length: about 2^19 threads (8 waves of an H200's 132 SMs x 512
-    // threads at the 128-register cap), a power of two from 64 to 1024.
-    // Slots of 64 at every size cost BLS12-381 G1 2^26 847 ms against 741
-    // with slots up to 1024 (more fix-up work: 36 vs 6 ms, and a slower
-    // accumulation), while below 2^22 the two timed the same
-    // (BENCHMARKS.md, 2026-11-30, runs C and E).
-    unsigned slice = tune.slice;
-    if (!slice)
-        for (slice = 64; slice < 1024 && ((size_t)slice << 19) < count;)
-            slice *= 2;
+    const unsigned slice = msm_slot_length(count, tune.slice);
     const size_t threads = (count + slice - 1) / slice;
     const unsigned Q = 16; // fix-up chunk: 16 slots per thread and level
     dev_buf<xyzz<F>> buckets, hv, tv, hv2, tv2;

@@ -70,3 +70,15 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
 }
 
 } // namespace gpu
+
+extern "C" int cuzk_gpu_memory(int device, uint64_t *free_bytes, uint64_t *total_bytes, cuzk_gpu_msg *msg)
+{
+    *free_bytes = *total_bytes = 0;
+    gpu::device_ctx *ctx;
+    GPU_RC(gpu::get_device(device, &ctx, msg));
+    size_t f = 0, t = 0;
+    GPU_TRY(msg, cudaMemGetInfo(&f, &t)); // device-global: at engine start only
+    *free_bytes = f;
+    *total_bytes = t;
+    return CUZK_OK;
+}

@@ -49,6 +49,10 @@ typedef struct key_entry {
     unsigned refs; /* running jobs using it */
     double last_used;
     unsigned long long bytes;
+    /* the device-memory plan: bytes its copy holds on each GPU (0: none,
+     * as far as the plan knows) and jobs computing with it there */
+    uint64_t gpu_bytes[CUZK_ENGINE_MAX_GPUS];
+    unsigned gpu_users[CUZK_ENGINE_MAX_GPUS];
     struct key_entry *next;
 } key_entry;
 
@@ -97,6 +101,18 @@ struct cuzk_engine {
     int gpus;
     int gpu_active[CUZK_ENGINE_MAX_GPUS]; /* jobs in compute on each GPU */
     double gpu_since[CUZK_ENGINE_MAX_GPUS], gpu_busy[CUZK_ENGINE_MAX_GPUS];
+    /* The device-memory plan, per GPU: the budget, the bytes of the keys
+     * resident there, and the proofs' working memory, which the GPU's
+     * stream-ordered pool keeps once grown (the largest working set so
+     * far). A proof enters the GPU only when its key (if not there) and its
+     * working set fit beside what is there; idle keys' copies are dropped
+     * to make room; a proof that fits only alone waits for the GPU; one
+     * that does not fit even alone takes the CPU path (device auto). */
+    uint64_t gpu_budget[CUZK_ENGINE_MAX_GPUS], gpu_keys_bytes[CUZK_ENGINE_MAX_GPUS],
+        gpu_pool_bytes[CUZK_ENGINE_MAX_GPUS];
+    int gpu_planned[CUZK_ENGINE_MAX_GPUS]; /* proofs holding a plan on each GPU */
+    pthread_cond_t gpu_cv;                 /* a plan ended */
+    unsigned long long plan_waits, plan_drops, plan_cpu;
     int stopping;
     unsigned active; /* queued + running */
     unsigned running;
@@ -227,6 +243,16 @@ static unsigned long long cached_bytes(const cuzk_engine *e, unsigned *count)
     return b;
 }
 
+/* Under the lock: a key leaving the cache takes its GPU copies along
+ * (cuzk_zkey_free frees them). */
+static void forget_gpu_copies(cuzk_engine *e, key_entry *k)
+{
+    for (int g = 0; g < CUZK_ENGINE_MAX_GPUS; g++) {
+        e->gpu_keys_bytes[g] -= k->gpu_bytes[g] < e->gpu_keys_bytes[g] ? k->gpu_bytes[g] : e->gpu_keys_bytes[g];
+        k->gpu_bytes[g] = 0;
+    }
+}
+
 /* Under the lock: unloads least-recently-used keys no job uses until the
  * cache fits its budget. The keys to free are returned as a list (freeing
  * a key may free its GPU copy: done outside the lock). */
@@ -249,6 +275,7 @@ static cuzk_zkey **evict_over_budget(cuzk_engine *e, size_t *n_out)
             break;
         out = grown;
         out[n++] = lru->zk;
+        forget_gpu_copies(e, lru);
         lru->zk = NULL;
     }
     *n_out = n;
@@ -480,11 +507,133 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
     free_leftovers(&left);
 }
 
+/* The device-memory plan for one proof on GPU g (see struct cuzk_engine).
+ * Called without the lock; takes it. Returns the upload budget to pass to
+ * prove_compute_budget (0: the job goes to the CPU, with *note saying why,
+ * or fails with *rc set when the device is "gpu"). On a budget > 0 the
+ * job holds a plan on g until plan_end. */
+typedef struct gpu_plan_hold {
+    int g, active, uploading;
+    uint64_t work, provisional; /* working set; key bytes counted before the upload */
+} gpu_plan_hold;
+
+static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char *note, size_t note_len, int *rc,
+                           cuzk_error *err)
+{
+    memset(h, 0, sizeof(*h));
+    h->g = g;
+    *rc = CUZK_OK;
+    key_entry *k = j->key;
+    for (;;) {
+        prove_gpu_plan p;
+        prove_gpu_footprint(k->zk, g, &p);
+        pthread_mutex_lock(&e->mu);
+        const uint64_t budget = e->gpu_budget[g];
+        const uint64_t pool = p.work_bytes > e->gpu_pool_bytes[g] ? p.work_bytes : e->gpu_pool_bytes[g];
+        const uint64_t keys = e->gpu_keys_bytes[g] - (p.resident ? k->gpu_bytes[g] : 0);
+        const uint64_t key_need = p.resident ? (k->gpu_bytes[g] ? k->gpu_bytes[g] : p.resident_bytes) : p.key_bytes;
+        if (keys + key_need + pool <= budget) {
+            /* fits: the key's matrices too when they fit as well (the
+             * upload decides within the budget it is given) */
+            h->active = 1;
+            h->work = p.work_bytes;
+            if (!p.resident) {
+                h->uploading = 1;
+                uint64_t with = key_need + p.matrix_bytes;
+                h->provisional = keys + with + pool <= budget ? with : key_need;
+                e->gpu_keys_bytes[g] += h->provisional;
+            } else if (!k->gpu_bytes[g]) { /* uploaded outside the plan (a proof before the engine): count it */
+                k->gpu_bytes[g] = p.resident_bytes;
+                e->gpu_keys_bytes[g] += p.resident_bytes;
+            }
+            if (pool > e->gpu_pool_bytes[g])
+                e->gpu_pool_bytes[g] = pool;
+            k->gpu_users[g]++;
+            e->gpu_planned[g]++;
+            uint64_t upload_budget = budget - (e->gpu_keys_bytes[g] - h->provisional) - pool + p.work_bytes;
+            pthread_mutex_unlock(&e->mu);
+            return upload_budget ? upload_budget : 1;
+        }
+        /* make room: drop the least recently used idle key's copy */
+        key_entry *idle = NULL;
+        for (key_entry *o = e->keys; o; o = o->next)
+            if (o != k && o->zk && o->gpu_bytes[g] && !o->gpu_users[g] && (!idle || o->last_used < idle->last_used))
+                idle = o;
+        if (idle) {
+            uint64_t b = idle->gpu_bytes[g];
+            idle->gpu_bytes[g] = 0;
+            e->gpu_keys_bytes[g] -= b < e->gpu_keys_bytes[g] ? b : e->gpu_keys_bytes[g];
+            idle->refs++; /* keeps its zkey alive while its copy is dropped */
+            e->plan_drops++;
+            pthread_mutex_unlock(&e->mu);
+            prove_gpu_key_drop(idle->zk, g);
+            pthread_mutex_lock(&e->mu);
+            idle->refs--;
+            pthread_mutex_unlock(&e->mu);
+            continue;
+        }
+        if (e->gpu_planned[g] > 0 && !e->stopping) {
+            /* fits once the proofs planned on this GPU are done */
+            e->plan_waits++;
+            pthread_cond_wait(&e->gpu_cv, &e->mu);
+            pthread_mutex_unlock(&e->mu);
+            continue;
+        }
+        /* does not fit even alone */
+        e->plan_cpu++;
+        snprintf(note, note_len,
+                 "GPU %d's memory budget (%.2f GiB) cannot hold this key (%.2f GiB) and a proof's working set "
+                 "(%.2f GiB) beside %.2f GiB of other keys",
+                 g, budget / 1073741824.0, key_need / 1073741824.0, p.work_bytes / 1073741824.0,
+                 keys / 1073741824.0);
+        if (e->cfg.device == CUZK_DEVICE_GPU)
+            *rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s", note);
+        pthread_mutex_unlock(&e->mu);
+        return 0;
+    }
+}
+
+static void plan_end(cuzk_engine *e, job *j, gpu_plan_hold *h)
+{
+    if (!h->active)
+        return;
+    const int g = h->g;
+    key_entry *k = j->key;
+    prove_gpu_plan p;
+    prove_gpu_footprint(k->zk, g, &p);
+    pthread_mutex_lock(&e->mu);
+    if (h->uploading) { /* replace the provisional count with what went up (0 if nothing) */
+        e->gpu_keys_bytes[g] -= h->provisional;
+        uint64_t got = p.resident ? p.resident_bytes : 0;
+        if (!k->gpu_bytes[g]) {
+            k->gpu_bytes[g] = got;
+            e->gpu_keys_bytes[g] += got;
+        }
+    }
+    k->gpu_users[g]--;
+    e->gpu_planned[g]--;
+    pthread_cond_broadcast(&e->gpu_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
 static void run_compute(cuzk_engine *e, worker *wk, job *j)
 {
     hook(e, j, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
     cuzk_error err = {0};
-    int rc = atomic_load(&j->cancel) ? CUZK_ERR_CANCELLED : prove_compute(j->ps, wk->gpu, &err);
+    int rc = CUZK_OK;
+    gpu_plan_hold hold = {0};
+    if (atomic_load(&j->cancel))
+        rc = CUZK_ERR_CANCELLED;
+    else if (wk->gpu >= 0 && prove_state_gpu(j->ps) >= 0) {
+        char note[200] = "";
+        uint64_t budget = plan_begin(e, j, wk->gpu, &hold, note, sizeof(note), &rc, &err);
+        if (rc == CUZK_OK && budget == 0)
+            prove_route_cpu(j->ps, note);
+        if (rc == CUZK_OK)
+            rc = budget ? prove_compute_budget(j->ps, wk->gpu, budget, &err) : prove_compute(j->ps, -1, &err);
+        plan_end(e, j, &hold);
+    } else
+        rc = prove_compute(j->ps, wk->gpu, &err);
     hook(e, j, CUZK_STAGE_COMPUTE, CUZK_HOOK_LEAVE);
     leftovers left = {0};
     pthread_mutex_lock(&e->mu);
@@ -698,7 +847,17 @@ int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk
     pthread_cond_init(&e->compute_cv, &ca);
     pthread_cond_init(&e->finalize_cv, &ca);
     pthread_cond_init(&e->ended, &ca);
+    pthread_cond_init(&e->gpu_cv, &ca);
     pthread_condattr_destroy(&ca);
+    for (int g = 0; g < gpus; g++) {
+        /* the plan's budget: given, or the free memory now (before any
+         * proof: the one device-global query) less 1 GiB of headroom */
+        uint64_t free_b = 0, total_b = 0;
+        if (cfg.gpu_memory_budget)
+            e->gpu_budget[g] = cfg.gpu_memory_budget;
+        else if (prove_gpu_memory(g, &free_b, &total_b) == CUZK_OK && free_b > ((uint64_t)1 << 30))
+            e->gpu_budget[g] = free_b - ((uint64_t)1 << 30);
+    }
     e->n_prepare = cfg.prepare_workers;
     e->n_compute = gpus ? gpus * cfg.gpu_workers_per_device : cfg.workers;
     e->n_finalize = cfg.finalize_workers;
@@ -746,6 +905,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
      * (their worker sees the flag, under this lock, before it would queue
      * them); jobs waiting in a queue end now. */
     e->stopping = 1;
+    pthread_cond_broadcast(&e->gpu_cv);
     for (int b = 0; b < ENGINE_JOB_BUCKETS; b++)
         for (job *j = e->buckets[b]; j; j = j->next_in_bucket)
             if (j->info.stage == CUZK_STAGE_PREPARE || j->info.stage == CUZK_STAGE_COMPUTE ||
@@ -790,6 +950,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     pthread_cond_destroy(&e->compute_cv);
     pthread_cond_destroy(&e->finalize_cv);
     pthread_cond_destroy(&e->ended);
+    pthread_cond_destroy(&e->gpu_cv);
     pthread_mutex_destroy(&e->mu);
     free(e);
 }
@@ -809,6 +970,7 @@ int cuzk_engine_key_load(cuzk_engine *e, const char *key_id, const char *path, c
     }
     if (k) {
         old = k->zk;
+        forget_gpu_copies(e, k);
         k->zk = NULL;
         free(k->path);
         k->path = NULL;
@@ -841,6 +1003,7 @@ int cuzk_engine_key_evict(cuzk_engine *e, const char *key, cuzk_error *err)
                               k->refs == 1 ? "" : "s");
     }
     cuzk_zkey *zk = k->zk;
+    forget_gpu_copies(e, k);
     k->zk = NULL;
     pthread_mutex_unlock(&e->mu);
     cuzk_zkey_free(zk);
@@ -1059,6 +1222,14 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->ready_max = e->q_ready.max_seen;
     s->finalize_queue_max = e->q_final.max_seen;
     s->gpus = e->gpus;
+    for (int g = 0; g < e->gpus; g++) {
+        s->gpu_budget[g] = e->gpu_budget[g];
+        s->gpu_key_bytes[g] = e->gpu_keys_bytes[g];
+        s->gpu_pool_bytes[g] = e->gpu_pool_bytes[g];
+    }
+    s->plan_waits = e->plan_waits;
+    s->plan_drops = e->plan_drops;
+    s->plan_cpu = e->plan_cpu;
     double pool[3] = {0};
     for (int i = 0; i < e->n_workers; i++) {
         const worker *w = &e->workers[i];

@@ -141,9 +141,11 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
 /* Drops the GPU copy of the key, if the prover made one. */
 static void zkey_release(struct cuzk_zkey *zk)
 {
-    if (zk->gpu_key && zk->gpu_key_free)
-        zk->gpu_key_free(zk->gpu_key);
-    zk->gpu_key = NULL;
+    for (int g = 0; g < ZKEY_MAX_GPUS; g++) {
+        if (zk->gpu_key[g] && zk->gpu_key_free)
+            zk->gpu_key_free(zk->gpu_key[g]);
+        zk->gpu_key[g] = NULL;
+    }
 }
 
 BINFILE_DEFINE_OPEN_RELEASE(zkey, "zkey", 2, zkey_release)

@@ -28,6 +28,9 @@ typedef struct zkey_coef {
     const unsigned char *value;
 } zkey_coef;
 
+/* GPUs a key can be resident on at once (the engine's CUZK_ENGINE_MAX_GPUS) */
+#define ZKEY_MAX_GPUS 16
+
 struct cuzk_zkey {
     binfile bf;
     const curve_desc *curve;
@@ -38,13 +41,14 @@ struct cuzk_zkey {
     const unsigned char *ic;    /* n_public + 1 G1 */
     const unsigned char *coefs; /* n_coefs entries of 12 + n8r bytes */
     const unsigned char *a, *b1, *b2, *c, *h;
-    /* the key's points on a GPU, uploaded by the first GPU proof and kept
-     * until cuzk_zkey_free (src/groth16/prove.c; NULL without one) */
-    struct cuzk_gpu_key *gpu_key;
+    /* the key's points on each GPU, uploaded by the first proof there and
+     * kept until cuzk_zkey_free or the engine's memory plan drops them
+     * (src/groth16/prove.c; NULL where none) */
+    struct cuzk_gpu_key *gpu_key[ZKEY_MAX_GPUS];
     void (*gpu_key_free)(struct cuzk_gpu_key *);
-    int gpu_key_state; /* 0 not tried, 1 uploaded, 2 the upload failed: */
-    int gpu_key_rc;    /* its status */
-    char gpu_key_error[320];
+    int gpu_key_state[ZKEY_MAX_GPUS]; /* 0 not tried, 1 uploaded, 2 the upload failed: */
+    int gpu_key_rc[ZKEY_MAX_GPUS];    /* its status */
+    char gpu_key_error[320];          /* the last failure's message */
 };
 
 /* Everything a .zkey holds, for writing one. Points are in the .zkey

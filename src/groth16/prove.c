@@ -63,70 +63,157 @@ static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *
 }
 
 #if CUZK_HAVE_CUDA
-/* The key's points go to the GPU with its first GPU proof and stay there
- * until cuzk_zkey_free: one lock for every key's first upload. */
+/* The key's points go to a GPU with the first proof there and stay until
+ * cuzk_zkey_free or prove_gpu_key_drop: one lock for every key's uploads. */
 static pthread_mutex_t gpu_key_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The key on GPU `device`, uploading it on first use. Once an upload has
- * failed it is not tried again: the stored status and message come back. */
-static int gpu_key_get(const struct cuzk_zkey *zkc, int device, cuzk_timings *t, cuzk_error *err)
+static int gpu_index_ok(int device)
+{
+    return device >= 0 && device < ZKEY_MAX_GPUS;
+}
+
+static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uint64_t budget)
+{
+    cuzk_gpu_key_in in = {
+        .curve = zk->curve->id,
+        .device = device,
+        .n_vars = zk->n_vars,
+        .n_public = zk->n_public,
+        .domain_size = zk->domain_size,
+        .pts_a = zk->a,
+        .pts_b1 = zk->b1,
+        .pts_b2 = zk->b2,
+        .pts_c = zk->c,
+        .pts_h = zk->h,
+        .coefs = zk->coefs,
+        .n_coefs = zk->n_coefs,
+        .budget = budget,
+    };
+    /* CUZK_GPU_EVAL=cpu keeps the constraint matrices off the GPU (less
+     * device memory; the CPU evaluates a and b for every proof) */
+    const char *where = getenv("CUZK_GPU_EVAL");
+    if (where && !strcmp(where, "cpu"))
+        in.coefs = NULL, in.n_coefs = 0;
+    return in;
+}
+
+/* The key on GPU `device`, uploading it on first use within `budget`
+ * bytes (0: the device's free memory). Without a budget, a failed upload
+ * is not tried again: the stored status and message come back. With one
+ * (the engine's plan) it may be tried again later. */
+static int gpu_key_get(const struct cuzk_zkey *zkc, int device, uint64_t budget, cuzk_timings *t, cuzk_error *err)
 {
     struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc; /* a cache: the key itself does not change */
+    if (!gpu_index_ok(device))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "GPU %d: at most %d GPUs are supported", device,
+                              ZKEY_MAX_GPUS);
     pthread_mutex_lock(&gpu_key_lock);
-    if (zk->gpu_key_state == 0) {
+    if (zk->gpu_key_state[device] == 0) {
         double t0 = now();
-        cuzk_gpu_key_in in = {
-            .curve = zk->curve->id,
-            .device = device,
-            .n_vars = zk->n_vars,
-            .n_public = zk->n_public,
-            .domain_size = zk->domain_size,
-            .pts_a = zk->a,
-            .pts_b1 = zk->b1,
-            .pts_b2 = zk->b2,
-            .pts_c = zk->c,
-            .pts_h = zk->h,
-            .coefs = zk->coefs,
-            .n_coefs = zk->n_coefs,
-        };
-        /* CUZK_GPU_EVAL=cpu keeps the constraint matrices off the GPU (less
-         * device memory; the CPU evaluates a and b for every proof) */
-        const char *where = getenv("CUZK_GPU_EVAL");
-        if (where && !strcmp(where, "cpu"))
-            in.coefs = NULL, in.n_coefs = 0;
+        cuzk_gpu_key_in in = gpu_key_input(zk, device, budget);
         cuzk_gpu_msg m = {{0}};
-        zk->gpu_key_rc = cuzk_gpu_key_upload(&in, &zk->gpu_key, &m);
-        zk->gpu_key_state = zk->gpu_key_rc == CUZK_OK ? 1 : 2;
+        int rc = cuzk_gpu_key_upload(&in, &zk->gpu_key[device], &m);
         zk->gpu_key_free = cuzk_gpu_key_free;
-        snprintf(zk->gpu_key_error, sizeof(zk->gpu_key_error), "%s", m.text);
+        if (rc == CUZK_OK || !budget) {
+            zk->gpu_key_rc[device] = rc;
+            zk->gpu_key_state[device] = rc == CUZK_OK ? 1 : 2;
+        }
+        if (rc != CUZK_OK) {
+            snprintf(zk->gpu_key_error, sizeof(zk->gpu_key_error), "%s", m.text);
+            pthread_mutex_unlock(&gpu_key_lock);
+            return cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", device, zk->bf.name, m.text);
+        }
         if (t)
             t->key_upload = now() - t0;
     }
-    int rc = zk->gpu_key_rc;
-    pthread_mutex_unlock(&gpu_key_lock);
+    int rc = zk->gpu_key_rc[device];
     if (rc != CUZK_OK)
-        return cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", device, zk->bf.name, zk->gpu_key_error);
-    return CUZK_OK;
+        cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", device, zk->bf.name, zk->gpu_key_error);
+    pthread_mutex_unlock(&gpu_key_lock);
+    return rc;
 }
 
-/* Whether the key is on the GPU with its constraint matrices: then the
- * GPU evaluates a, b and splits the witness itself. */
-static int gpu_key_evaluates(const struct cuzk_zkey *zk)
+/* Whether the key is on GPU `device` with its constraint matrices: then
+ * the GPU evaluates a, b and splits the witness itself. */
+static int gpu_key_evaluates(const struct cuzk_zkey *zk, int device)
 {
+    if (!gpu_index_ok(device))
+        return 0;
     pthread_mutex_lock(&gpu_key_lock);
-    int yes = zk->gpu_key_state == 1 && cuzk_gpu_key_evaluates(zk->gpu_key);
+    int yes = zk->gpu_key_state[device] == 1 && cuzk_gpu_key_evaluates(zk->gpu_key[device]);
     pthread_mutex_unlock(&gpu_key_lock);
     return yes;
 }
 
-/* Whether an earlier upload of this key failed (then gpu_key_get answers
- * without touching the GPU). */
-static int gpu_key_failed(const struct cuzk_zkey *zk)
+/* Whether an earlier upload of this key to `device` failed for good (then
+ * gpu_key_get answers without touching the GPU). */
+static int gpu_key_failed(const struct cuzk_zkey *zk, int device)
 {
+    if (!gpu_index_ok(device))
+        return 0;
     pthread_mutex_lock(&gpu_key_lock);
-    int failed = zk->gpu_key_state == 2;
+    int failed = zk->gpu_key_state[device] == 2;
     pthread_mutex_unlock(&gpu_key_lock);
     return failed;
+}
+
+void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan)
+{
+    memset(plan, 0, sizeof(*plan));
+    cuzk_gpu_key_in in = gpu_key_input(zk, device, 0);
+    cuzk_gpu_key_footprint(&in, &plan->key_bytes, &plan->matrix_bytes, &plan->work_bytes);
+    if (!gpu_index_ok(device))
+        return;
+    pthread_mutex_lock(&gpu_key_lock);
+    if (zk->gpu_key_state[device] == 1) {
+        plan->resident = 1;
+        plan->resident_bytes = cuzk_gpu_key_bytes(zk->gpu_key[device]);
+    }
+    pthread_mutex_unlock(&gpu_key_lock);
+}
+
+uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zkc, int device)
+{
+    struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc;
+    if (!gpu_index_ok(device))
+        return 0;
+    pthread_mutex_lock(&gpu_key_lock);
+    struct cuzk_gpu_key *gone = NULL;
+    if (zk->gpu_key_state[device] == 1) {
+        gone = zk->gpu_key[device];
+        zk->gpu_key[device] = NULL;
+        zk->gpu_key_state[device] = 0;
+    }
+    pthread_mutex_unlock(&gpu_key_lock);
+    uint64_t freed = cuzk_gpu_key_bytes(gone);
+    cuzk_gpu_key_free(gone); /* outside the lock: it waits for the GPU's compute lock */
+    return freed;
+}
+int prove_gpu_memory(int g, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    cuzk_gpu_msg m = {{0}};
+    return cuzk_gpu_memory(g, free_bytes, total_bytes, &m);
+}
+#else
+int prove_gpu_memory(int g, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    (void)g;
+    *free_bytes = *total_bytes = 0;
+    return CUZK_ERR_NO_DEVICE;
+}
+
+void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan)
+{
+    (void)zk;
+    (void)device;
+    memset(plan, 0, sizeof(*plan));
+}
+
+uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zk, int device)
+{
+    (void)zk;
+    (void)device;
+    return 0;
 }
 #endif
 
@@ -177,7 +264,7 @@ static void free_gpu_inputs(prove_state *st)
 static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
 {
     const struct cuzk_zkey *zk = st->zk;
-    if (gpu_key_evaluates(zk)) {
+    if (gpu_key_evaluates(zk, st->gpu)) {
         /* the key's matrices are on the GPU: nothing to do here (before a
          * key's first upload this is not known yet, so its first proof is
          * evaluated here, which the GPU accepts as well) */
@@ -218,8 +305,17 @@ static int compute_gpu(prove_state *st, cuzk_error *err)
     if (!(st->gout = malloc(sizeof(*st->gout))))
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     cuzk_gpu_msg m = {{0}};
+    int rc;
+    /* prepared for a GPU that evaluates, but this one's copy of the key
+     * came without its matrices: the CPU evaluates now */
+    if (!st->gin.a && !gpu_key_evaluates(st->zk, st->gpu) && (rc = prepare_gpu_inputs(st, err)) != CUZK_OK)
+        return rc;
     const int gpu_evaluated = st->gin.a == NULL;
-    int rc = cuzk_gpu_prove(st->zk->gpu_key, &st->gin, st->gout, &m);
+    pthread_mutex_lock(&gpu_key_lock);
+    cuzk_gpu_key *key = st->zk->gpu_key[st->gpu]; /* gpu_key_get succeeded: resident until the engine's plan
+                                                     drops it, which it does not while a job computes */
+    pthread_mutex_unlock(&gpu_key_lock);
+    rc = cuzk_gpu_prove(key, &st->gin, st->gout, &m);
     free_gpu_inputs(st);
     st->gin.a = st->gin.b = NULL;
     if (rc != CUZK_OK)
@@ -395,11 +491,11 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
     };
     snprintf(st->t.device, sizeof(st->t.device), "cpu");
 #if CUZK_HAVE_CUDA
-    if (st->gpu >= 0 && gpu_key_failed(zk)) {
+    if (st->gpu >= 0 && gpu_key_failed(zk, st->gpu)) {
         /* an earlier upload of this key failed: decide now, as compute
          * would, rather than evaluate for a GPU that cannot take it */
         cuzk_error kerr = {0};
-        rc = gpu_key_get(zk, st->gpu, NULL, &kerr);
+        rc = gpu_key_get(zk, st->gpu, 0, NULL, &kerr);
         if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
             snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", kerr.message);
             st->gpu = -1;
@@ -418,7 +514,7 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
     return CUZK_OK;
 }
 
-int prove_compute(prove_state *st, int gpu, cuzk_error *err)
+static int compute(prove_state *st, int gpu, uint64_t budget, cuzk_error *err)
 {
     if (!st)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_compute: NULL argument");
@@ -431,13 +527,10 @@ int prove_compute(prove_state *st, int gpu, cuzk_error *err)
         if (gpu >= 0)
             st->gpu = gpu;
         cuzk_error kerr = {0};
-        rc = gpu_key_get(st->zk, st->gpu, &st->t, &kerr);
+        rc = gpu_key_get(st->zk, st->gpu, budget, &st->t, &kerr);
         if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
             /* the key does not fit this GPU: the CPU proves instead */
-            snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", kerr.message);
-            free_gpu_inputs(st);
-            st->gpu = -1;
-            memset(&st->out, 0, sizeof(st->out));
+            prove_route_cpu(st, kerr.message);
         } else if (rc != CUZK_OK) {
             return cuzk_error_set(err, rc, "%s", kerr.message);
         } else if ((rc = compute_gpu(st, err)) != CUZK_OK)
@@ -445,6 +538,7 @@ int prove_compute(prove_state *st, int gpu, cuzk_error *err)
     }
 #else
     (void)gpu;
+    (void)budget;
 #endif
     if (st->gpu < 0) {
         if ((rc = cancelled(st, err)) != CUZK_OK)
@@ -454,6 +548,29 @@ int prove_compute(prove_state *st, int gpu, cuzk_error *err)
     }
     st->t.compute = now() - t0;
     return CUZK_OK;
+}
+
+int prove_compute(prove_state *st, int gpu, cuzk_error *err)
+{
+    return compute(st, gpu, 0, err);
+}
+
+int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, cuzk_error *err)
+{
+    return compute(st, gpu, budget, err);
+}
+
+void prove_route_cpu(prove_state *st, const char *note)
+{
+    if (!st || st->gpu < 0)
+        return;
+#if CUZK_HAVE_CUDA
+    free_gpu_inputs(st);
+#endif
+    st->gpu = -1;
+    memset(&st->out, 0, sizeof(st->out));
+    if (note)
+        snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", note);
 }
 
 int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_error *err)

@@ -48,6 +48,31 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
 /* Stage 2. gpu >= 0 names the GPU that proves a GPU-path state (the
  * engine's compute worker's); -1 keeps the one prepare chose. */
 int prove_compute(prove_state *st, int gpu, cuzk_error *err);
+
+/* The engine's device-memory plan (src/engine/engine.c).
+ * What a key needs on GPU `device` (computed on the host; all 0 without
+ * CUDA): its points and tables, its constraint matrices when they go up
+ * too, one proof's peak working set, and whether (with how many bytes) it
+ * is resident there now. */
+typedef struct prove_gpu_plan {
+    uint64_t key_bytes, matrix_bytes, work_bytes;
+    int resident;
+    uint64_t resident_bytes;
+} prove_gpu_plan;
+void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan);
+/* Frees the key's copy on GPU `device` (after the proof running there, if
+ * any); returns the bytes it held (0: none was there). The caller makes
+ * sure no job of this key computes there meanwhile. */
+uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zk, int device);
+/* Stage 2 with the key's first upload held to `budget` bytes of the GPU
+ * (0: as prove_compute, its free memory). */
+int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, cuzk_error *err);
+/* Sends a GPU-path state to the CPU (its compute stage runs the whole
+ * proof there); note (may be NULL) is kept as the timings' device_note. */
+void prove_route_cpu(prove_state *st, const char *note);
+/* Free and total memory of GPU g (device-global: before proofs run);
+ * CUZK_ERR_NO_DEVICE without CUDA. */
+int prove_gpu_memory(int g, uint64_t *free_bytes, uint64_t *total_bytes);
 /* Stage 3. proof_json and public_json may both be NULL (no JSON; the test
  * hooks read the points). */
 int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_error *err);

@@ -1,0 +1,134 @@
+/* The engine's device-memory plan on a GPU (skips where there is none).
+ *
+ * 1. With the default budget, two keys' proofs run on GPU 0; the stats
+ *    give each key's resident bytes and the working memory the pool keeps.
+ * 2. A budget that holds one key and a proof but not both keys: proofs of
+ *    the two keys alternate, every one completes on the GPU and verifies,
+ *    and the plan drops the idle key's copy to make room (plan_drops > 0)
+ *    without ever counting more than the budget.
+ * 3. A budget too small for any key: with device auto every proof
+ *    completes on the CPU and says why; with device gpu every one fails
+ *    with a message naming the budget.
+ *
+ *   test_engine_gpu <fixtures dir> */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk.h"
+
+#define CHECK(cond)                                                                                     \
+    do {                                                                                                \
+        if (!(cond)) {                                                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                    \
+            exit(1);                                                                                    \
+        }                                                                                               \
+    } while (0)
+
+static const char *fixtures;
+static char key_path[2][512], wtns_path[2][512];
+
+/* n proofs alternating between the two keys; returns how many ended done
+ * and fills the last job's info and the stats. */
+static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_engine_stats *st, int *on_gpu)
+{
+    cuzk_engine *e;
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_create(cfg, &e, &err) == CUZK_OK);
+    unsigned long long *ids = calloc((size_t)n, sizeof(*ids));
+    CHECK(ids);
+    for (int i = 0; i < n; i++) {
+        cuzk_job_request req = {.key_path = key_path[i % 2], .witness_path = wtns_path[i % 2]};
+        CHECK(cuzk_engine_submit(e, &req, &ids[i], &err) == CUZK_OK);
+    }
+    int done = 0;
+    *on_gpu = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK(cuzk_engine_wait(e, ids[i], 600, last, &err) == CUZK_OK);
+        CHECK(last->state == CUZK_JOB_DONE || last->state == CUZK_JOB_FAILED);
+        if (last->state == CUZK_JOB_DONE) {
+            done++;
+            char *proof = NULL, *pub = NULL;
+            CHECK(cuzk_engine_result(e, ids[i], &proof, &pub, &err) == CUZK_OK); /* self-verified */
+            cuzk_free(proof);
+            cuzk_free(pub);
+            if (!strncmp(last->timings.device, "gpu", 3))
+                (*on_gpu)++;
+        }
+    }
+    cuzk_engine_get_stats(e, st);
+    cuzk_engine_destroy(e);
+    free(ids);
+    return done;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <fixtures dir>\n", argv[0]);
+        return 2;
+    }
+    fixtures = argv[1];
+    int gpus = 0;
+    if (!cuzk_has_cuda() || cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0) {
+        printf("SKIP: no CUDA GPU (the device-memory plan is tested on a GPU machine: scripts/gpu-check.sh)\n");
+        return 77;
+    }
+    const char *names[2] = {"mul1k", "poseidon3"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(key_path[k], sizeof(key_path[k]), "%s/bls12381/%s.zkey", fixtures, names[k]);
+        snprintf(wtns_path[k], sizeof(wtns_path[k]), "%s/bls12381/%s.wtns", fixtures, names[k]);
+    }
+    cuzk_engine_stats st;
+    cuzk_job_info info;
+    int on_gpu;
+
+    /* 1: the default budget; one proof of each key, one after the other */
+    cuzk_engine_config cfg = {.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1};
+    CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 2 && on_gpu == 2);
+    CHECK(st.gpus >= 1 && st.gpu_budget[0] > 0);
+    unsigned long long both = st.gpu_key_bytes[0], pool = st.gpu_pool_bytes[0];
+    CHECK(both > 0 && pool > 0 && both + pool <= st.gpu_budget[0]);
+    /* each key alone: one proof of key 0 */
+    cfg.gpu_memory_budget = 0;
+    {
+        cuzk_engine *e;
+        cuzk_error err = {0};
+        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        unsigned long long id;
+        cuzk_job_request req = {.key_path = key_path[0], .witness_path = wtns_path[0]};
+        CHECK(cuzk_engine_submit(e, &req, &id, &err) == CUZK_OK);
+        CHECK(cuzk_engine_wait(e, id, 600, &info, &err) == CUZK_OK && info.state == CUZK_JOB_DONE);
+        cuzk_engine_get_stats(e, &st);
+        cuzk_engine_destroy(e);
+    }
+    unsigned long long k0 = st.gpu_key_bytes[0], k1 = both - k0;
+    CHECK(k0 > 0 && k1 > 0);
+    unsigned long long big = k0 > k1 ? k0 : k1, small = k0 > k1 ? k1 : k0;
+    printf("plan: key bytes %llu and %llu, pool %llu, default budget %llu\n", k0, k1, pool, st.gpu_budget[0]);
+
+    /* 2: room for one key and the proofs, not both keys; two workers */
+    cfg.gpu_memory_budget = big + pool + small / 2;
+    cfg.gpu_workers_per_device = 2;
+    CHECK(run(&cfg, 12, &info, &st, &on_gpu) == 12);
+    printf("small budget %llu: 12 proofs done, %d on the GPU; drops %llu, waits %llu, to the CPU %llu; keys %llu, "
+           "pool %llu\n",
+           cfg.gpu_memory_budget, on_gpu, st.plan_drops, st.plan_waits, st.plan_cpu, st.gpu_key_bytes[0],
+           st.gpu_pool_bytes[0]);
+    CHECK(on_gpu == 12 && st.plan_cpu == 0 && st.plan_drops >= 1);
+    CHECK(st.gpu_key_bytes[0] + st.gpu_pool_bytes[0] <= cfg.gpu_memory_budget);
+
+    /* 3: too small for any key */
+    cfg.gpu_memory_budget = small / 2;
+    cfg.gpu_workers_per_device = 1;
+    cfg.device = CUZK_DEVICE_AUTO;
+    CHECK(run(&cfg, 4, &info, &st, &on_gpu) == 4);
+    printf("tiny budget, device auto: 4 proofs done, %d on the GPU; note: %s\n", on_gpu, info.timings.device_note);
+    CHECK(on_gpu == 0 && st.plan_cpu == 4 && strstr(info.timings.device_note, "budget"));
+    cfg.device = CUZK_DEVICE_GPU;
+    CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 0);
+    printf("tiny budget, device gpu: failed as expected: %s\n", info.error);
+    CHECK(info.status == CUZK_ERR_NO_MEMORY && strstr(info.error, "budget"));
+    printf("test_engine_gpu: all checks passed\n");
+    return 0;
+}
