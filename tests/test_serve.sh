@@ -6,7 +6,7 @@
 # its 4xx and the daemon stays up; SIGTERM exits 0; request ids: a retry
 # gets the job the first POST made (also racing it, when the daemon is full,
 # and after kill -9 and a restart), another request under the same id a
-# 409, a malformed id a 400, an expired job's id is free again.
+# 409, a malformed id a 400, an expired or deleted job's id is free again.
 # usage: test_serve.sh CUZK FIXTURES_DIR [NODE]
 set -u
 cuzk=$1 fx=$2 node=${3:-}
@@ -223,6 +223,16 @@ jq -e '.done == 4 and .duplicates == 11' "$tmp/body" >/dev/null ||
   fail "status after retries: $(cat "$tmp/body")"
 expect_code 200 "127.0.0.1:$port/metrics"
 grep -q "^cuzk_submissions_duplicate_total 11$" "$tmp/body" || fail "metrics: duplicates"
+# an ended job deleted: its request id is free again
+post 202 -d "$(body_for "$tk" "$tw" del-1)"
+d1=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$d1?wait=60"
+expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$d1"
+post 202 -d "$(body_for "$tk" "$tw" del-1)"
+d2=$(jq -r .id "$tmp/body")
+[ "$d2" != "$d1" ] || fail "a deleted job's request id gave the old job"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$d2?wait=60"
+expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$d2"
 # kill -9, restart: retries still get their jobs, ended or not, and nothing runs twice
 post 202 -d "$(body_for "$tmp/blk.zkey" "$tmp/blk.wtns" kill-blk low)"
 kblk=$(jq -r .id "$tmp/body")
@@ -247,7 +257,7 @@ start "$tmp/s5" --workers 1 --threads 1 --result-ttl 1
 post 202 -d "$(body_for "$tk" "$tw" ttl-1)"
 t1=$(jq -r .id "$tmp/body")
 expect_code 200 "127.0.0.1:$port/v1/proofs/$t1?wait=60"
-for _ in $(seq 50); do
+for _ in $(seq 100); do
   [ "$(api "127.0.0.1:$port/v1/proofs/$t1")" = 404 ] && break
   sleep 0.1
 done
