@@ -3,7 +3,10 @@
 # clients over every fixture, both curves, each result verified by snarkjs;
 # kill -9 under load and a restart on the same state directory lose no
 # accepted job; cancel; priorities; 429 under overload; 413; bad input gets
-# its 4xx and the daemon stays up; SIGTERM exits 0.
+# its 4xx and the daemon stays up; SIGTERM exits 0; request ids: a retry
+# gets the job the first POST made (also racing it, when the daemon is full,
+# and after kill -9 and a restart), another request under the same id a
+# 409, a malformed id a 400, an expired or deleted job's id is free again.
 # usage: test_serve.sh CUZK FIXTURES_DIR [NODE]
 set -u
 cuzk=$1 fx=$2 node=${3:-}
@@ -122,14 +125,22 @@ kill -TERM "$pid"; wait "$pid"; rc=$?
   "$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" >/dev/null 2>&1 || fail "making the blocker circuit"
 start "$tmp/s2" --workers 1 --threads 1 --max-jobs 6 --max-body 100000
 code=$(api -X POST "127.0.0.1:$port/v1/proofs" \
-  -d "{\"key_path\":\"$tmp/blk.zkey\",\"witness_path\":\"$tmp/blk.wtns\",\"priority\":\"low\"}")
+  -d "{\"key_path\":\"$tmp/blk.zkey\",\"witness_path\":\"$tmp/blk.wtns\",\"priority\":\"low\",\"request_id\":\"blk-1\"}")
 [ "$code" = 202 ] || fail "blocker: HTTP $code $(cat "$tmp/body")"
+blk=$(jq -r .id "$tmp/body")
 ids=()
 for p in low normal critical high low; do ids+=("$(submit bn128 poseidon3 "$p")"); done
 code=$(curl -s -D "$tmp/hdr" -o "$tmp/body" -w "%{http_code}" -X POST "127.0.0.1:$port/v1/proofs" \
   -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}")
 [ "$code" = 429 ] || fail "overload: HTTP $code $(cat "$tmp/body")"
 grep -qi "^retry-after" "$tmp/hdr" || fail "429 without Retry-After"
+# full: a retry of an accepted job still gets it (it adds nothing); a new
+# request id is refused like any new job, and not remembered
+expect_code 200 -X POST "127.0.0.1:$port/v1/proofs" -H "Idempotency-Key: blk-1" \
+  -d "{\"key_path\":\"$tmp/blk.zkey\",\"witness_path\":\"$tmp/blk.wtns\",\"priority\":0}"
+jq -e --arg id "$blk" '.id == $id and .duplicate' "$tmp/body" >/dev/null || fail "retry while full: $(cat "$tmp/body")"
+full_req="{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"request_id\":\"full-1\"}"
+expect_code 429 -X POST "127.0.0.1:$port/v1/proofs" -d "$full_req"
 expect_code 202 -X DELETE "127.0.0.1:$port/v1/proofs/${ids[4]}" # cancel the second low
 head -c 200000 /dev/zero | tr '\0' 'a' >"$tmp/big"
 expect_code 413 -X POST "127.0.0.1:$port/v1/proofs" --data-binary @"$tmp/big"
@@ -143,6 +154,115 @@ for k in 2 3 1 0; do # critical, high, normal, low must finish in that order
 done
 expect_code 200 "127.0.0.1:$port/v1/proofs/${ids[4]}?wait=10"
 [ "$(jq -r .state "$tmp/body")" = cancelled ] || fail "cancelled job: $(cat "$tmp/body")"
+expect_code 202 -X POST "127.0.0.1:$port/v1/proofs" -d "$full_req" # refused when full: not taken then
+kill -TERM "$pid"; wait "$pid"
+
+# --- request ids (idempotent submission)
+start "$tmp/s4" --workers 1 --threads 1
+body_for() { # body_for KEY WITNESS REQUEST_ID [PRIORITY]: a request by paths
+  printf '{"key_path":"%s","witness_path":"%s","priority":"%s","request_id":"%s"}' "$1" "$2" "${4:-normal}" "$3"
+}
+post() { expect_code "$1" -X POST "127.0.0.1:$port/v1/proofs" "${@:2}"; }
+tk=$fx/bn128/tiny.zkey tw=$fx/bn128/tiny.wtns
+post 202 -d "$(body_for "$tk" "$tw" r-1)"
+r1=$(jq -r .id "$tmp/body")
+jq -e '.request_id == "r-1" and .state == "queued" and (has("duplicate") | not)' "$tmp/body" >/dev/null ||
+  fail "first POST under a request id: $(cat "$tmp/body")"
+post 200 -d "$(body_for "$tk" "$tw" r-1)"
+jq -e --arg id "$r1" '.id == $id and .duplicate == true and .request_id == "r-1"' "$tmp/body" >/dev/null ||
+  fail "retry: $(cat "$tmp/body")"
+# the header as the field; priority 1 is "normal"
+post 200 -H "Idempotency-Key: r-1" -d "{\"key_path\":\"$tk\",\"witness_path\":\"$tw\",\"priority\":1}"
+[ "$(jq -r .id "$tmp/body")" = "$r1" ] || fail "retry by Idempotency-Key: $(cat "$tmp/body")"
+# the same id on another request: 409 naming the id and its job
+for other in "$(body_for "$tk" "$fx/bn128/mul1k.wtns" r-1)" "$(body_for "$tk" "$tw" r-1 high)" \
+             "$(body_for "$fx/bn128/mul1k.zkey" "$tw" r-1)"; do
+  post 409 -d "$other"
+  grep -q "request_id 'r-1' names job $r1" "$tmp/body" || fail "409 message: $(cat "$tmp/body")"
+done
+# malformed ids: 400 naming the field, the rule and what came
+long=$(printf 'x%.0s' $(seq 65))
+for bad in '""' '"a b"' '"x/y"' '12' "\"$long\""; do
+  post 400 -d "{\"key_path\":\"$tk\",\"witness_path\":\"$tw\",\"request_id\":$bad}"
+  grep -q '"request_id\\" expects .*1 to 64 letters, digits' "$tmp/body" || fail "bad request_id $bad: $(cat "$tmp/body")"
+done
+grep -q "got 'xxxxxxxx" "$tmp/body" || fail "bad request_id: what came is not shown: $(cat "$tmp/body")"
+post 400 -H "Idempotency-Key: a:b" -d "$(body_for "$tk" "$tw" r-1)"
+grep -q "Idempotency-Key header: expects 1 to 64 .*got 'a:b'" "$tmp/body" || fail "bad header: $(cat "$tmp/body")"
+post 400 -H "Idempotency-Key: r-2" -d "$(body_for "$tk" "$tw" r-1)"
+grep -q "differ" "$tmp/body" || fail "header and field disagree: $(cat "$tmp/body")"
+post 202 -d "$(body_for "$tk" "$tw" "${long:1}")" # 64 characters are fine
+l64=$(jq -r .id "$tmp/body")
+# an uploaded witness compares by its bytes: URL-safe base64 without padding is the same request
+w=$(base64 -w0 "$tw")
+post 202 -d "{\"key_path\":\"$tk\",\"witness\":\"$w\",\"request_id\":\"up-1\"}"
+up=$(jq -r .id "$tmp/body")
+post 200 -d "{\"key_path\":\"$tk\",\"witness\":\"$(printf %s "$w" | tr '+/' '-_' | tr -d =)\",\"request_id\":\"up-1\"}"
+[ "$(jq -r .id "$tmp/body")" = "$up" ] || fail "uploaded retry: $(cat "$tmp/body")"
+post 409 -d "{\"key_path\":\"$tk\",\"witness\":\"$(base64 -w0 "$fx/bn128/mul1k.wtns")\",\"request_id\":\"up-1\"}"
+# eight POSTs racing under one id: one job
+racers=()
+for i in $(seq 8); do
+  curl -s -o "$tmp/race.$i" -w "%{http_code}" -X POST "127.0.0.1:$port/v1/proofs" \
+    -d "$(body_for "$tk" "$tw" race-1)" >"$tmp/race_code.$i" &
+  racers+=($!)
+done
+wait "${racers[@]}"
+[ "$(cat "$tmp"/race_code.* | fold -w3 | sort | uniq -c | tr -s ' \n' ' ')" = " 7 200 1 202 " ] ||
+  fail "racing retries: one 202 and seven 200 expected, got $(cat "$tmp"/race_code.*)"
+[ "$(jq -r .id "$tmp"/race.* | sort -u | wc -l)" = 1 ] || fail "racing retries got several jobs: $(cat "$tmp"/race.*)"
+for id in "$r1" "$l64" "$up" "$(jq -r .id "$tmp/race.1")"; do
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=60"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "job $id: $(cat "$tmp/body")"
+done
+# an ended job's retry gets it, done; only the four jobs above ran
+post 200 -d "$(body_for "$tk" "$tw" r-1)"
+jq -e --arg id "$r1" '.id == $id and .state == "done"' "$tmp/body" >/dev/null || fail "retry after done: $(cat "$tmp/body")"
+expect_code 200 "127.0.0.1:$port/v1/status"
+jq -e '.done == 4 and .duplicates == 11' "$tmp/body" >/dev/null ||
+  fail "status after retries: $(cat "$tmp/body")"
+expect_code 200 "127.0.0.1:$port/metrics"
+grep -q "^cuzk_submissions_duplicate_total 11$" "$tmp/body" || fail "metrics: duplicates"
+# an ended job deleted: its request id is free again
+post 202 -d "$(body_for "$tk" "$tw" del-1)"
+d1=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$d1?wait=60"
+expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$d1"
+post 202 -d "$(body_for "$tk" "$tw" del-1)"
+d2=$(jq -r .id "$tmp/body")
+[ "$d2" != "$d1" ] || fail "a deleted job's request id gave the old job"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$d2?wait=60"
+expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$d2"
+# kill -9, restart: retries still get their jobs, ended or not, and nothing runs twice
+post 202 -d "$(body_for "$tmp/blk.zkey" "$tmp/blk.wtns" kill-blk low)"
+kblk=$(jq -r .id "$tmp/body")
+post 202 -d "$(body_for "$fx/bn128/poseidon3.zkey" "$fx/bn128/poseidon3.wtns" kill-q)"
+kq=$(jq -r .id "$tmp/body")
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+start "$tmp/s4" --workers 1 --threads 1
+for pair in "r-1 $r1 $tk $tw normal" "kill-blk $kblk $tmp/blk.zkey $tmp/blk.wtns low" \
+            "kill-q $kq $fx/bn128/poseidon3.zkey $fx/bn128/poseidon3.wtns normal"; do
+  read -r rid id k w p <<<"$pair"
+  post 200 -d "$(body_for "$k" "$w" "$rid" "$p")"
+  jq -e --arg id "$id" '.id == $id and .duplicate' "$tmp/body" >/dev/null ||
+    fail "retry of $rid after kill -9: $(cat "$tmp/body")"
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=120"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "job $id after kill -9: $(cat "$tmp/body")"
+done
+post 409 -d "$(body_for "$tk" "$fx/bn128/mul1k.wtns" kill-q)"
+[ "$(ls "$tmp/s4/jobs"/*.req | wc -l)" = 6 ] || fail "jobs journaled: $(ls "$tmp/s4/jobs")"
+kill -TERM "$pid"; wait "$pid"
+# once a job's record expires (--result-ttl), its request id is free again
+start "$tmp/s5" --workers 1 --threads 1 --result-ttl 1
+post 202 -d "$(body_for "$tk" "$tw" ttl-1)"
+t1=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$t1?wait=60"
+for _ in $(seq 100); do
+  [ "$(api "127.0.0.1:$port/v1/proofs/$t1")" = 404 ] && break
+  sleep 0.1
+done
+post 202 -d "$(body_for "$tk" "$tw" ttl-1)"
+[ "$(jq -r .id "$tmp/body")" != "$t1" ] || fail "an expired request id gave the old job"
 kill -TERM "$pid"; wait "$pid"
 
 # --- kill -9 under load, restart: no accepted job lost

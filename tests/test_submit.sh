@@ -5,12 +5,15 @@
 # (--key-id), each proof checked by snarkjs and its files laid out as cuzk
 # prove writes them; a failed job, an unknown key, a body over --max-body,
 # no daemon, a full daemon (429, retried), --wait running out then --job,
-# a daemon killed and restarted while a client waits; config files: a valid
+# a daemon killed and restarted while a client waits; request ids: the same
+# --request-id again gets the same job, another request under it is refused,
+# a POST whose answer is lost (flaky_proxy) is sent again and proves once;
+# config files: a valid
 # one starts the daemon, flags override it, bad keys, values and files are
 # named with FILE:LINE; every option in cuzk serve --help exists.
-# usage: test_submit.sh CUZK FIXTURES_DIR [NODE]
+# usage: test_submit.sh CUZK FIXTURES_DIR [NODE [FLAKY_PROXY]]
 set -u
-cuzk=$1 fx=$2 node=${3:-}
+cuzk=$1 fx=$2 node=${3:-} proxy=${4:-}
 . "$(dirname "$0")/daemon_lib.sh"
 unset CUZK_SERVER
 
@@ -114,7 +117,51 @@ expect 2 "$cuzk" submit --status --key-id x
 expect 2 "$cuzk" submit --frobnicate
 has "unknown option '--frobnicate'"
 expect 0 "$cuzk" submit --help
-grep -q -- "--no-upload" "$tmp/out" || fail "submit --help"
+grep -q -- "--no-upload" "$tmp/out" && grep -q -- "--request-id ID" "$tmp/out" || fail "submit --help"
+
+# --- request ids: a submission repeated under its id proves once
+done_count() { "$cuzk" submit --server "$srv" --status | jq .done; }
+expect 2 "$cuzk" submit --request-id "a b" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
+has "--request-id expects 1 to 64 letters, digits, '.', '_' or '-', got 'a b'"
+expect 2 "$cuzk" submit --status --request-id r-1
+d0=$(done_count)
+expect 0 "$cuzk" submit --server "$srv" --request-id sub-1 "$fx/bn128/mul1k.zkey" "$fx/bn128/mul1k.wtns" \
+  "$tmp/i1.json" "$tmp/ip1.json"
+id1=$(sed -n 's/^cuzk: job \([0-9a-f]*\) submitted.*/\1/p' "$tmp/err")
+expect 0 "$cuzk" submit --server "$srv" --request-id sub-1 "$fx/bn128/mul1k.zkey" "$fx/bn128/mul1k.wtns" \
+  "$tmp/i2.json" "$tmp/ip2.json"
+has "request id sub-1 names job $id1, accepted before: not submitted again"
+has "job $id1 done"
+cmp -s "$tmp/i1.json" "$tmp/i2.json" && cmp -s "$tmp/ip2.json" "$fx/bn128/mul1k.public.json" ||
+  fail "the repeated submission wrote another proof"
+[ "$(done_count)" = $((d0 + 1)) ] || fail "a repeated --request-id proved again: done went from $d0 to $(done_count)"
+expect 2 "$cuzk" submit --server "$srv" --request-id sub-1 "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" \
+  "$tmp/f.json" "$tmp/fp.json"
+has "refused the job: request_id 'sub-1' names job $id1, another request.*(HTTP 409)"
+# the answer to the POST lost on the way back: sent again under the same id, proved once
+if [ -x "$proxy" ]; then
+  for rid in "--request-id lost-1" ""; do # a given id, then one drawn at random
+    "$proxy" "$port" 1 >"$tmp/proxy.out" 2>"$tmp/proxy.err" &
+    pids+=($!); prx=$!
+    for _ in $(seq 50); do grep -q "^port" "$tmp/proxy.out" && break; sleep 0.1; done
+    pport=$(sed -n 's/^port //p' "$tmp/proxy.out")
+    [ -n "$pport" ] || fail "flaky_proxy did not start: $(cat "$tmp/proxy.err")"
+    d0=$(done_count)
+    # shellcheck disable=SC2086 # $rid is an option and its value, or nothing
+    expect 0 "$cuzk" submit --server "127.0.0.1:$pport" $rid "$fx/bls12381/mul1k.zkey" "$fx/bls12381/mul1k.wtns" \
+      "$tmp/l.json" "$tmp/lp.json" --wait 60
+    has "lost the daemon at 127.0.0.1:$pport (.*closed before an answer); sending the job again under request id"
+    has "names job [0-9a-f]*, accepted before: not submitted again"
+    grep -q "dropped the answer" "$tmp/proxy.err" || fail "flaky_proxy dropped nothing"
+    cmp -s "$tmp/lp.json" "$fx/bls12381/mul1k.public.json" || fail "after a lost answer: public.json differs"
+    expect 0 "$cuzk" verify "$fx/bls12381/mul1k.vk.json" "$tmp/lp.json" "$tmp/l.json"
+    [ "$(done_count)" = $((d0 + 1)) ] || fail "a POST sent again proved twice: done went from $d0 to $(done_count)"
+    kill "$prx"; wait "$prx" 2>/dev/null
+  done
+  grep -q "request id lost-1" "$tmp/err" && fail "the second run reused the given request id"
+else
+  echo "note: no flaky_proxy given; a lost POST answer is not exercised"
+fi
 stop
 # no daemon there any more: a clear message
 expect 3 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"

@@ -14,7 +14,14 @@
  * thread-safe. No file is written, fsync'd or removed under that mutex
  * (a slow disk would stall every request): a request reserves its slot,
  * is journaled unlocked, then published; a result is journaled unlocked,
- * then published (post_proof, watcher_sweep). */
+ * then published (post_proof, watcher_sweep).
+ *
+ * Idempotency: a POST may carry the client's request id; the id and a
+ * digest of the request are journaled in the job's .req and kept with the
+ * job's record, so a retry whose first answer was lost (even across a
+ * crash) gets the job it created instead of a second one, and the same id
+ * on another request is a 409. An id being journaled is listed in
+ * `pending`, so that a retry racing its first attempt waits for it. */
 #include "../../include/cuzk.h"
 #include "../util/error.h"
 
@@ -42,12 +49,17 @@ int cuzk_has_server(void)
 #include <unistd.h>
 
 #include "../util/error.h"
+#include "../util/rand.h"
+#include "../util/sha256.h"
 #include "../util/url_id.h"
 
 #define SERVER_MAX_JOBS_TABLE 65536
+#define REQUEST_DIGEST_LEN 32 /* SHA-256 */
 
 typedef struct sjob {
     char id[33];                /* 32 hex digits */
+    char request_id[REQUEST_ID_MAX + 1];              /* the client's; "" when it gave none */
+    unsigned char request_digest[REQUEST_DIGEST_LEN]; /* request_digest(): a retry's or another request's */
     unsigned long long eid;     /* the engine's id */
     int priority;
     int ended;                  /* result known (state below) */
@@ -57,6 +69,14 @@ typedef struct sjob {
     struct sjob *next;
 } sjob;
 
+/* A POST with a request id between its reservation and its publication
+ * (both under the table's lock; the journaling between them is not). */
+typedef struct pending_request {
+    const char *request_id;
+    const unsigned char *digest;
+    struct pending_request *next;
+} pending_request;
+
 typedef struct server {
     cuzk_serve_config cfg;
     cuzk_engine *engine;
@@ -65,6 +85,9 @@ typedef struct server {
     sjob *jobs;
     unsigned n_jobs;
     unsigned n_reserved; /* accepted requests being journaled, not yet in jobs */
+    pending_request *pending;  /* those of them with a request id */
+    pthread_cond_t published;  /* a pending request left `pending` */
+    unsigned long long duplicates; /* POSTs answered with the job of an earlier one */
     volatile sig_atomic_t stop;
     int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
     pthread_t watcher;
@@ -155,16 +178,83 @@ static void free_sjob(sjob *j)
 
 static int new_id(char out[33])
 {
-    unsigned char b[16];
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(b, 1, 16, f) != 16) {
-        if (f)
-            fclose(f);
+    return cuzk_random_hex(out, 16) == CUZK_OK ? 0 : -1;
+}
+
+/* The job recorded under a client's request id (lock held). */
+static sjob *find_by_request_id(server *s, const char *request_id)
+{
+    for (sjob *j = s->jobs; j; j = j->next)
+        if (j->request_id[0] && !strcmp(j->request_id, request_id))
+            return j;
+    return NULL;
+}
+
+static pending_request *find_pending(server *s, const char *request_id)
+{
+    for (pending_request *p = s->pending; p; p = p->next)
+        if (!strcmp(p->request_id, request_id))
+            return p;
+    return NULL;
+}
+
+static void digest_field(sha256_state *h, char tag, const void *data, size_t len)
+{
+    unsigned char head[9];
+    head[0] = (unsigned char)tag;
+    for (int i = 0; i < 8; i++)
+        head[1 + i] = (unsigned char)((unsigned long long)len >> (8 * i));
+    sha256_update(h, head, sizeof(head));
+    sha256_update(h, data, len);
+}
+
+/* What tells a retry from another request under the same request id: the
+ * key (its path or id, as sent), the witness (its path as sent, or its
+ * decoded bytes, so base64's variants agree) and the priority (0-3, so
+ * "high" and 2 agree). Each field is tagged and length-prefixed: no two
+ * requests hash the same bytes. */
+static void request_digest(const char *key_path, const char *key_id, const char *witness_path,
+                           const unsigned char *witness, size_t witness_len, int priority,
+                           unsigned char out[REQUEST_DIGEST_LEN])
+{
+    sha256_state h;
+    sha256_init(&h);
+    static const char version[] = "cuzk request v1";
+    sha256_update(&h, version, sizeof(version));
+    if (key_path)
+        digest_field(&h, 'K', key_path, strlen(key_path));
+    else
+        digest_field(&h, 'k', key_id, strlen(key_id));
+    if (witness_path)
+        digest_field(&h, 'W', witness_path, strlen(witness_path));
+    else
+        digest_field(&h, 'w', witness, witness_len);
+    unsigned char p = (unsigned char)priority;
+    digest_field(&h, 'p', &p, 1);
+    sha256_final(&h, out);
+}
+
+static void digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * REQUEST_DIGEST_LEN + 1])
+{
+    for (int i = 0; i < REQUEST_DIGEST_LEN; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* A journaled digest back into bytes; -1 unless exactly 64 hex digits. */
+static int digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN])
+{
+    if (!hex || strlen(hex) != 2 * REQUEST_DIGEST_LEN)
         return -1;
+    for (int i = 0; i < 2 * REQUEST_DIGEST_LEN; i++) {
+        char ch = hex[i];
+        int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+        if (v < 0)
+            return -1;
+        if (i % 2 == 0)
+            d[i / 2] = (unsigned char)(v << 4);
+        else
+            d[i / 2] |= (unsigned char)v;
     }
-    fclose(f);
-    for (int i = 0; i < 16; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
     return 0;
 }
 
@@ -458,6 +548,111 @@ static int parse_priority(json_t *p, int *out)
     return -1;
 }
 
+/* Client text quoted back in a message: at most 64 bytes, anything but
+ * printable ASCII shown as '?' (the answer must stay valid JSON text). */
+static void quote_found(const char *text, size_t len, char *out, size_t n)
+{
+    size_t k = 0, shown = len > 64 ? 64 : len;
+    for (size_t i = 0; i < shown && k + 1 < n; i++)
+        out[k++] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
+    for (const char *more = len > shown ? "..." : ""; *more && k + 1 < n; more++)
+        out[k++] = *more;
+    out[k] = 0;
+}
+
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
+    }
+}
+
+/* The request id of a POST /v1/proofs: the body's "request_id", or the
+ * Idempotency-Key header; given both, they must agree. 0 with out filled
+ * ("" when there is none), or -1 with msg naming the field, what it
+ * expects and what it got. */
+static int request_id_of(struct MHD_Connection *c, json_t *req, char out[REQUEST_ID_MAX + 1], char *msg, size_t n)
+{
+    char found[80];
+    json_t *field = json_object_get(req, "request_id");
+    const char *body_id = NULL;
+    if (field) {
+        if (!json_is_string(field)) {
+            snprintf(msg, n, "request body: \"request_id\" expects a string of " REQUEST_ID_RULE ", got %s",
+                     json_kind(field));
+            return -1;
+        }
+        body_id = json_string_value(field);
+        size_t len = json_string_length(field);
+        if (len != strlen(body_id) || !request_id_valid(body_id)) { /* a \u0000 inside counts as bad */
+            quote_found(body_id, len, found, sizeof(found));
+            snprintf(msg, n, "request body: \"request_id\" expects " REQUEST_ID_RULE ", got '%s'", found);
+            return -1;
+        }
+    }
+    const char *header_id = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+    if (header_id && !request_id_valid(header_id)) {
+        quote_found(header_id, strlen(header_id), found, sizeof(found));
+        snprintf(msg, n, "Idempotency-Key header: expects " REQUEST_ID_RULE ", got '%s'", found);
+        return -1;
+    }
+    if (body_id && header_id && strcmp(body_id, header_id)) {
+        snprintf(msg, n,
+                 "\"request_id\" '%s' and the Idempotency-Key header '%s' differ: give one, or the same id in both",
+                 body_id, header_id);
+        return -1;
+    }
+    snprintf(out, REQUEST_ID_MAX + 1, "%s", body_id ? body_id : header_id ? header_id : "");
+    return 0;
+}
+
+/* Under the table's lock: a POST whose request id is known already gets
+ * its answer here, the job the id names (200: a retry; even when the
+ * daemon is full, since it adds nothing) or a 409 (the id names another
+ * request). A retry racing its first attempt, still being journaled,
+ * waits for that to be published or to fail. Returns the status and fills
+ * *answer (200) or msg (409); 0 when the request is new. */
+static unsigned known_request(server *s, const char *request_id, const unsigned char *digest, json_t **answer,
+                              char *msg, size_t n)
+{
+    for (;;) {
+        sjob *j = find_by_request_id(s, request_id);
+        if (j && !memcmp(j->request_digest, digest, REQUEST_DIGEST_LEN)) {
+            s->duplicates++;
+            *answer = json_pack("{s:s, s:s, s:s, s:b}", "id", j->id, "state", state_name(j->info.state), "request_id",
+                                request_id, "duplicate", 1);
+            return 200;
+        }
+        if (j) {
+            snprintf(msg, n, "request_id '%s' names job %s, another request (its key, witness or priority differ): a "
+                     "new request needs a new request_id", request_id, j->id);
+            return 409;
+        }
+        pending_request *p = find_pending(s, request_id);
+        if (!p)
+            return 0;
+        if (memcmp(p->digest, digest, REQUEST_DIGEST_LEN)) {
+            snprintf(msg, n, "request_id '%s' names another request, being accepted now (its key, witness or priority "
+                     "differ): a new request needs a new request_id", request_id);
+            return 409;
+        }
+        pthread_cond_wait(&s->published, &s->mu);
+    }
+}
+
 static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const body *b)
 {
     json_error_t je;
@@ -471,6 +666,9 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
     json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
     int prio;
     enum MHD_Result ret;
+    char request_id[REQUEST_ID_MAX + 1], msg[512];
+    unsigned char *witness = NULL;
+    size_t witness_len = 0;
     if (!kp == !ki || (kp && !json_is_string(kp)) || (ki && !json_is_string(ki))) {
         ret = reply_error(c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
         goto out;
@@ -485,59 +683,87 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
         ret = reply_error(c, 400, "request body: \"priority\" must be low, normal, high, critical or 0-3");
         goto out;
     }
-    char id[33];
-    if (new_id(id) != 0) {
-        ret = reply_error(c, 503, "cannot draw a job id");
+    if (request_id_of(c, req, request_id, msg, sizeof(msg)) != 0) {
+        ret = reply_error(c, 400, "%s", msg);
         goto out;
     }
-    json_t *jr = json_pack("{s:i}", "priority", prio);
-    if (kp)
-        json_object_set(jr, "key_path", kp);
-    else
-        json_object_set(jr, "key_id", ki);
-    if (wp)
-        json_object_set(jr, "witness_path", wp);
-    else {
+    /* an uploaded witness is decoded before anything else: a retry's
+     * digest covers its bytes, and a retry journals nothing */
+    if (wb) {
         const char *t = json_string_value(wb);
         size_t tl = strlen(t);
-        unsigned char *w = malloc(tl * 3 / 4 + 3);
-        long long wl = w ? b64_decode(t, tl, w) : -1;
-        char name[64];
-        snprintf(name, sizeof(name), "%s.wtns", id);
+        if (!(witness = malloc(tl * 3 / 4 + 3))) {
+            ret = reply_error(c, 503, "out of memory for a %zu-byte witness", tl * 3 / 4);
+            goto out;
+        }
+        long long wl = b64_decode(t, tl, witness);
         if (wl <= 0) {
-            free(w);
-            json_decref(jr);
             ret = reply_error(c, 400, "request body: \"witness\" is not valid base64 (or empty)");
             goto out;
         }
-        if (write_durable(s, name, w, (size_t)wl) != 0) {
-            free(w);
-            json_decref(jr);
-            ret = reply_error(c, 503, "cannot journal the witness in %s: %s", s->jobs_dir, strerror(errno));
-            goto out;
-        }
-        free(w);
-        json_object_set_new(jr, "witness_journaled", json_true());
+        witness_len = (size_t)wl;
     }
+    unsigned char digest[REQUEST_DIGEST_LEN] = {0};
+    if (request_id[0])
+        request_digest(json_string_value(kp), json_string_value(ki), json_string_value(wp), witness, witness_len, prio,
+                       digest);
     /* The request is written and fsync'd with the table's lock released (a
      * slow disk must not stall every other request): a slot is reserved
-     * under the lock so the table's bound holds, and the job is published
-     * only once it is durable and in the engine. The 202 goes out after
-     * that, so an accepted job is always journaled. */
+     * under the lock so the table's bound holds (and the request id is
+     * marked pending, for a racing retry to wait on), and the job is
+     * published only once it is durable and in the engine. The 202 goes
+     * out after that, so an accepted job is always journaled. */
+    pending_request mine = {.request_id = request_id, .digest = digest};
+    json_t *answer = NULL;
     unsigned long long eid = 0;
     cuzk_error err = {0};
     sjob *j = NULL;
+    int rc = CUZK_OK;
     pthread_mutex_lock(&s->mu);
-    int rc = s->n_jobs + s->n_reserved >= SERVER_MAX_JOBS_TABLE
-                 ? cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later")
-                 : CUZK_OK;
-    if (rc == CUZK_OK)
-        s->n_reserved++;
+    unsigned known = request_id[0] ? known_request(s, request_id, digest, &answer, msg, sizeof(msg)) : 0;
+    if (!known) {
+        if (s->n_jobs + s->n_reserved >= SERVER_MAX_JOBS_TABLE)
+            rc = cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later");
+        else {
+            s->n_reserved++;
+            if (request_id[0]) {
+                mine.next = s->pending;
+                s->pending = &mine;
+            }
+        }
+    }
     pthread_mutex_unlock(&s->mu);
+    if (known) {
+        ret = known == 200 ? reply(c, 200, answer) : reply_error(c, known, "%s", msg);
+        goto out;
+    }
     int reserved = rc == CUZK_OK;
-    char name[64];
+    char id[33] = "", name[64];
+    if (rc == CUZK_OK && new_id(id) != 0)
+        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot draw a job id");
+    json_t *jr = rc == CUZK_OK ? json_pack("{s:i}", "priority", prio) : NULL;
+    if (rc == CUZK_OK && !jr)
+        rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    if (rc == CUZK_OK) {
+        json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : ki);
+        if (wp)
+            json_object_set(jr, "witness_path", wp);
+        else {
+            snprintf(name, sizeof(name), "%s.wtns", id);
+            if (write_durable(s, name, witness, witness_len) != 0)
+                rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the witness in %s: %s", s->jobs_dir,
+                                    strerror(errno));
+            json_object_set_new(jr, "witness_journaled", json_true());
+        }
+        if (request_id[0]) {
+            char hex[2 * REQUEST_DIGEST_LEN + 1];
+            digest_hex(digest, hex);
+            json_object_set_new(jr, "request_id", json_string(request_id));
+            json_object_set_new(jr, "request_digest", json_string(hex));
+        }
+    }
+    char *text = rc == CUZK_OK ? json_dumps(jr, JSON_COMPACT) : NULL;
     snprintf(name, sizeof(name), "%s.req", id);
-    char *text = json_dumps(jr, JSON_COMPACT);
     if (rc == CUZK_OK && (!text || write_durable(s, name, text, strlen(text)) != 0))
         rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the request in %s: %s", s->jobs_dir,
                             text ? strerror(errno) : "out of memory");
@@ -549,6 +775,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
         rc = submit_request(s, id, jr, &eid, &err);
     if (rc == CUZK_OK) {
         memcpy(j->id, id, sizeof(j->id));
+        memcpy(j->request_id, request_id, sizeof(j->request_id));
+        memcpy(j->request_digest, digest, sizeof(j->request_digest));
         j->eid = eid;
         j->priority = prio;
         j->info.state = CUZK_JOB_QUEUED;
@@ -559,6 +787,14 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
     if (reserved) {
         pthread_mutex_lock(&s->mu);
         s->n_reserved--;
+        if (request_id[0]) {
+            for (pending_request **pp = &s->pending; *pp; pp = &(*pp)->next)
+                if (*pp == &mine) {
+                    *pp = mine.next;
+                    break;
+                }
+            pthread_cond_broadcast(&s->published);
+        }
         if (j) {
             j->next = s->jobs;
             s->jobs = j;
@@ -569,11 +805,17 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
     free(text);
     json_decref(jr);
     if (rc != CUZK_OK) {
-        remove_job_files(s, id);
+        if (id[0])
+            remove_job_files(s, id);
         ret = reply_error(c, status_for(rc), "%s", err.message);
-    } else
-        ret = reply(c, 202, json_pack("{s:s, s:s}", "id", id, "state", "queued"));
+    } else {
+        json_t *o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
+        if (o && request_id[0])
+            json_object_set_new(o, "request_id", json_string(request_id));
+        ret = reply(c, 202, o);
+    }
 out:
+    free(witness);
     json_decref(req);
     return ret;
 }
@@ -673,6 +915,7 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     cuzk_engine_get_stats(s->engine, &st);
     pthread_mutex_lock(&s->mu);
     unsigned kept = s->n_jobs;
+    unsigned long long duplicates = s->duplicates;
     pthread_mutex_unlock(&s->mu);
     int gpus = 0;
     if (cuzk_gpu_count(&gpus) != CUZK_OK)
@@ -705,6 +948,8 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
             json_object_set_new(o, "pipeline", p);
         else
             json_decref(p);
+        if (o)
+            json_object_set_new(o, "duplicates", json_integer((json_int_t)duplicates));
         return reply(c, 200, o);
     }
     size_t cap = 4096;
@@ -732,11 +977,12 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         "cuzk_stage_mean_seconds{stage=\"prepare\"} %.6f\ncuzk_stage_mean_seconds{stage=\"ready_wait\"} %.6f\n"
         "cuzk_stage_mean_seconds{stage=\"compute\"} %.6f\ncuzk_stage_mean_seconds{stage=\"finalize\"} %.6f\n"
         "cuzk_stage_mean_seconds{stage=\"latency\"} %.6f\n"
+        "# TYPE cuzk_submissions_duplicate_total counter\ncuzk_submissions_duplicate_total %llu\n"
         "# TYPE cuzk_gpu_busy_ratio gauge\n",
         st.queued[0], st.queued[1], st.queued[2], st.queued[3], st.running, st.done, st.failed, st.cancelled,
         st.keys_cached, st.key_bytes, st.worker_busy, st.uptime, st.preparing, st.ready, st.computing,
         st.finalize_waiting, st.finalizing, st.prepare_busy, st.worker_busy, st.finalize_busy, st.mean_queue_wait,
-        st.mean_prepare, st.mean_ready_wait, st.mean_compute, st.mean_finalize, st.mean_latency);
+        st.mean_prepare, st.mean_ready_wait, st.mean_compute, st.mean_finalize, st.mean_latency, duplicates);
     for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS && len > 0 && (size_t)len < cap; g++)
         len += snprintf(t + len, cap - (size_t)len, "cuzk_gpu_busy_ratio{gpu=\"%d\"} %.6f\n", g, st.gpu_busy[g]);
     return reply_text(c, 200, t);
@@ -818,6 +1064,23 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls, en
     *con_cls = NULL;
 }
 
+/* A recovered job's request id and digest, from its .req: its retries
+ * keep finding it after a restart. An entry without one (or from before
+ * request ids) leaves the job without. */
+static void restore_request_id(sjob *j, json_t *req)
+{
+    const char *rid = json_string_value(json_object_get(req, "request_id"));
+    if (!rid)
+        return;
+    if (!request_id_valid(rid) ||
+        digest_from_hex(json_string_value(json_object_get(req, "request_digest")), j->request_digest) != 0) {
+        fprintf(stderr, "cuzk serve: job %s: its journaled request id or digest is unreadable; a retry of it will "
+                        "make a new job\n", j->id);
+        return;
+    }
+    snprintf(j->request_id, sizeof(j->request_id), "%s", rid);
+}
+
 /* Resubmits journaled requests without results; loads kept results. */
 static int recover(server *s, unsigned *resubmitted, cuzk_error *err)
 {
@@ -837,6 +1100,9 @@ static int recover(server *s, unsigned *resubmitted, cuzk_error *err)
         if (!j)
             continue;
         memcpy(j->id, id, sizeof(j->id));
+        snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, id);
+        json_t *req = json_load_file(path, 0, NULL);
+        restore_request_id(j, req);
         snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, id);
         json_t *res = json_load_file(path, 0, NULL);
         if (res) { /* ended before the restart */
@@ -857,8 +1123,6 @@ static int recover(server *s, unsigned *resubmitted, cuzk_error *err)
             }
             json_decref(res);
         } else {
-            snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, id);
-            json_t *req = json_load_file(path, 0, NULL);
             cuzk_error e2 = {0};
             if (!req || submit_request(s, id, req, &j->eid, &e2) != CUZK_OK) {
                 j->ended = 1;
@@ -871,8 +1135,8 @@ static int recover(server *s, unsigned *resubmitted, cuzk_error *err)
                 j->info.state = CUZK_JOB_QUEUED;
                 (*resubmitted)++;
             }
-            json_decref(req);
         }
+        json_decref(req);
         j->next = s->jobs;
         s->jobs = j;
         s->n_jobs++;
@@ -918,6 +1182,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     if (rc != CUZK_OK)
         return rc;
     pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.published, NULL);
     unsigned resubmitted = 0;
     if ((rc = recover(&s, &resubmitted, err)) != CUZK_OK) {
         cuzk_engine_destroy(s.engine);
@@ -980,6 +1245,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         free_sjob(s.jobs);
         s.jobs = n;
     }
+    pthread_cond_destroy(&s.published);
     pthread_mutex_destroy(&s.mu);
     return CUZK_OK;
 }

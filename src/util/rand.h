@@ -24,4 +24,23 @@ CUZK_INLINE int cuzk_os_random(void *buf, size_t len)
     return CUZK_OK;
 }
 
+/* 2 * n_bytes lowercase hex digits of fresh random bytes and a NUL into out
+ * (n_bytes at most 32): the daemon's job ids, cuzk submit's request ids. */
+CUZK_INLINE int cuzk_random_hex(char *out, size_t n_bytes)
+{
+    unsigned char b[32];
+    if (n_bytes > sizeof(b))
+        return CUZK_ERR_INVALID_ARGUMENT;
+    int rc = cuzk_os_random(b, n_bytes);
+    if (rc != CUZK_OK)
+        return rc;
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n_bytes; i++) {
+        out[2 * i] = hex[b[i] >> 4];
+        out[2 * i + 1] = hex[b[i] & 15];
+    }
+    out[2 * n_bytes] = 0;
+    return CUZK_OK;
+}
+
 #endif

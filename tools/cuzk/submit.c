@@ -1,11 +1,14 @@
 /* cuzk submit: prove through a running `cuzk serve` (docs/api.md).
  *
  * POST /v1/proofs (the witness streamed as base64 from its file, or its
- * path with --no-upload), then long polls GET /v1/proofs/{id}?wait= until
- * the job ends, and writes proof.json and public.json exactly as `cuzk
- * prove` does: the daemon's "proof" and "public" objects are written back
- * through the same JSON writer (src/formats/json_out.c), so the files are
- * byte for byte what prove would write for the same proof.
+ * path with --no-upload) under a request id (random, or --request-id), so
+ * that a POST whose answer is lost is sent again without making a second
+ * job (the daemon answers a repeat with the job the first made); then long
+ * polls GET /v1/proofs/{id}?wait= until the job ends, and writes
+ * proof.json and public.json exactly as `cuzk prove` does: the daemon's
+ * "proof" and "public" objects are written back through the same JSON
+ * writer (src/formats/json_out.c), so the files are byte for byte what
+ * prove would write for the same proof.
  *
  * Exit codes: 0 the files are written; 1 the job failed or was cancelled
  * (the daemon's message); 2 bad input or usage, or the daemon rejected the
@@ -38,7 +41,7 @@ void submit_usage(FILE *out)
     fprintf(out,
             "usage: cuzk submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
             "                   <proof.json> <public.json> [--priority low|normal|high|critical]\n"
-            "                   [--wait SECONDS] [--no-upload] [--busy-retries N]\n"
+            "                   [--wait SECONDS] [--no-upload] [--busy-retries N] [--request-id ID]\n"
             "       cuzk submit [--server HOST:PORT] --job ID <proof.json> <public.json> [--wait SECONDS]\n"
             "       cuzk submit [--server HOST:PORT] --status\n"
             "\n"
@@ -55,6 +58,11 @@ void submit_usage(FILE *out)
             "                      daemon must see the same file system)\n"
             "  --busy-retries N    when the daemon is full (429), retry N times after its\n"
             "                      Retry-After (default 10, 0-1000)\n"
+            "  --request-id ID     the job's request id, 1-64 letters, digits, '.', '_' or '-'\n"
+            "                      (default: 32 random hex digits). A POST whose answer is lost\n"
+            "                      (timeout, broken connection) is sent again under it for up to\n"
+            "                      30 s; the daemon answers a repeat with the job it made, so\n"
+            "                      submit again with the same ID never proves twice\n"
             "  --job ID            wait for a job submitted before and write its files\n"
             "  --status            print the daemon's GET /v1/status\n"
             "\n"
@@ -69,6 +77,7 @@ void submit_usage(FILE *out)
 #include <jansson.h>
 
 #include "../../src/formats/json_out.h"
+#include "../../src/util/rand.h"
 #include "../../src/util/url_id.h"
 
 typedef struct submit_opts {
@@ -77,6 +86,7 @@ typedef struct submit_opts {
     unsigned port;
     const char *key_path, *key_id, *witness, *proof_out, *public_out, *job;
     const char *priority;
+    char request_id[REQUEST_ID_MAX + 1]; /* --request-id, or drawn at random */
     double wait; /* seconds; < 0: no limit */
     int no_upload, status, busy_retries;
 } submit_opts;
@@ -140,6 +150,26 @@ static int exchange(const submit_opts *o, const char *method, const char *target
     if (he->code == HTTP_ERR_BODY)
         return fail_code(EXIT_INPUT, "%s", he->message);
     return EXIT_DAEMON; /* the caller words it: it knows whether to retry */
+}
+
+/* A daemon lost in the middle of an exchange may be restarting on the same
+ * state directory: it resumes its journaled jobs and knows their request
+ * ids, so the exchange is repeated every second for SUBMIT_RECONNECT_FOR
+ * seconds (within the deadline). *lost_since is < 0 while the daemon
+ * answers. Returns 1 to repeat (after the pause), 0 to give up. */
+static int retry_lost(const submit_opts *o, double *lost_since, const http_error *he, const char *repeat,
+                      double deadline)
+{
+    double t = now_mono();
+    if (*lost_since < 0) {
+        *lost_since = t;
+        fprintf(stderr, "cuzk: lost the daemon at %s (%s); %s for up to %.0f s\n", o->server, he->message, repeat,
+                SUBMIT_RECONNECT_FOR);
+    }
+    if (t - *lost_since > SUBMIT_RECONNECT_FOR || t > deadline)
+        return 0;
+    sleep_seconds(1);
+    return 1;
 }
 
 static int no_daemon(const submit_opts *o, const http_error *he)
@@ -354,10 +384,13 @@ static int write_result(const submit_opts *o, const char *id, json_t *ans)
 
 /* ------------------------------------------------------------ the steps */
 
-/* POST /v1/proofs; on 202 copies the job id out. */
-static int post_job(const submit_opts *o, double deadline, char id[201])
+/* POST /v1/proofs under o->request_id; on 202 (a new job) or 200 (the
+ * job an earlier POST under the same id made) copies the job id and its
+ * state (queued or running; "" once ended) out. */
+static int post_job(const submit_opts *o, double deadline, char id[201], char state[16])
 {
-    json_t *req = json_pack("{s:s}", "priority", o->priority ? o->priority : "normal");
+    json_t *req = json_pack("{s:s, s:s}", "priority", o->priority ? o->priority : "normal", "request_id",
+                            o->request_id);
     char *key = NULL, *wpath = NULL, *head = NULL;
     upload up = {0};
     memory_body mem = {0};
@@ -426,7 +459,10 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         rc = fail_code(EXIT_INPUT, "out of memory");
         goto out;
     }
-    for (int attempt = 0;; attempt++) {
+    char repeat[REQUEST_ID_MAX + 64];
+    snprintf(repeat, sizeof(repeat), "sending the job again under request id %s", o->request_id);
+    double lost_since = -1;
+    for (int attempt = 0;;) { /* attempt: the 429s so far */
         http_response r;
         http_error he;
         double left = deadline - now_mono();
@@ -435,16 +471,38 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
         if (rc == EXIT_INPUT)
             goto out;
         if (rc != 0) {
-            rc = no_daemon(o, &he);
+            /* A POST that timed out or broke may have made the job before
+             * its answer was lost: it goes again under the same request id,
+             * which the daemon answers with that job. Refused connections
+             * are retried only after such a loss (the daemon restarting);
+             * before one, nothing listens. */
+            int lost = he.code == HTTP_ERR_TIMEOUT || he.code == HTTP_ERR_IO ||
+                       (lost_since >= 0 && (he.code == HTTP_ERR_REFUSED || he.code == HTTP_ERR_CONNECT));
+            if (!lost) {
+                rc = no_daemon(o, &he);
+                goto out;
+            }
+            if (retry_lost(o, &lost_since, &he, repeat, deadline))
+                continue;
+            rc = fail_code(EXIT_DAEMON,
+                           "lost the daemon at %s while submitting the job: %s; the job may have been accepted: "
+                           "cuzk submit --request-id %s with the same files gets it without proving twice",
+                           o->server, he.message, o->request_id);
             goto out;
         }
+        lost_since = -1;
         char msg[600];
-        if (r.status == 202) {
+        if (r.status == 202 || r.status == 200) {
             json_t *a = json_loadb(r.body, r.len, 0, NULL);
             const char *s = json_string_value(json_object_get(a, "id"));
-            if (s && url_id_valid(s))
+            const char *st = json_string_value(json_object_get(a, "state"));
+            if (s && url_id_valid(s)) {
                 snprintf(id, 201, "%s", s);
-            else
+                snprintf(state, 16, "%s", st && (!strcmp(st, "queued") || !strcmp(st, "running")) ? st : "");
+                if (json_is_true(json_object_get(a, "duplicate")))
+                    fprintf(stderr, "cuzk: request id %s names job %s, accepted before: not submitted again\n",
+                            o->request_id, id);
+            } else
                 rc = fail_code(EXIT_DAEMON, "the daemon at %s accepted the job but sent no valid job id: %.200s",
                            o->server, r.body);
             json_decref(a);
@@ -464,6 +522,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201])
             fprintf(stderr, "cuzk: the daemon at %s is full (%s); retrying in %d s (%d of %d)\n", o->server, msg,
                     after, attempt + 1, o->busy_retries);
             sleep_seconds(after);
+            attempt++;
             continue;
         }
         if (status == 413)
@@ -502,19 +561,10 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
         http_response r;
         http_error he;
         if (exchange(o, "GET", target, NULL, slice + 30, &r, &he) != 0) {
-            /* a restarting daemon resumes its journaled jobs: keep asking a
-             * while before giving up */
-            double t = now_mono();
-            if (lost_since < 0) {
-                lost_since = t;
-                fprintf(stderr, "cuzk: lost the daemon at %s (%s); retrying for up to %.0f s\n", o->server,
-                        he.message, SUBMIT_RECONNECT_FOR);
-            }
-            if (t - lost_since > SUBMIT_RECONNECT_FOR || t > deadline)
-                return fail_code(EXIT_DAEMON, "lost the daemon at %s while waiting for job %s: %s", o->server, id,
+            if (retry_lost(o, &lost_since, &he, "retrying", deadline))
+                continue;
+            return fail_code(EXIT_DAEMON, "lost the daemon at %s while waiting for job %s: %s", o->server, id,
                              he.message);
-            sleep_seconds(1);
-            continue;
         }
         lost_since = -1;
         if (r.status != 200) {
@@ -600,7 +650,8 @@ int cmd_submit(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int takes_value = !strcmp(a, "--server") || !strcmp(a, "--key-id") || !strcmp(a, "--priority") ||
-                          !strcmp(a, "--wait") || !strcmp(a, "--busy-retries") || !strcmp(a, "--job");
+                          !strcmp(a, "--wait") || !strcmp(a, "--busy-retries") || !strcmp(a, "--job") ||
+                          !strcmp(a, "--request-id");
         if (takes_value && i + 1 >= argc)
             return fail("submit: %s needs a value", a);
         const char *v = takes_value ? argv[++i] : NULL;
@@ -617,6 +668,10 @@ int cmd_submit(int argc, char **argv)
             if (!url_id_valid(v))
                 return fail("--job expects a job id (as submit printed: hex digits), got '%s'", v);
             o.job = v;
+        } else if (!strcmp(a, "--request-id")) {
+            if (!request_id_valid(v))
+                return fail("--request-id expects " REQUEST_ID_RULE ", got '%s'", v);
+            snprintf(o.request_id, sizeof(o.request_id), "%s", v);
         } else if (!strcmp(a, "--priority")) {
             if (strcmp(v, "low") && strcmp(v, "normal") && strcmp(v, "high") && strcmp(v, "critical"))
                 return fail("--priority expects low, normal, high or critical, got '%s'", v);
@@ -648,9 +703,9 @@ int cmd_submit(int argc, char **argv)
                        : o.job   ? "submit --job ID takes 2 files: <proof.json> <public.json>"
                        : o.key_id ? "submit --key-id ID takes 3 files: <witness.wtns> <proof.json> <public.json>"
                                   : "submit takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>";
-    if (o.status + !!o.job > 1 || ((o.status || o.job) && (o.key_id || o.priority || o.no_upload)))
-        return fail("submit: --status and --job ID go alone (with --server%s), not with --key-id, --priority or "
-                    "--no-upload",
+    if (o.status + !!o.job > 1 || ((o.status || o.job) && (o.key_id || o.priority || o.no_upload || o.request_id[0])))
+        return fail("submit: --status and --job ID go alone (with --server%s), not with --key-id, --priority, "
+                    "--no-upload or --request-id",
                     o.job ? " and --wait" : "");
     if (npaths != want)
         return fail("%s, got %d", form, npaths);
@@ -675,16 +730,21 @@ int cmd_submit(int argc, char **argv)
     if (o.status)
         return print_status(&o);
     double deadline = o.wait < 0 ? INFINITY : now_mono() + o.wait;
-    char id[201];
+    char id[201], state[16] = "";
     if (o.job)
         snprintf(id, sizeof(id), "%s", o.job);
     else {
-        int rc = post_job(&o, deadline, id);
+        /* one id per submission, kept across its retries */
+        if (!o.request_id[0] && cuzk_random_hex(o.request_id, 16) != CUZK_OK)
+            return fail_code(EXIT_INPUT, "cannot draw a request id: the system's random source failed");
+        int rc = post_job(&o, deadline, id, state);
         if (rc != 0)
             return rc;
-        fprintf(stderr, "cuzk: job %s submitted to %s\ncuzk: job %s queued\n", id, o.server, id);
+        fprintf(stderr, "cuzk: job %s submitted to %s\n", id, o.server);
+        if (state[0])
+            fprintf(stderr, "cuzk: job %s %s\n", id, state);
     }
-    return await_job(&o, id, o.job ? "" : "queued", deadline);
+    return await_job(&o, id, state, deadline);
 }
 
 #else
