@@ -933,6 +933,13 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         json_t *gb = json_array();
         for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
             json_array_append_new(gb, json_real(st.gpu_busy[g]));
+        /* the device-memory plan, per GPU (docs/engine.md) */
+        json_t *gm = json_array();
+        for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
+            json_array_append_new(gm, json_pack("{s:I, s:I, s:I}", "budget", (json_int_t)st.gpu_budget[g], "keys",
+                                                (json_int_t)st.gpu_key_bytes[g], "proofs",
+                                                (json_int_t)st.gpu_pool_bytes[g]));
+        json_object_set_new(o, "gpu_memory", gm);
         json_t *p = json_pack(
             "{s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i}, s:{s:f, s:f, s:f, s:o}, "
             "s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}}",
@@ -952,7 +959,7 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
             json_object_set_new(o, "duplicates", json_integer((json_int_t)duplicates));
         return reply(c, 200, o);
     }
-    size_t cap = 4096;
+    size_t cap = 16384; /* 16 GPUs: ~4 KB of per-GPU lines */
     char *t = malloc(cap);
     if (!t)
         return MHD_NO;
@@ -985,6 +992,20 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         st.mean_prepare, st.mean_ready_wait, st.mean_compute, st.mean_finalize, st.mean_latency, duplicates);
     for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS && len > 0 && (size_t)len < cap; g++)
         len += snprintf(t + len, cap - (size_t)len, "cuzk_gpu_busy_ratio{gpu=\"%d\"} %.6f\n", g, st.gpu_busy[g]);
+    /* the device-memory plan (docs/engine.md) */
+    if (st.gpus && len > 0 && (size_t)len < cap)
+        len += snprintf(t + len, cap - (size_t)len,
+                        "# TYPE cuzk_gpu_memory_bytes gauge\n# TYPE cuzk_gpu_plan_events_total counter\n"
+                        "cuzk_gpu_plan_events_total{event=\"wait\"} %llu\n"
+                        "cuzk_gpu_plan_events_total{event=\"key_dropped\"} %llu\n"
+                        "cuzk_gpu_plan_events_total{event=\"to_cpu\"} %llu\n",
+                        st.plan_waits, st.plan_drops, st.plan_cpu);
+    for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS && len > 0 && (size_t)len < cap; g++)
+        len += snprintf(t + len, cap - (size_t)len,
+                        "cuzk_gpu_memory_bytes{gpu=\"%d\",use=\"budget\"} %llu\n"
+                        "cuzk_gpu_memory_bytes{gpu=\"%d\",use=\"keys\"} %llu\n"
+                        "cuzk_gpu_memory_bytes{gpu=\"%d\",use=\"proofs\"} %llu\n",
+                        g, st.gpu_budget[g], g, st.gpu_key_bytes[g], g, st.gpu_pool_bytes[g]);
     return reply_text(c, 200, t);
 }
 

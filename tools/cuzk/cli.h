@@ -17,6 +17,11 @@ int fail_err(const cuzk_error *err);
 /* An integer in [lo, hi]; on failure prints "<flag> expects ..." (flag
  * names the input: "--workers", or "FILE:LINE: workers") and returns 2. */
 int parse_count(const char *flag, const char *s, long lo, long hi, int *out);
+/* A size in bytes in [lo, hi]: an integer, optionally with a K/M/G/T
+ * suffix (powers of 1024), or 2^k; on failure prints what it expected and
+ * returns 2 (tools/cuzk/serve.c). */
+int parse_bytes(const char *label, const char *s, unsigned long long lo, unsigned long long hi,
+                unsigned long long *out);
 /* auto, gpu or cpu, as CUZK_DEVICE_*. */
 int parse_device(const char *flag, const char *s, int *out);
 

@@ -57,16 +57,19 @@ static void usage(FILE *out)
             "             subgroup) with N threads (default: all cores)\n"
             "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--workers W] [--threads T]\n"
             "        [--device auto|gpu|cpu] [--prepare-workers P] [--finalize-workers F]\n"
-            "        [--gpu-workers G] [--ready-depth R] [--finalize-depth D] [--ahead A] [--json]\n"
+            "        [--gpu-workers G] [--gpu-memory B] [--ready-depth R] [--finalize-depth D] [--ahead A]\n"
+            "        [--json]\n"
             "             prove N times (default 20) through the engine's pipeline (prepare ->\n"
             "             compute -> finalize; docs/engine.md): W CPU compute workers (default\n"
             "             1) or G per GPU, P prepare and F finalize workers, ready and finalize\n"
             "             queues of R and D jobs, A jobs prepared ahead (-1: none; 0 or absent:\n"
-            "             the engine's defaults). Prints throughput, latency percentiles, mean\n"
-            "             stage and phase times, and how busy each pool, worker and GPU was\n"
+            "             the engine's defaults), B bytes of each GPU's memory for keys and\n"
+            "             proofs (default: its free memory less 1 GiB). Prints throughput,\n"
+            "             latency percentiles, mean stage and phase times, how busy each pool,\n"
+            "             worker and GPU was over the timed run, and the device-memory plan\n"
             "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--workers W]\n"
             "        [--threads T] [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
-            "        [--max-body B] [--result-ttl S]\n"
+            "        [--gpu-memory B] [--max-body B] [--result-ttl S]\n"
             "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
             "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
             "             in DIR so that none is lost across a crash; options also from a\n"
@@ -693,6 +696,8 @@ static int cmd_bench(int argc, char **argv)
             bad = parse_count("--prepare-workers", argv[++i], 0, 256, &cfg.prepare_workers);
         else if (!strcmp(argv[i], "--finalize-workers") && i + 1 < argc)
             bad = parse_count("--finalize-workers", argv[++i], 0, 256, &cfg.finalize_workers);
+        else if (!strcmp(argv[i], "--gpu-memory") && i + 1 < argc)
+            bad = parse_bytes("--gpu-memory", argv[++i], 0, 1ull << 50, &cfg.gpu_memory_budget);
         else if (!strcmp(argv[i], "--gpu-workers") && i + 1 < argc)
             bad = parse_count("--gpu-workers", argv[++i], 0, 64, &cfg.gpu_workers_per_device);
         else if (!strcmp(argv[i], "--ready-depth") && i + 1 < argc) {
@@ -747,6 +752,10 @@ static int cmd_bench(int argc, char **argv)
         cuzk_engine_destroy(e);
         return fail("out of memory");
     }
+    /* busy fractions over the timed run only (the stats count from the
+     * engine's start, which includes the untimed first proof) */
+    cuzk_engine_stats st0;
+    cuzk_engine_get_stats(e, &st0);
     double t0 = now_seconds();
     for (int i = 0; i < jobs; i++)
         if (cuzk_engine_submit(e, &req, &ids[i], &err) != CUZK_OK) {
@@ -781,6 +790,17 @@ static int cmd_bench(int argc, char **argv)
     cuzk_engine_stats st;
     cuzk_engine_get_stats(e, &st);
     cuzk_engine_destroy(e);
+    double span = st.uptime - st0.uptime;
+    if (span > 0) {
+        st.prepare_busy = (st.prepare_busy * st.uptime - st0.prepare_busy * st0.uptime) / span;
+        st.worker_busy = (st.worker_busy * st.uptime - st0.worker_busy * st0.uptime) / span;
+        st.finalize_busy = (st.finalize_busy * st.uptime - st0.finalize_busy * st0.uptime) / span;
+        for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
+            st.gpu_busy[g] = (st.gpu_busy[g] * st.uptime - st0.gpu_busy[g] * st0.uptime) / span;
+        for (int w = 0; w < st.workers && w < CUZK_ENGINE_MAX_WORKERS; w++)
+            st.compute_worker_busy[w] =
+                (st.compute_worker_busy[w] * st.uptime - st0.compute_worker_busy[w] * st0.uptime) / span;
+    }
     if (failed) {
         free(ids);
         free(lat);
@@ -819,7 +839,7 @@ static int cmd_bench(int argc, char **argv)
                "%d prepared ahead), finalize queue %u (most held %u)\n",
                st.prepare_workers, st.workers, st.gpus ? "GPU" : "CPU", st.finalize_workers, st.ready_queue_depth,
                st.ready_max, st.prepare_ahead, st.finalize_queue_depth, st.finalize_queue_max);
-        printf("busy (share of the run): prepare %.1f %%, compute %.1f %%, finalize %.1f %%\n", 100 * st.prepare_busy,
+        printf("busy (share of the timed run): prepare %.1f %%, compute %.1f %%, finalize %.1f %%\n", 100 * st.prepare_busy,
                100 * st.worker_busy, 100 * st.finalize_busy);
         for (int w = 0; w < nw; w++) {
             char where[16];
@@ -830,7 +850,12 @@ static int cmd_bench(int argc, char **argv)
             printf("  compute worker %d (%s) %.1f %%\n", w, where, 100 * st.compute_worker_busy[w]);
         }
         for (int g = 0; g < st.gpus; g++)
-            printf("  GPU %d computing %.1f %%\n", g, 100 * st.gpu_busy[g]);
+            printf("  GPU %d computing %.1f %%; memory plan: budget %.2f GiB, keys %.3f GiB, proofs' pool %.3f GiB\n",
+                   g, 100 * st.gpu_busy[g], st.gpu_budget[g] / 1073741824.0, st.gpu_key_bytes[g] / 1073741824.0,
+                   st.gpu_pool_bytes[g] / 1073741824.0);
+        if (st.gpus)
+            printf("  plan: %llu waits for room, %llu key copies dropped, %llu proofs sent to the CPU\n",
+                   st.plan_waits, st.plan_drops, st.plan_cpu);
         printf("mean per proof (stages and waits, then phases):\n");
         for (int p = 0; p < NPH; p++)
             printf("  %-11s %9.4f s\n", names[p], sum[p] / jobs);

@@ -15,7 +15,7 @@
 #define CONFIG_MAX_LINE 4096
 
 enum { OPT_LISTEN, OPT_STATE_DIR, OPT_WORKERS, OPT_THREADS, OPT_DEVICE, OPT_MAX_JOBS, OPT_KEY_CACHE_BYTES,
-       OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
+       OPT_GPU_MEMORY, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
 
 /* The options, in the order of the help; `help` is printed under each. */
 static const struct {
@@ -36,6 +36,10 @@ static const struct {
     [OPT_KEY_CACHE_BYTES] = {"key-cache-bytes", "B",
                              "evict unused keys (least recently used) beyond B bytes of key files\n"
                              "(default 0: no budget)"},
+    [OPT_GPU_MEMORY] = {"gpu-memory", "B",
+                        "device memory each GPU may hold for keys and proofs (docs/engine.md);\n"
+                        "a proof that cannot fit even alone runs on the CPU (device auto) or fails\n"
+                        "(device gpu) (default 0: the GPU's free memory at start less 1 GiB)"},
     [OPT_MAX_BODY] = {"max-body", "B",
                       "largest request body, 1024 to 2^40 (default 256M); an uploaded witness is\n"
                       "4/3 of its file in base64"},
@@ -68,9 +72,7 @@ void serve_usage(FILE *out)
                  "Sizes (B) are bytes, or with a K, M, G or T suffix (powers of 1024), or 2^k.\n");
 }
 
-/* A size: an integer, optionally with a K/M/G/T suffix (powers of 1024),
- * or 2^k; in [lo, hi]. */
-static int parse_bytes(const char *label, const char *s, unsigned long long lo, unsigned long long hi,
+int parse_bytes(const char *label, const char *s, unsigned long long lo, unsigned long long hi,
                        unsigned long long *out)
 {
     char *end;
@@ -160,6 +162,8 @@ static int apply_option(serve_opts *o, int opt, const char *label, const char *v
         return 0;
     case OPT_KEY_CACHE_BYTES:
         return parse_bytes(label, v, 0, 1ull << 62, &c->engine.key_cache_bytes);
+    case OPT_GPU_MEMORY:
+        return parse_bytes(label, v, 0, 1ull << 50, &c->engine.gpu_memory_budget);
     case OPT_MAX_BODY:
         return parse_bytes(label, v, 1024, 1ull << 40, &c->max_body);
     case OPT_RESULT_TTL:
