@@ -146,6 +146,10 @@ enum {
     GPU_PHASES
 };
 
+/* A proof's witness copied to the key's GPU ahead of the proof, outside
+ * the compute lock (on a copy stream of its own), while another proof
+ * computes; cuzk_gpu_prove then skips its upload. */
+typedef struct cuzk_gpu_staged cuzk_gpu_staged;
 typedef struct cuzk_gpu_prove_in {
     /* A w and B w per constraint row: domain_size Montgomery Fr each; NULL
      * (with the lists below unused) when cuzk_gpu_key_evaluates(key) */
@@ -155,6 +159,7 @@ typedef struct cuzk_gpu_prove_in {
     size_t n_ones, n_tail;
     const uint32_t *ones_c, *tail_c; /* the same past the publics, relative to index n_public + 1 */
     size_t n_ones_c, n_tail_c;
+    const cuzk_gpu_staged *staged; /* the witness, already on the device (cuzk_gpu_stage); NULL: uploaded */
 } cuzk_gpu_prove_in;
 
 /* The MSMs, in this order: sum w_i A_i, sum w_i B_i (G1), the same in G2,
@@ -170,6 +175,15 @@ typedef struct cuzk_gpu_prove_out {
 /* The MSMs of a proof (and H's NTTs); the caller blinds. Holds the GPU's
  * compute lock for the duration. */
 int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out, cuzk_gpu_msg *msg);
+/* Device bytes a staged witness of this key takes (n_vars 32-byte values). */
+uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key);
+/* Copies witness (n_vars plain 32-byte values) to the key's GPU without
+ * taking its compute lock; the copy may still run when this returns (an
+ * event orders it before the proof that uses it). Only for keys whose
+ * matrices are resident (cuzk_gpu_key_evaluates). */
+int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, cuzk_gpu_staged **out, cuzk_gpu_msg *msg);
+/* After the proof that used it (or instead of one). NULL is a no-op. */
+void cuzk_gpu_staged_free(cuzk_gpu_staged *staged);
 
 #ifdef __cplusplus
 }

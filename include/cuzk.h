@@ -445,6 +445,10 @@ typedef struct cuzk_engine_stats {
     unsigned long long gpu_budget[CUZK_ENGINE_MAX_GPUS], gpu_key_bytes[CUZK_ENGINE_MAX_GPUS],
         gpu_pool_bytes[CUZK_ENGINE_MAX_GPUS];
     unsigned long long plan_waits, plan_drops, plan_cpu;
+    /* GPU proofs whose witness went up before the GPU was theirs (outside
+     * its compute lock, while another proof computed), and those that
+     * uploaded it inside because the plan had no room for both */
+    unsigned long long plan_staged, plan_unstaged;
 } cuzk_engine_stats;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,

@@ -9,6 +9,9 @@
  * 3. A budget too small for any key: with device auto every proof
  *    completes on the CPU and says why; with device gpu every one fails
  *    with a message naming the budget.
+ * 4. Pre-staging: with room, proofs upload their witness outside the
+ *    compute lock; with room for proofs but not for a staged witness
+ *    beside a running one, none does, and all still run on the GPU.
  *
  *   test_engine_gpu <fixtures dir> */
 #include <stdio.h>
@@ -28,8 +31,10 @@
 static const char *fixtures;
 static char key_path[2][512], wtns_path[2][512];
 
-/* n proofs alternating between the two keys; returns how many ended done
- * and fills the last job's info and the stats. */
+static int only_key = -1; /* >= 0: every proof uses that key */
+
+/* n proofs alternating between the two keys (or of only_key); returns how
+ * many ended done and fills the last job's info and the stats. */
 static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_engine_stats *st, int *on_gpu)
 {
     cuzk_engine *e;
@@ -38,7 +43,8 @@ static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_e
     unsigned long long *ids = calloc((size_t)n, sizeof(*ids));
     CHECK(ids);
     for (int i = 0; i < n; i++) {
-        cuzk_job_request req = {.key_path = key_path[i % 2], .witness_path = wtns_path[i % 2]};
+        int k = only_key >= 0 ? only_key : i % 2;
+        cuzk_job_request req = {.key_path = key_path[k], .witness_path = wtns_path[k]};
         CHECK(cuzk_engine_submit(e, &req, &ids[i], &err) == CUZK_OK);
     }
     int done = 0;
@@ -117,6 +123,36 @@ int main(int argc, char **argv)
            st.gpu_pool_bytes[0]);
     CHECK(on_gpu == 12 && st.plan_cpu == 0 && st.plan_drops >= 1);
     CHECK(st.gpu_key_bytes[0] + st.gpu_pool_bytes[0] <= cfg.gpu_memory_budget);
+
+    /* 4: pre-staging. One key, two workers per GPU: with room, the
+     * witnesses of all proofs but the key's first go up outside the
+     * compute lock; with room for the proofs but not for a staged witness
+     * beside a running proof, none does and all still run on the GPU. The
+     * staged witness is 32 bytes a wire (the pool's high mark from 1 holds
+     * one working set and one staged witness). */
+    only_key = 0;
+    cfg.gpu_memory_budget = 0;
+    cfg.gpu_workers_per_device = 2;
+    CHECK(run(&cfg, 8, &info, &st, &on_gpu) == 8);
+    printf("pre-staging with room: %llu staged, %llu not; %d on the GPU\n", st.plan_staged, st.plan_unstaged, on_gpu);
+    CHECK(on_gpu == 8 && st.plan_staged >= 6 && st.plan_staged + st.plan_unstaged == 8);
+    unsigned long long stage_bytes = 0;
+    {
+        cuzk_zkey *zk;
+        cuzk_error err = {0};
+        CHECK(cuzk_zkey_open(&zk, key_path[0], &err) == CUZK_OK);
+        cuzk_zkey_info zi;
+        cuzk_zkey_get_info(zk, &zi);
+        stage_bytes = 32ull * zi.n_vars;
+        cuzk_zkey_free(zk);
+    }
+    unsigned long long pool0 = st.gpu_pool_bytes[0];
+    cfg.gpu_memory_budget = k0 + pool0 - stage_bytes / 2;
+    CHECK(run(&cfg, 8, &info, &st, &on_gpu) == 8);
+    printf("pre-staging without room (budget %llu): %llu staged, %llu not; %d on the GPU\n", cfg.gpu_memory_budget,
+           st.plan_staged, st.plan_unstaged, on_gpu);
+    CHECK(on_gpu == 8 && st.plan_staged == 0 && st.plan_unstaged == 8 && st.plan_cpu == 0);
+    only_key = -1;
 
     /* 3: too small for any key */
     cfg.gpu_memory_budget = small / 2;

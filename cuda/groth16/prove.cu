@@ -16,12 +16,21 @@
 
 namespace gpu {
 
+// A witness staged ahead of its proof (cuzk_gpu_stage).
+struct staged_witness {
+    int device = 0;
+    uint32_t *wit = nullptr; // n_vars x 8 words, from the pool, on the copy stream
+    cudaStream_t copy = 0;
+    cudaEvent_t ready = nullptr; // the copy is done
+};
+
 struct key_base {
     virtual ~key_base() = default;
     virtual int prove(device_ctx *ctx, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out,
                       cuzk_gpu_msg *msg) = 0;
     virtual bool evaluates() const = 0;
     uint64_t bytes = 0; // held on the device (points, tables, matrices)
+    unsigned vars = 0;  // the witness length
 };
 
 // c = a o b
@@ -212,6 +221,7 @@ template <class Curve> struct key_impl : key_base {
             return CUZK_ERR_NO_MEMORY;
         }
         bytes = key_bytes;
+        vars = n_vars;
         GPU_RC(upload(&a, in->pts_a, n_vars, msg));
         GPU_RC(upload(&b1, in->pts_b1, n_vars, msg));
         GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));
@@ -278,7 +288,11 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(da.alloc(n, st, msg));
         GPU_RC(db.alloc(n, st, msg));
         GPU_RC(dc.alloc(n, st, msg));
-        GPU_RC(wit.alloc((size_t)n_vars * 8, st, msg));
+        const staged_witness *stw = (const staged_witness *)in->staged;
+        if (stw && !on_device)
+            return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a staged witness needs the key's matrices on the GPU");
+        if (!stw)
+            GPU_RC(wit.alloc((size_t)n_vars * 8, st, msg));
         size_t n_lists = on_device ? 4 * (size_t)n_vars : in->n_ones + in->n_tail + in->n_ones_c + in->n_tail_c;
         GPU_RC(lists.alloc(n_lists, st, msg));
         GPU_RC(win1.alloc(4 * per, st, msg));
@@ -289,7 +303,12 @@ template <class Curve> struct key_impl : key_base {
             GPU_TRY(msg, cudaMemsetAsync(da.p + domain, 0, (n - domain) * sizeof(Fr), st));
             GPU_TRY(msg, cudaMemsetAsync(db.p + domain, 0, (n - domain) * sizeof(Fr), st));
         }
-        GPU_TRY(msg, cudaMemcpyAsync(wit.p, in->witness, (size_t)n_vars * 32, cudaMemcpyHostToDevice, st));
+        const uint32_t *wit_p = wit.p;
+        if (stw) {
+            GPU_TRY(msg, cudaStreamWaitEvent(st, stw->ready, 0)); // the copy, done outside the lock
+            wit_p = stw->wit;
+        } else
+            GPU_TRY(msg, cudaMemcpyAsync(wit.p, in->witness, (size_t)n_vars * 32, cudaMemcpyHostToDevice, st));
         uint32_t *l_ones, *l_tail, *l_ones_c, *l_tail_c;
         size_t n_ones = in->n_ones, n_tail = in->n_tail, n_ones_c = in->n_ones_c, n_tail_c = in->n_tail_c;
         cudaEvent_t counted = nullptr;
@@ -305,7 +324,7 @@ template <class Curve> struct key_impl : key_base {
             l_ones = lists.p, l_tail = l_ones + n_vars, l_ones_c = l_tail + n_vars, l_tail_c = l_ones_c + n_vars;
             GPU_TRY(msg, cudaEventRecord(ev[1], st)); // upload done
             GPU_RC(d_counts.alloc(8, st, msg));
-            GPU_RC(witness_split(wit.p, n_vars, n_public + 1, l_ones, l_tail, l_ones_c, l_tail_c, d_counts.p, st,
+            GPU_RC(witness_split(wit_p, n_vars, n_public + 1, l_ones, l_tail, l_ones_c, l_tail_c, d_counts.p, st,
                                  msg));
             // the lengths come back while the transforms run; the host
             // waits for them (an event, not the device) only before the
@@ -313,7 +332,7 @@ template <class Curve> struct key_impl : key_base {
             GPU_TRY(msg, cudaMemcpyAsync(counts_host, d_counts.p, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
             GPU_TRY(msg, cudaEventCreateWithFlags(&counted, cudaEventDisableTiming));
             GPU_TRY(msg, cudaEventRecord(counted, st));
-            const Fr *w_fr = (const Fr *)wit.p;
+            const Fr *w_fr = (const Fr *)wit_p;
             eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[0], sig[0], val[0], w_fr, domain, da.p);
             eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[1], sig[1], val[1], w_fr, domain, db.p);
             GPU_LAUNCHED(msg, "eval_rows");
@@ -346,7 +365,7 @@ template <class Curve> struct key_impl : key_base {
         dc.release();
         GPU_TRY(msg, cudaEventRecord(ev[3], st));
 
-        const uint32_t *w = wit.p, *wc = wit.p + 8 * ((size_t)n_public + 1);
+        const uint32_t *w = wit_p, *wc = wit_p + 8 * ((size_t)n_public + 1);
         cuzk_gpu_msm_result *r = out->msm;
         xyzz<Fp> *wa = win1.p, *wb1 = win1.p + per, *wcc = win1.p + 2 * per, *wh = win1.p + 3 * per;
         GPU_RC(msm_pippenger<Fp>(h, (const uint32_t *)da.p, nullptr, domain, msm_tuning{}, wh, &r[GPU_MSM_H].nwin,
@@ -444,7 +463,20 @@ extern "C" int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cu
     gpu::device_ctx *ctx;
     GPU_RC(gpu::get_device(key->device, &ctx, msg));
     std::lock_guard<std::mutex> lock(ctx->compute);
-    return key->impl->prove(ctx, in, out, msg);
+    int rc = key->impl->prove(ctx, in, out, msg);
+    if (in->staged) {
+        // the staged witness is freed on the copy stream: order that after
+        // everything this proof queued (an error may have left kernels in
+        // flight)
+        auto *s = (const gpu::staged_witness *)in->staged;
+        cudaEvent_t used;
+        if (cudaEventCreateWithFlags(&used, cudaEventDisableTiming) == cudaSuccess) {
+            if (cudaEventRecord(used, ctx->stream) == cudaSuccess)
+                (void)cudaStreamWaitEvent(s->copy, used, 0);
+            (void)cudaEventDestroy(used);
+        }
+    }
+    return rc;
 }
 
 extern "C" void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes,
@@ -459,4 +491,56 @@ extern "C" void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t *key_
 extern "C" uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key)
 {
     return key ? key->impl->bytes : 0;
+}
+
+extern "C" uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key)
+{
+    return key ? (uint64_t)key->impl->vars * 32 : 0;
+}
+
+extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, cuzk_gpu_staged **out,
+                              cuzk_gpu_msg *msg)
+{
+    *out = nullptr;
+    if (!key || !witness || !key->impl->evaluates())
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "staging needs a key with its matrices on the GPU");
+    gpu::device_ctx *ctx;
+    GPU_RC(gpu::get_device(key->device, &ctx, msg));
+    auto *s = new (std::nothrow) gpu::staged_witness();
+    if (!s)
+        return gpu::fail_msg(msg, CUZK_ERR_NO_MEMORY, "out of host memory");
+    s->device = key->device;
+    s->copy = ctx->copy_stream;
+    size_t bytes = (size_t)key->impl->vars * 32;
+    cudaError_t e = cudaMallocAsync((void **)&s->wit, bytes ? bytes : 32, s->copy);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(s->wit, witness, bytes, cudaMemcpyHostToDevice, s->copy);
+    if (e == cudaSuccess)
+        e = cudaEventCreateWithFlags(&s->ready, cudaEventDisableTiming);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(s->ready, s->copy);
+    if (e != cudaSuccess) {
+        int rc = gpu::fail(msg, e, "staging a witness", __FILE__, __LINE__);
+        cuzk_gpu_staged_free((cuzk_gpu_staged *)s);
+        return rc;
+    }
+    *out = (cuzk_gpu_staged *)s;
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_staged_free(cuzk_gpu_staged *staged)
+{
+    auto *s = (gpu::staged_witness *)staged;
+    if (!s)
+        return;
+    if (cudaSetDevice(s->device) == cudaSuccess) {
+        // the proof that read it has finished (its stream was synchronized
+        // before cuzk_gpu_prove returned), or none used it: the free is
+        // ordered after the copy on the copy stream
+        if (s->wit)
+            (void)cudaFreeAsync(s->wit, s->copy);
+        if (s->ready)
+            (void)cudaEventDestroy(s->ready);
+    }
+    delete s;
 }

@@ -9,7 +9,8 @@ namespace gpu {
 
 struct device_ctx {
     int device = 0;
-    cudaStream_t stream = 0;
+    cudaStream_t stream = 0;      // compute, under the lock
+    cudaStream_t copy_stream = 0; // pre-staging of the next proof's inputs, outside the lock
     cudaDeviceProp props;
     std::mutex compute; // one compute lock per GPU
 };

@@ -48,6 +48,8 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
         if (e == cudaSuccess)
             e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
         if (e == cudaSuccess)
+            e = cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking);
+        if (e == cudaSuccess)
             e = cudaGetDeviceProperties(&c->props, device);
         // keep freed pool memory instead of returning it to the driver
         // between proofs: re-growing the pool cost ~700 ms per 4 GiB in

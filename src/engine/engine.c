@@ -113,6 +113,7 @@ struct cuzk_engine {
     int gpu_planned[CUZK_ENGINE_MAX_GPUS]; /* proofs holding a plan on each GPU */
     pthread_cond_t gpu_cv;                 /* a plan ended */
     unsigned long long plan_waits, plan_drops, plan_cpu;
+    unsigned long long plan_staged, plan_unstaged; /* GPU proofs with the witness pre-staged, and without */
     int stopping;
     unsigned active; /* queued + running */
     unsigned running;
@@ -513,7 +514,7 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
  * or fails with *rc set when the device is "gpu"). On a budget > 0 the
  * job holds a plan on g until plan_end. */
 typedef struct gpu_plan_hold {
-    int g, active, uploading;
+    int g, active, uploading, stage;
     uint64_t work, provisional; /* working set; key bytes counted before the upload */
 } gpu_plan_hold;
 
@@ -529,7 +530,7 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
         prove_gpu_footprint(k->zk, g, &p);
         pthread_mutex_lock(&e->mu);
         const uint64_t budget = e->gpu_budget[g];
-        const uint64_t pool = p.work_bytes > e->gpu_pool_bytes[g] ? p.work_bytes : e->gpu_pool_bytes[g];
+        uint64_t pool = p.work_bytes > e->gpu_pool_bytes[g] ? p.work_bytes : e->gpu_pool_bytes[g];
         const uint64_t keys = e->gpu_keys_bytes[g] - (p.resident ? k->gpu_bytes[g] : 0);
         const uint64_t key_need = p.resident ? (k->gpu_bytes[g] ? k->gpu_bytes[g] : p.resident_bytes) : p.key_bytes;
         if (keys + key_need + pool <= budget) {
@@ -537,6 +538,16 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
              * upload decides within the budget it is given) */
             h->active = 1;
             h->work = p.work_bytes;
+            /* pre-staging: this proof's witness goes up while another
+             * computes, so the pool then holds a working set and a staged
+             * witness at once; only when that fits too (else the proof
+             * uploads inside the lock) */
+            const uint64_t with_stage = p.work_bytes + p.stage_bytes;
+            if (p.resident && p.stage_bytes && keys + key_need + (with_stage > pool ? with_stage : pool) <= budget) {
+                h->stage = 1;
+                if (with_stage > pool)
+                    pool = with_stage;
+            }
             if (!p.resident) {
                 h->uploading = 1;
                 uint64_t with = key_need + p.matrix_bytes;
@@ -612,6 +623,10 @@ static void plan_end(cuzk_engine *e, job *j, gpu_plan_hold *h)
     }
     k->gpu_users[g]--;
     e->gpu_planned[g]--;
+    if (prove_state_staged(j->ps))
+        e->plan_staged++;
+    else if (prove_state_gpu(j->ps) >= 0)
+        e->plan_unstaged++;
     pthread_cond_broadcast(&e->gpu_cv);
     pthread_mutex_unlock(&e->mu);
 }
@@ -630,7 +645,8 @@ static void run_compute(cuzk_engine *e, worker *wk, job *j)
         if (rc == CUZK_OK && budget == 0)
             prove_route_cpu(j->ps, note);
         if (rc == CUZK_OK)
-            rc = budget ? prove_compute_budget(j->ps, wk->gpu, budget, &err) : prove_compute(j->ps, -1, &err);
+            rc = budget ? prove_compute_budget(j->ps, wk->gpu, budget, hold.stage, &err)
+                        : prove_compute(j->ps, -1, &err);
         plan_end(e, j, &hold);
     } else
         rc = prove_compute(j->ps, wk->gpu, &err);
@@ -1230,6 +1246,8 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->plan_waits = e->plan_waits;
     s->plan_drops = e->plan_drops;
     s->plan_cpu = e->plan_cpu;
+    s->plan_staged = e->plan_staged;
+    s->plan_unstaged = e->plan_unstaged;
     double pool[3] = {0};
     for (int i = 0; i < e->n_workers; i++) {
         const worker *w = &e->workers[i];

@@ -168,6 +168,8 @@ void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan 
     if (zk->gpu_key_state[device] == 1) {
         plan->resident = 1;
         plan->resident_bytes = cuzk_gpu_key_bytes(zk->gpu_key[device]);
+        if (cuzk_gpu_key_evaluates(zk->gpu_key[device]))
+            plan->stage_bytes = cuzk_gpu_stage_bytes(zk->gpu_key[device]);
     }
     pthread_mutex_unlock(&gpu_key_lock);
 }
@@ -229,6 +231,8 @@ struct prove_state {
     cuzk_timings t;
     int gpu;        /* -1: the CPU path */
     int gpu_proved; /* compute ran on the GPU: finalize finishes the MSMs and blinds */
+    int stage;      /* the engine's plan lets compute pre-stage the witness */
+    int staged;     /* it did */
 #if CUZK_HAVE_CUDA
     unsigned char *a, *b; /* A w, B w (domain_size Fr each) */
     uint32_t *ones, *tail, *ones_c, *tail_c;
@@ -315,7 +319,19 @@ static int compute_gpu(prove_state *st, cuzk_error *err)
     cuzk_gpu_key *key = st->zk->gpu_key[st->gpu]; /* gpu_key_get succeeded: resident until the engine's plan
                                                      drops it, which it does not while a job computes */
     pthread_mutex_unlock(&gpu_key_lock);
+    /* pre-staging (the engine's plan allows it): the witness goes up
+     * outside the compute lock, while another proof computes */
+    cuzk_gpu_staged *staged = NULL;
+    if (st->stage && gpu_evaluated && cuzk_gpu_key_evaluates(key)) {
+        cuzk_gpu_msg sm = {{0}};
+        if (cuzk_gpu_stage(key, st->in.witness, &staged, &sm) == CUZK_OK)
+            st->gin.staged = staged;
+        /* else the proof uploads the witness itself, as without a plan */
+    }
     rc = cuzk_gpu_prove(key, &st->gin, st->gout, &m);
+    st->gin.staged = NULL;
+    cuzk_gpu_staged_free(staged);
+    st->staged = staged != NULL;
     free_gpu_inputs(st);
     st->gin.a = st->gin.b = NULL;
     if (rc != CUZK_OK)
@@ -514,10 +530,11 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
     return CUZK_OK;
 }
 
-static int compute(prove_state *st, int gpu, uint64_t budget, cuzk_error *err)
+static int compute(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_error *err)
 {
     if (!st)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_compute: NULL argument");
+    st->stage = stage;
     double t0 = now();
     int rc = cancelled(st, err);
     if (rc != CUZK_OK)
@@ -552,12 +569,17 @@ static int compute(prove_state *st, int gpu, uint64_t budget, cuzk_error *err)
 
 int prove_compute(prove_state *st, int gpu, cuzk_error *err)
 {
-    return compute(st, gpu, 0, err);
+    return compute(st, gpu, 0, 0, err);
 }
 
-int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, cuzk_error *err)
+int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_error *err)
 {
-    return compute(st, gpu, budget, err);
+    return compute(st, gpu, budget, stage, err);
+}
+
+int prove_state_staged(const prove_state *st)
+{
+    return st && st->staged;
 }
 
 void prove_route_cpu(prove_state *st, const char *note)

@@ -58,6 +58,7 @@ typedef struct prove_gpu_plan {
     uint64_t key_bytes, matrix_bytes, work_bytes;
     int resident;
     uint64_t resident_bytes;
+    uint64_t stage_bytes; /* a pre-staged witness (0: the key cannot pre-stage, e.g. not resident yet) */
 } prove_gpu_plan;
 void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan);
 /* Frees the key's copy on GPU `device` (after the proof running there, if
@@ -65,8 +66,12 @@ void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan 
  * sure no job of this key computes there meanwhile. */
 uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zk, int device);
 /* Stage 2 with the key's first upload held to `budget` bytes of the GPU
- * (0: as prove_compute, its free memory). */
-int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, cuzk_error *err);
+ * (0: as prove_compute, its free memory); with stage, the witness is
+ * pre-staged outside the GPU's compute lock (while another proof computes)
+ * when the key allows it. */
+int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_error *err);
+/* Whether compute pre-staged the witness. */
+int prove_state_staged(const prove_state *st);
 /* Sends a GPU-path state to the CPU (its compute stage runs the whole
  * proof there); note (may be NULL) is kept as the timings' device_note. */
 void prove_route_cpu(prove_state *st, const char *note);
