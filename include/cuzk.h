@@ -386,6 +386,10 @@ typedef struct cuzk_engine_config {
     /* Device memory each GPU may hold for keys and proofs (the plan in
      * docs/engine.md); 0: its free memory at cuzk_engine_create less 1 GiB */
     unsigned long long gpu_memory_budget;
+    /* 1: a GPU proof's witness goes up outside the compute lock while
+     * another proof computes, when the plan has room (docs/engine.md);
+     * 0 (default until measured faster): inside the lock */
+    int prestage;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {

@@ -133,6 +133,7 @@ int main(int argc, char **argv)
     only_key = 0;
     cfg.gpu_memory_budget = 0;
     cfg.gpu_workers_per_device = 2;
+    cfg.prestage = 1;
     CHECK(run(&cfg, 8, &info, &st, &on_gpu) == 8);
     printf("pre-staging with room: %llu staged, %llu not; %d on the GPU\n", st.plan_staged, st.plan_unstaged, on_gpu);
     CHECK(on_gpu == 8 && st.plan_staged >= 6 && st.plan_staged + st.plan_unstaged == 8);
@@ -153,6 +154,7 @@ int main(int argc, char **argv)
            st.plan_staged, st.plan_unstaged, on_gpu);
     CHECK(on_gpu == 8 && st.plan_staged == 0 && st.plan_unstaged == 8 && st.plan_cpu == 0);
     only_key = -1;
+    cfg.prestage = 0;
 
     /* 3: too small for any key */
     cfg.gpu_memory_budget = small / 2;

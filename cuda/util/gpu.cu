@@ -60,6 +60,14 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
         uint64_t threshold = UINT64_MAX;
         if (e == cudaSuccess)
             e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+        // an allocation on the copy stream (a pre-staged witness) must not
+        // wait for the compute stream's frees: that would start the copy
+        // only when the running proof has finished (suspected in run F,
+        // 2026-11-30: pre-staged proofs 30.3/s against 32.0/s uploading in
+        // the lock). The pool grows instead; same-stream reuse is unchanged.
+        int no = 0;
+        if (e == cudaSuccess)
+            e = cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no);
         if (e != cudaSuccess) {
             delete c;
             return fail(msg, e, "initializing the CUDA device", __FILE__, __LINE__);

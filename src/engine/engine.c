@@ -543,7 +543,8 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
              * witness at once; only when that fits too (else the proof
              * uploads inside the lock) */
             const uint64_t with_stage = p.work_bytes + p.stage_bytes;
-            if (p.resident && p.stage_bytes && keys + key_need + (with_stage > pool ? with_stage : pool) <= budget) {
+            if (e->cfg.prestage && p.resident && p.stage_bytes &&
+                keys + key_need + (with_stage > pool ? with_stage : pool) <= budget) {
                 h->stage = 1;
                 if (with_stage > pool)
                     pool = with_stage;
