@@ -293,7 +293,7 @@ static void test_priorities_and_cancel(void)
     gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
     /* no job prepared ahead: on a GPU machine the default would let the
      * first arrivals into the ready queue before the later, higher ones
-     * (seen on the H200, run F) */
+     * (seen on the H200, run H) */
     cuzk_engine_config cfg = {.workers = 1, .threads_per_worker = 1, .max_jobs = 12, .stage_hook = gate_hook,
                               .stage_hook_ctx = &g, .prepare_ahead = -1};
     cuzk_engine *e;

@@ -44,7 +44,7 @@ inline unsigned msm_gpu_window(size_t count)
 // two from 64 to 1024; `given` (a tuning) wins. Slots of 64 at every size
 // cost BLS12-381 G1 2^26 847 ms against 741 with slots up to 1024 (more
 // fix-up work: 36 vs 6 ms, and a slower accumulation), while at 2^22 and
-// below the two timed the same (BENCHMARKS.md, 2026-11-30, runs C and E).
+// below the two timed the same (BENCHMARKS.md, 2026-11-30, runs C, E and F).
 inline unsigned msm_slot_length(size_t count, unsigned given)
 {
     if (given)
