@@ -110,7 +110,8 @@ gpu_w1|--device gpu --jobs $n --gpu-workers 1
 gpu_w2|--device gpu --jobs $n --gpu-workers 2
 gpu_w2_prestage|--device gpu --jobs $n --gpu-workers 2 --prestage
 gpu_w2_p4_f4|--device gpu --jobs $n --gpu-workers 2 --prepare-workers 4 --finalize-workers 4
-gpu_w3_p4_f4|--device gpu --jobs $n --gpu-workers 3 --prepare-workers 4 --finalize-workers 4
+gpu_w4_p4_f4|--device gpu --jobs $n --gpu-workers 4 --prepare-workers 4 --finalize-workers 4
+gpu_w16_p4_f4|--device gpu --jobs $n --gpu-workers 16 --prepare-workers 4 --finalize-workers 4
 cpu_w1_t16|--device cpu --jobs 4 --workers 1 --threads 16
 SETTINGS
     rm -f "$c.zkey" "$c.wtns"
