@@ -486,8 +486,9 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result(cuzk_engine *engine, uns
                                                         char **public_json, cuzk_error *err);
 /* Cancels a job: at once when it waits in a queue (queued, ready, finalize
  * wait; its prepared data is freed), at the end of its stage when a worker
- * runs it (prepare also checks between its evaluation and witness split;
- * a CPU proof runs to the end of its compute stage). */
+ * runs it (prepare also checks between its evaluation and witness split, a
+ * CPU proof between its phases: evaluation, transforms, each MSM; a GPU
+ * call runs to its end). */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_cancel(cuzk_engine *engine, unsigned long long id, cuzk_error *err);
 /* Forgets an ended job and its result. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_release(cuzk_engine *engine, unsigned long long id,

@@ -9,6 +9,7 @@
 #ifndef CUZK_CORE_H
 #define CUZK_CORE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,10 @@ typedef struct core_prove_in {
     const unsigned char *alpha1, *beta1, *beta2, *delta1, *delta2;
     const unsigned char *witness; /* n_vars plain 32-byte values, below r */
     const unsigned char *r, *s;   /* the blinding scalars, plain 32 bytes, below r */
+    /* may be NULL; when it becomes nonzero, groth16_prove returns
+     * CUZK_ERR_CANCELLED at its next phase boundary (after the evaluation,
+     * the transforms, each MSM) */
+    const atomic_int *cancel;
 } core_prove_in;
 
 typedef struct core_prove_out {

@@ -274,6 +274,63 @@ static void test_proofs_verify(const char *curve, const char *name, int count)
     cuzk_zkey_free(zk);
 }
 
+/* The core prover's cancellation points: with the flag already set, a
+ * CPU proof stops at its first phase boundary (after the evaluation), and
+ * through the staged API a proof cancelled between prepare and compute
+ * never computes. */
+static void test_cancel_inside(const char *curve)
+{
+    char ctx[128];
+    snprintf(ctx, sizeof(ctx), "cancel inside a CPU proof: %s/poseidon3", curve);
+    test_context = ctx;
+    cuzk_zkey *zk;
+    cuzk_wtns *w;
+    open_pair(curve, "poseidon3", &zk, &w);
+    static const unsigned char r[32] = {5}, s[32] = {7};
+    atomic_int flag = 1;
+    core_prove_in in = {
+        .curve = zk->curve->id,
+        .threads = 1,
+        .n_vars = zk->n_vars,
+        .n_public = zk->n_public,
+        .domain_size = zk->domain_size,
+        .n_coefs = zk->n_coefs,
+        .coefs = zk->coefs,
+        .pts_a = zk->a,
+        .pts_b1 = zk->b1,
+        .pts_b2 = zk->b2,
+        .pts_c = zk->c,
+        .pts_h = zk->h,
+        .alpha1 = zk->alpha1,
+        .beta1 = zk->beta1,
+        .beta2 = zk->beta2,
+        .delta1 = zk->delta1,
+        .delta2 = zk->delta2,
+        .witness = w->values,
+        .r = r,
+        .s = s,
+        .cancel = &flag,
+    };
+    core_prove_out out;
+    memset(&out, 0, sizeof(out));
+    CHECK(cuzk_core()->groth16_prove(&in, &out) == CUZK_ERR_CANCELLED);
+    CHECK(out.seconds[CORE_PHASE_EVAL] > 0 && out.seconds[CORE_PHASE_NTT] == 0); /* stopped after eval */
+    atomic_store(&flag, 0);
+    memset(&out, 0, sizeof(out));
+    CHECK(cuzk_core()->groth16_prove(&in, &out) == CUZK_OK); /* the flag clear: the whole proof */
+    CHECK(out.seconds[CORE_PHASE_MSM_H] > 0);
+    cuzk_prove_options opts = {.threads = 1, .device = CUZK_DEVICE_CPU};
+    prove_state *st;
+    cuzk_error err;
+    CHECK(prove_prepare(zk, w, r, s, &opts, &flag, &st, &err) == CUZK_OK);
+    atomic_store(&flag, 1);
+    CHECK(prove_compute(st, -1, &err) == CUZK_ERR_CANCELLED);
+    CHECK(strstr(err.message, "cancelled") != NULL);
+    prove_state_free(st);
+    cuzk_wtns_free(w);
+    cuzk_zkey_free(zk);
+}
+
 static void test_bad_inputs(const char *curve, const char *other_curve)
 {
     char ctx[128];
@@ -351,6 +408,7 @@ int main(int argc, char **argv)
         test_proofs_verify(curves[k], "mul1k", 2);
         test_proofs_verify(curves[k], "poseidon3", 2);
         test_bad_inputs(curves[k], curves[1 - k]);
+        test_cancel_inside(curves[k]);
     }
     test_done("test_prove");
     return 0;

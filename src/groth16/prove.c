@@ -54,6 +54,8 @@ static int thread_count(const cuzk_prove_options *opts)
 
 static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *out, cuzk_error *err)
 {
+    if (rc == CUZK_ERR_CANCELLED)
+        return cuzk_error_set(err, rc, "the proof was cancelled");
     if (rc == CUZK_ERR_FORMAT)
         return cuzk_error_set(err, rc, "%s: section 4 (coefficients): entry %llu is out of range", zk->bf.name,
                               out->bad_coef);
@@ -504,6 +506,7 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
         .witness = w->values,
         .r = st->r,
         .s = st->s,
+        .cancel = cancel,
     };
     snprintf(st->t.device, sizeof(st->t.device), "cpu");
 #if CUZK_HAVE_CUDA

@@ -242,6 +242,10 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
         PV_(fr_mul)(&c[i], &a[i], &b[i]);
     double t1 = prove_now();
     out->seconds[CORE_PHASE_EVAL] = t1 - t0;
+    if (in->cancel && atomic_load(in->cancel)) {
+        rc = CUZK_ERR_CANCELLED;
+        goto done;
+    }
 
     /* ntt: to the odd coset, then h = a b - c in plain form (the H MSM's
      * scalars) */
@@ -258,6 +262,10 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     }
     double t2 = prove_now();
     out->seconds[CORE_PHASE_NTT] = t2 - t1;
+    if (in->cancel && atomic_load(in->cancel)) {
+        rc = CUZK_ERR_CANCELLED;
+        goto done;
+    }
 
     /* msm: classify once for A, B1, B2; C uses the same lists past the
      * publics, shifted */
@@ -271,21 +279,37 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     if ((rc = PV_(msm_g1_split)(&pa, in->pts_a, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
         goto done;
     out->seconds[CORE_PHASE_MSM_A] = prove_now() - tm;
+    if (in->cancel && atomic_load(in->cancel)) {
+        rc = CUZK_ERR_CANCELLED;
+        goto done;
+    }
     tm = prove_now();
     if ((rc = PV_(msm_g1_split)(&pb1, in->pts_b1, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
         goto done;
     out->seconds[CORE_PHASE_MSM_B1] = prove_now() - tm;
+    if (in->cancel && atomic_load(in->cancel)) {
+        rc = CUZK_ERR_CANCELLED;
+        goto done;
+    }
     tm = prove_now();
     if ((rc = PV_(g2_msm_sum)(&s2, in->pts_b2, ones, n_ones)) != CUZK_OK ||
         (rc = PV_(g2_msm_pippenger)(&t2g, in->pts_b2, in->witness, tail, n_tail, threads)) != CUZK_OK)
         goto done;
     PV_(g2_add_var)(&pb2, &s2, &t2g);
     out->seconds[CORE_PHASE_MSM_B2] = prove_now() - tm;
+    if (in->cancel && atomic_load(in->cancel)) {
+        rc = CUZK_ERR_CANCELLED;
+        goto done;
+    }
     tm = prove_now();
     if ((rc = PV_(msm_g1_split)(&pc, in->pts_c, in->witness + 32 * npub1, ones_c, n_ones_c, tail_c, n_tail_c,
                                 threads)) != CUZK_OK)
         goto done;
     out->seconds[CORE_PHASE_MSM_C] = prove_now() - tm;
+    if (in->cancel && atomic_load(in->cancel)) {
+        rc = CUZK_ERR_CANCELLED;
+        goto done;
+    }
     tm = prove_now();
     if ((rc = PV_(g1_msm_pippenger)(&ph, in->pts_h, (const unsigned char *)a, NULL, n, threads)) != CUZK_OK)
         goto done;
