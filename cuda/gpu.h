@@ -78,6 +78,12 @@ enum { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_ODD_COSET };
 int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, int kernel, unsigned pass_bits, double *ms,
                  cuzk_gpu_msg *msg);
 
+/* --- setup ------------------------------------------------------------- */
+/* out[i] = k_i G for the group's generator (affine, .zkey layout, as
+ * generator is given), scalars n plain 32-byte values; on GPU 0.
+ * Variable time: for the random testing setup (src/groth16/setup.c). */
+int cuzk_gpu_fixed_base(int curve, int group, const void *generator, const void *scalars, size_t n, void *out,
+                        cuzk_gpu_msg *msg);
 /* --- benchmarks: data made on the device, timed with events ------------- */
 /* n distinct points: point i = hi[i >> 13] + lo[i & 8191] from two host
  * tables of 8192 affine points each (n <= 2^26). Runs the MSM `reps` times

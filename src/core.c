@@ -277,6 +277,12 @@ static int core_setup_random_points(const core_random_setup *st, int kind, size_
     return CORE_DISPATCH(st->curve, random_points)(st, kind, start, count, out);
 }
 
+static int core_setup_random_point_scalars(const core_random_setup *st, int kind, size_t start, size_t count,
+                                           unsigned char *out)
+{
+    return CORE_DISPATCH(st->curve, random_point_scalars)(st, kind, start, count, (limb_t *)(void *)out);
+}
+
 static void core_generators(int curve, unsigned char *g1, unsigned char *g2)
 {
     if (curve == CUZK_CURVE_BLS12_381) {
@@ -322,4 +328,5 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .setup_coefs = core_setup_coefs,
     .setup_random_scalars = core_setup_random_scalars,
     .setup_random_points = core_setup_random_points,
+    .setup_random_point_scalars = core_setup_random_point_scalars,
 };

@@ -154,6 +154,10 @@ struct cuzk_core_ops {
      * alpha1, beta1, beta2, gamma2, delta1, delta2, count ignored) into out
      * (.zkey layout). CUZK_OK, CUZK_ERR_NO_MEMORY. */
     int (*setup_random_points)(const core_random_setup *st, int kind, size_t start, size_t count, unsigned char *out);
+    /* The scalars of those points (not SETUP_KIND_VK): point i is k_i G;
+     * out: count plain 32-byte values (for a GPU's fixed-base products). */
+    int (*setup_random_point_scalars)(const core_random_setup *st, int kind, size_t start, size_t count,
+                                      unsigned char *out);
     /* The generators of G1 and G2 (.zkey layout). */
     void (*generators)(int curve, unsigned char *g1, unsigned char *g2);
     /* out[i] = a[i] - b[i] for n G1 points (.zkey layout). */

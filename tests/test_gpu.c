@@ -307,6 +307,53 @@ MSM_TEST(bls12_381_g2, CUZK_CURVE_BLS12_381, 2, BLS12_381_R_SCALAR)
 MSM_TEST(bn254_g1, CUZK_CURVE_BN254, 1, BN254_R_SCALAR)
 MSM_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
 
+/* Fixed-base products k G by the generator (the random setup's points on
+ * the GPU) against the CPU's one-point MSM: random scalars, 0, 1, 255,
+ * 256, r - 1 and its neighbours, every byte 0xff below r. */
+#define FIXED_BASE_TEST(G, CURVE, GROUP, RSCALAR)                                                     \
+    static void test_fixed_base_##G(void)                                                             \
+    {                                                                                                 \
+        test_context = "fixed-base " #G;                                                              \
+        enum { N = 300 };                                                                             \
+        unsigned char g1[96], g2[192];                                                                \
+        cuzk_core()->generators(CURVE, g1, g2);                                                       \
+        const unsigned char *gen = GROUP == 1 ? g1 : g2;                                              \
+        limb_t *k = calloc(N, 32);                                                                    \
+        G##_affine *got = malloc(N * sizeof(G##_affine));                                             \
+        static const limb_t r[4] = RSCALAR;                                                           \
+        for (size_t i = 0; i < N; i++) {                                                              \
+            limb_t *ki = k + 4 * i;                                                                   \
+            if (i < 6) {                                                                              \
+                static const limb_t small[6] = {0, 1, 2, 255, 256, 65535};                            \
+                ki[0] = small[i];                                                                     \
+            } else if (i < 12) {                                                                      \
+                memcpy(ki, r, 32);                                                                    \
+                ki[0] -= i - 5;                                                                       \
+            } else if (i == 12) { /* every byte 0xff up to 2^248 */                                   \
+                ki[0] = ki[1] = ki[2] = ~(limb_t)0;                                                   \
+                ki[3] = 0x00ffffffffffffffULL;                                                        \
+            } else                                                                                    \
+                rand_scalar(ki, 0);                                                                   \
+        }                                                                                             \
+        cuzk_gpu_msg m;                                                                               \
+        gpu_check(cuzk_gpu_fixed_base(CURVE, GROUP, gen, k, N, got, &m), &m);                         \
+        for (size_t i = 0; i < N; i++) {                                                              \
+            G##_jacobian want;                                                                        \
+            G##_affine wa;                                                                            \
+            CHECK(G##_msm_pippenger(&want, gen, (const unsigned char *)(k + 4 * i), NULL, 1, 1) == CUZK_OK); \
+            G##_to_affine(&wa, &want);                                                                \
+            if (memcmp(&wa, &got[i], sizeof(wa)) != 0)                                                \
+                fprintf(stderr, "fixed-base scalar %zu differs\n", i);                               \
+            CHECK(memcmp(&wa, &got[i], sizeof(wa)) == 0);                                             \
+        }                                                                                             \
+        free(k);                                                                                      \
+        free(got);                                                                                    \
+    }
+FIXED_BASE_TEST(bls12_381_g1, CUZK_CURVE_BLS12_381, 1, BLS12_381_R_SCALAR)
+FIXED_BASE_TEST(bls12_381_g2, CUZK_CURVE_BLS12_381, 2, BLS12_381_R_SCALAR)
+FIXED_BASE_TEST(bn254_g1, CUZK_CURVE_BN254, 1, BN254_R_SCALAR)
+FIXED_BASE_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
+
 /* --- NTT --------------------------------------------------------------- */
 
 #define NTT_TEST(C, CURVE)                                                                            \
@@ -448,6 +495,10 @@ int main(int argc, char **argv)
     test_msm_bn254_g1();
     test_msm_bls12_381_g2();
     test_msm_bn254_g2();
+    test_fixed_base_bls12_381_g1();
+    test_fixed_base_bls12_381_g2();
+    test_fixed_base_bn254_g1();
+    test_fixed_base_bn254_g2();
     static const char *curves[2] = {"bn128", "bls12381"};
     static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
     for (int k = 0; k < 2; k++)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../cuda/gpu.h"
 #include "../core.h"
 #include "../formats/binwriter.h"
 #include "../formats/ptau.h"
@@ -276,7 +277,31 @@ typedef struct random_writer {
     unsigned long long done, total;
     cuzk_progress_fn progress;
     void *progress_ctx;
+    /* with a GPU: the products k_i G go there (the same points as the
+     * CPU's; a failure falls back to the CPU for the rest) */
+    int gpu;
+    unsigned char *scalars; /* RANDOM_CHUNK plain 32-byte values */
+    unsigned char gen1[96], gen2[192];
 } random_writer;
+
+/* Points [at, at + m) of one kind into rw->buf, on the GPU when there is
+ * one. */
+static int random_points(random_writer *rw, int kind, size_t at, size_t m)
+{
+#if CUZK_HAVE_CUDA
+    if (rw->gpu && cuzk_core()->setup_random_point_scalars(rw->st, kind, at, m, rw->scalars) == CUZK_OK) {
+        cuzk_gpu_msg msg = {{0}};
+        int two = kind == SETUP_KIND_B2;
+        int rc = cuzk_gpu_fixed_base(rw->st->curve, two ? 2 : 1, two ? rw->gen2 : rw->gen1, rw->scalars, m,
+                                     rw->buf, &msg);
+        cuzk_memzero(rw->scalars, m * 32); /* toxic waste */
+        if (rc == CUZK_OK)
+            return CUZK_OK;
+        rw->gpu = 0;
+    }
+#endif
+    return cuzk_core()->setup_random_points(rw->st, kind, at, m, rw->buf);
+}
 
 /* One section of `count` points of one kind, chunk by chunk. */
 static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t count, size_t point_bytes,
@@ -285,7 +310,7 @@ static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t
     binwriter_section_begin(rw->w, id);
     for (size_t at = 0; at < count && !rw->w->failed; at += RANDOM_CHUNK) {
         size_t m = count - at < RANDOM_CHUNK ? count - at : RANDOM_CHUNK;
-        int rc = cuzk_core()->setup_random_points(rw->st, kind, at, m, rw->buf);
+        int rc = random_points(rw, kind, at, m);
         if (rc != CUZK_OK)
             return rc;
         binwriter_write(rw->w, rw->buf, m * point_bytes);
@@ -395,6 +420,7 @@ int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads,
     };
     unsigned char vk[3 * 96 + 3 * 192];
     unsigned char *buf = malloc((size_t)RANDOM_CHUNK * c->g2_bytes);
+    unsigned char *gpu_scalars = NULL; /* with a GPU: RANDOM_CHUNK scalars at a time */
     binwriter w;
     int writing = 0;
     if (!buf) {
@@ -436,7 +462,16 @@ int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads,
     if ((rc = write_coefs(&w, r, count_coefs(r))) != CUZK_OK)
         goto fail;
     random_writer rw = {&w, &st, buf, 0, (unsigned long long)npub1 + n + (nv - npub1) + 3 * nv, progress,
-                        progress_ctx};
+                        progress_ctx, 0, NULL, {0}, {0}};
+    int gpus = 0;
+    /* CUZK_SETUP_DEVICE=cpu keeps the products on the CPU */
+    const char *dev = getenv("CUZK_SETUP_DEVICE");
+    if (cuzk_has_cuda() && !(dev && !strcmp(dev, "cpu")) && cuzk_gpu_count(&gpus) == CUZK_OK && gpus > 0 &&
+        (gpu_scalars = malloc((size_t)RANDOM_CHUNK * 32)) != NULL) {
+        rw.scalars = gpu_scalars;
+        rw.gpu = 1;
+        cuzk_core()->generators(c->id, rw.gen1, rw.gen2);
+    }
     size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
     if ((rc = write_random_section(&rw, ZKEY_SEC_IC, SETUP_KIND_IC, npub1, g1, "IC")) != CUZK_OK ||
         (rc = write_random_section(&rw, ZKEY_SEC_H, SETUP_KIND_H, n, g1, "H")) != CUZK_OK ||
@@ -473,6 +508,7 @@ done:
     free(st.a);
     free(st.b);
     free(st.c);
+    free(gpu_scalars);
     free(buf);
     cuzk_r1cs_free(r);
     return rc;

@@ -405,9 +405,10 @@ CUZK_INLINE int ST_(random_scalars)(core_random_setup *st)
     return rc;
 }
 
-/* Points [start, start + count) of one section. */
-CUZK_INLINE int ST_(random_points)(const core_random_setup *st, int kind, size_t start, size_t count,
-                                   unsigned char *out)
+/* The scalars of points [start, start + count) of one section (not
+ * SETUP_KIND_VK): k[i] (4 limbs, plain) such that point i = k[i] G. */
+CUZK_INLINE int ST_(random_point_scalars)(const core_random_setup *st, int kind, size_t start, size_t count,
+                                          limb_t *k)
 {
     ST_FR tau, alpha, beta, gamma, delta, t;
     ST_(fr_load)(&tau, st->tau);
@@ -415,34 +416,9 @@ CUZK_INLINE int ST_(random_points)(const core_random_setup *st, int kind, size_t
     ST_(fr_load)(&beta, st->beta);
     ST_(fr_load)(&gamma, st->gamma);
     ST_(fr_load)(&delta, st->delta);
-    int threads = st->threads > 0 ? st->threads : 1;
-    if (kind == SETUP_KIND_VK) {
-        limb_t k[6][4];
-        ST_(fr_to_raw)(k[0], &alpha);
-        ST_(fr_to_raw)(k[1], &beta);
-        ST_(fr_to_raw)(k[2], &delta);
-        ST_(fr_to_raw)(k[3], &beta);
-        ST_(fr_to_raw)(k[4], &gamma);
-        ST_(fr_to_raw)(k[5], &delta);
-        size_t g1 = sizeof(ST_G1A), g2 = sizeof(ST_G2A);
-        unsigned char p1[3 * sizeof(ST_G1A)], p2[3 * sizeof(ST_G2A)];
-        int rc = ST_(g1_fixed_base_var)(p1, k[0], 3, 1); /* alpha, beta, delta in G1 */
-        if (rc == CUZK_OK)
-            rc = ST_(g2_fixed_base_var)(p2, k[3], 3, 1); /* beta, gamma, delta in G2 */
-        /* the header's order: alpha1, beta1, beta2, gamma2, delta1, delta2 */
-        memcpy(out, p1, 2 * g1);
-        memcpy(out + 2 * g1, p2, 2 * g2);
-        memcpy(out + 2 * g1 + 2 * g2, p1 + 2 * g1, g1);
-        memcpy(out + 3 * g1 + 2 * g2, p2 + 2 * g2, g2);
-        return rc;
-    }
-    limb_t *k = malloc((count ? count : 1) * 32);
     ST_FR *f = malloc((count ? count : 1) * sizeof(ST_FR));
-    if (!k || !f) {
-        free(k);
-        free(f);
+    if (!f)
         return CUZK_ERR_NO_MEMORY;
-    }
     const ST_FR *a = (const ST_FR *)(const void *)st->a, *b = (const ST_FR *)(const void *)st->b,
                 *c = (const ST_FR *)(const void *)st->c;
     int rc = CUZK_OK;
@@ -468,13 +444,50 @@ CUZK_INLINE int ST_(random_points)(const core_random_setup *st, int kind, size_t
         const ST_FR *src = kind == SETUP_KIND_A ? a : b;
         memcpy(f, src + start, count * sizeof(ST_FR));
     }
-    if (rc == CUZK_OK) {
+    if (rc == CUZK_OK)
         for (size_t i = 0; i < count; i++)
             ST_(fr_to_raw)(k + 4 * i, &f[i]);
-        rc = kind == SETUP_KIND_B2 ? ST_(g2_fixed_base_var)(out, k, count, threads) : ST_(g1_fixed_base_var)(out, k, count, threads);
-    }
-    free(k);
     free(f);
+    return rc;
+}
+
+/* Points [start, start + count) of one section. */
+CUZK_INLINE int ST_(random_points)(const core_random_setup *st, int kind, size_t start, size_t count,
+                                   unsigned char *out)
+{
+    int threads = st->threads > 0 ? st->threads : 1;
+    if (kind == SETUP_KIND_VK) {
+        ST_FR alpha, beta, gamma, delta;
+        ST_(fr_load)(&alpha, st->alpha);
+        ST_(fr_load)(&beta, st->beta);
+        ST_(fr_load)(&gamma, st->gamma);
+        ST_(fr_load)(&delta, st->delta);
+        limb_t k[6][4];
+        ST_(fr_to_raw)(k[0], &alpha);
+        ST_(fr_to_raw)(k[1], &beta);
+        ST_(fr_to_raw)(k[2], &delta);
+        ST_(fr_to_raw)(k[3], &beta);
+        ST_(fr_to_raw)(k[4], &gamma);
+        ST_(fr_to_raw)(k[5], &delta);
+        size_t g1 = sizeof(ST_G1A), g2 = sizeof(ST_G2A);
+        unsigned char p1[3 * sizeof(ST_G1A)], p2[3 * sizeof(ST_G2A)];
+        int rc = ST_(g1_fixed_base_var)(p1, k[0], 3, 1); /* alpha, beta, delta in G1 */
+        if (rc == CUZK_OK)
+            rc = ST_(g2_fixed_base_var)(p2, k[3], 3, 1); /* beta, gamma, delta in G2 */
+        /* the header's order: alpha1, beta1, beta2, gamma2, delta1, delta2 */
+        memcpy(out, p1, 2 * g1);
+        memcpy(out + 2 * g1, p2, 2 * g2);
+        memcpy(out + 2 * g1 + 2 * g2, p1 + 2 * g1, g1);
+        memcpy(out + 3 * g1 + 2 * g2, p2 + 2 * g2, g2);
+        return rc;
+    }
+    limb_t *k = malloc((count ? count : 1) * 32);
+    if (!k)
+        return CUZK_ERR_NO_MEMORY;
+    int rc = ST_(random_point_scalars)(st, kind, start, count, k);
+    if (rc == CUZK_OK)
+        rc = kind == SETUP_KIND_B2 ? ST_(g2_fixed_base_var)(out, k, count, threads) : ST_(g1_fixed_base_var)(out, k, count, threads);
+    free(k);
     return rc;
 }
 
