@@ -70,7 +70,7 @@ static void usage(FILE *out)
             "             worker and GPU was over the timed run, and the device-memory plan\n"
             "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--workers W]\n"
             "        [--threads T] [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
-            "        [--gpu-memory B] [--max-body B] [--result-ttl S]\n"
+            "        [--gpu-memory B] [--prestage 0|1] [--max-body B] [--result-ttl S]\n"
             "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
             "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
             "             in DIR so that none is lost across a crash; options also from a\n"

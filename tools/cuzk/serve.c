@@ -15,7 +15,7 @@
 #define CONFIG_MAX_LINE 4096
 
 enum { OPT_LISTEN, OPT_STATE_DIR, OPT_WORKERS, OPT_THREADS, OPT_DEVICE, OPT_MAX_JOBS, OPT_KEY_CACHE_BYTES,
-       OPT_GPU_MEMORY, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
+       OPT_GPU_MEMORY, OPT_PRESTAGE, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
 
 /* The options, in the order of the help; `help` is printed under each. */
 static const struct {
@@ -40,6 +40,10 @@ static const struct {
                         "device memory each GPU may hold for keys and proofs (docs/engine.md);\n"
                         "a proof that cannot fit even alone runs on the CPU (device auto) or fails\n"
                         "(device gpu) (default 0: the GPU's free memory at start less 1 GiB)"},
+    [OPT_PRESTAGE] = {"prestage", "0|1",
+                      "1: a GPU proof's witness goes up outside the GPU's compute lock while\n"
+                      "another proof computes, when the memory plan has room (docs/engine.md;\n"
+                      "default 0 until measured faster)"},
     [OPT_MAX_BODY] = {"max-body", "B",
                       "largest request body, 1024 to 2^40 (default 256M); an uploaded witness is\n"
                       "4/3 of its file in base64"},
@@ -164,6 +168,8 @@ static int apply_option(serve_opts *o, int opt, const char *label, const char *v
         return parse_bytes(label, v, 0, 1ull << 62, &c->engine.key_cache_bytes);
     case OPT_GPU_MEMORY:
         return parse_bytes(label, v, 0, 1ull << 50, &c->engine.gpu_memory_budget);
+    case OPT_PRESTAGE:
+        return parse_count(label, v, 0, 1, &c->engine.prestage);
     case OPT_MAX_BODY:
         return parse_bytes(label, v, 1024, 1ull << 40, &c->max_body);
     case OPT_RESULT_TTL:
