@@ -65,9 +65,12 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
         // only when the running proof has finished (suspected in run H,
         // 2026-11-30: pre-staged proofs 30.3/s against 32.0/s uploading in
         // the lock). The pool grows instead; same-stream reuse is unchanged.
+        // (an optimization: a driver that refuses it costs speed, not
+        // correctness, so its error is cleared rather than returned)
         int no = 0;
-        if (e == cudaSuccess)
-            e = cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no);
+        if (e == cudaSuccess && cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no) !=
+                                    cudaSuccess)
+            (void)cudaGetLastError();
         if (e != cudaSuccess) {
             delete c;
             return fail(msg, e, "initializing the CUDA device", __FILE__, __LINE__);
