@@ -53,6 +53,7 @@ typedef struct key_entry {
      * as far as the plan knows) and jobs computing with it there */
     uint64_t gpu_bytes[CUZK_ENGINE_MAX_GPUS];
     unsigned gpu_users[CUZK_ENGINE_MAX_GPUS];
+    unsigned char gpu_dropping[CUZK_ENGINE_MAX_GPUS]; /* its copy there is being freed: plans wait */
     struct key_entry *next;
 } key_entry;
 
@@ -529,6 +530,13 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
         prove_gpu_plan p;
         prove_gpu_footprint(k->zk, g, &p);
         pthread_mutex_lock(&e->mu);
+        if (k->gpu_dropping[g]) {
+            /* another plan is freeing this key's copy there: the footprint
+             * above may be stale, and the copy must not be used */
+            pthread_cond_wait(&e->gpu_cv, &e->mu);
+            pthread_mutex_unlock(&e->mu);
+            continue;
+        }
         const uint64_t budget = e->gpu_budget[g];
         uint64_t pool = p.work_bytes > e->gpu_pool_bytes[g] ? p.work_bytes : e->gpu_pool_bytes[g];
         const uint64_t keys = e->gpu_keys_bytes[g] - (p.resident ? k->gpu_bytes[g] : 0);
@@ -569,18 +577,22 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
         /* make room: drop the least recently used idle key's copy */
         key_entry *idle = NULL;
         for (key_entry *o = e->keys; o; o = o->next)
-            if (o != k && o->zk && o->gpu_bytes[g] && !o->gpu_users[g] && (!idle || o->last_used < idle->last_used))
+            if (o != k && o->zk && o->gpu_bytes[g] && !o->gpu_users[g] && !o->gpu_dropping[g] &&
+                (!idle || o->last_used < idle->last_used))
                 idle = o;
         if (idle) {
             uint64_t b = idle->gpu_bytes[g];
             idle->gpu_bytes[g] = 0;
             e->gpu_keys_bytes[g] -= b < e->gpu_keys_bytes[g] ? b : e->gpu_keys_bytes[g];
             idle->refs++; /* keeps its zkey alive while its copy is dropped */
+            idle->gpu_dropping[g] = 1;
             e->plan_drops++;
             pthread_mutex_unlock(&e->mu);
             prove_gpu_key_drop(idle->zk, g);
             pthread_mutex_lock(&e->mu);
+            idle->gpu_dropping[g] = 0;
             idle->refs--;
+            pthread_cond_broadcast(&e->gpu_cv);
             pthread_mutex_unlock(&e->mu);
             continue;
         }
