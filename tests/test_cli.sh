@@ -214,6 +214,11 @@ expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 0
 grep -q "\-\-jobs expects" "$tmp/err" || fail "bench --jobs message: $(cat "$tmp/err")"
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --workers 999
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --device tpu
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 12X
+grep -q "\-\-gpu-memory expects a size" "$tmp/err" || fail "bench --gpu-memory message: $(cat "$tmp/err")"
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory
+# a budget and pre-staging do nothing on the CPU, and are accepted
+expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --gpu-memory 1G --prestage
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns"
 grep -q "witness" "$tmp/err" || fail "bench curve mismatch message: $(cat "$tmp/err")"
 

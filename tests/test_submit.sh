@@ -250,6 +250,8 @@ conf_err $'device = tpu' "bad.conf:1: device expects auto, gpu or cpu, got 'tpu'
 conf_err $'listen = 127.0.0.1' "bad.conf:1: listen expects HOST:PORT"
 conf_err $'listen = localhost:80' "bad.conf:1: listen expects HOST:PORT with an IPv4 address.*'localhost' is not one"
 conf_err $'max-body = 12Q' "bad.conf:1: max-body expects a size"
+conf_err $'gpu-memory = 12Q' "bad.conf:1: gpu-memory expects a size"
+conf_err $'prestage = 2' "bad.conf:1: prestage expects an integer in \[0, 1\], got '2'"
 conf_err $'\n\nworkers 2' "bad.conf:3: expected 'key = value', got 'workers 2'"
 conf_err $'workers = 1\nworkers = 2' "bad.conf:2: 'workers' is already set on line 1"
 conf_err $'result-ttl =' "bad.conf:1: result-ttl has no value"
