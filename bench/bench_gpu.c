@@ -194,6 +194,29 @@ int main(int argc, char **argv)
         printf("SKIP: no CUDA GPU\n");
         return 77;
     }
+    /* the field's rates first: the floors of everything below divide by them */
+    {
+        static const struct {
+            int field;
+            const char *name;
+        } fields[] = {{GPU_FIELD_BLS12_381_FP, "bls12-381 Fp"}, {GPU_FIELD_BLS12_381_FR, "bls12-381 Fr"},
+                      {GPU_FIELD_BN254_FP, "bn254 Fp"},         {GPU_FIELD_BN254_FR, "bn254 Fr"},
+                      {GPU_FIELD_BLS12_381_FP2, "bls12-381 Fp2"}, {GPU_FIELD_BN254_FP2, "bn254 Fp2"}};
+        static const struct {
+            int op;
+            const char *name;
+        } ops[] = {{GPU_OP_MUL, "mul"}, {GPU_OP_SQR, "sqr"}, {GPU_OP_ADD, "add"}};
+        for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
+            for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+                double g = 0;
+                cuzk_gpu_msg m = {{0}};
+                if (cuzk_gpu_bench_field(fields[f].field, ops[o].op, reps, &g, &m) != CUZK_OK) {
+                    fprintf(stderr, "field benchmark: %s\n", m.text);
+                    return 1;
+                }
+                printf("field %-14s %s %9.1f G/s\n", fields[f].name, ops[o].name, g);
+            }
+    }
     unsigned top = max_g1 > max_g2 ? max_g1 : max_g2;
     uint64_t *k = malloc(((size_t)32) << top);
     uint32_t *ones = malloc((size_t)4 << top), *tail = malloc((size_t)4 << top);

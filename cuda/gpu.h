@@ -94,6 +94,11 @@ int cuzk_gpu_fixed_base(int curve, int group, const void *generator, const void 
 int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, const void *table_hi, size_t n,
                        const void *scalars, const uint32_t *ones, size_t n_ones, const uint32_t *tail, size_t n_tail,
                        const cuzk_gpu_msm_tuning *tune, int reps, double ms[3], cuzk_gpu_msg *msg);
+/* Field operations per second (median of reps, in billions) of op
+ * (GPU_OP_MUL, GPU_OP_SQR, GPU_OP_ADD) on `field`, every thread running
+ * four independent chains in registers: the rate the floors in
+ * BENCHMARKS.md divide by. */
+int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg);
 /* Medians over reps of a forward NTT (natural -> bit-reversed) and of the
  * prover's odd-coset step (two transforms and the coset scale), on 2^log_n
  * device-resident random values. kernel -1: the prover's; 1: radix-2

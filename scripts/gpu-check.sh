@@ -80,11 +80,14 @@ fi
 # the compiler made of the carry chains), registers and spills
 if want sass && command -v cuobjdump >/dev/null; then
   lib="$BUILD/libcuzk.a"
-  # BLS12-381: G1's default accumulation, Fr's radix-8 DIT pass
-  for k in msm_accumulateINS_2fpINS_19bls12_381_fp_paramsEEELi128ELi1ELb0E \
-           ntt_pass_radixINS_2fpINS_19bls12_381_fr_paramsEEELi3ELb0E; do
-    cuobjdump -sass "$lib" 2>/dev/null | awk -v k="$k" '/Function :/ { on = index($0, k) > 0 } on && /^ +\/\*[0-9a-f]+\*\// { op = $2; if (op ~ /^@/) op = $3; split(op, a, "."); n[a[1]]++ } END { for (o in n) printf "%8d %s\n", n[o], o }' |
-      sort -rn | head -25 >"$OUT/sass_${k%%INS_*}.txt"
+  # BLS12-381: G1's default accumulation (the capped kernel), Fr's NTT
+  # passes (every radix), and the field-multiplication benchmark; full
+  # opcodes (IMAD.WIDE.U32, IADD3.X, ...) so the carry handling shows
+  for k in "msm_accumulate_capped bls12_381_fp_params" "ntt_pass_radix bls12_381_fr_params" \
+           "field_bench_kernel bls12_381_fp_params"; do
+    set -- $k
+    cuobjdump -sass "$lib" 2>/dev/null | awk -v a="$1" -v b="$2" '/Function :/ { on = index($0, a) > 0 && index($0, b) > 0 } on && /^ +\/\*[0-9a-f]+\*\// { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); n[op]++ } END { for (o in n) printf "%8d %s\n", n[o], o }' |
+      sort -rn | head -30 >"$OUT/sass_$1.txt"
   done
   cuobjdump -res-usage "$lib" 2>/dev/null | grep -A1 -E "msm_accumulate|ntt_pass_radix" | grep -B1 -E "REG" | head -40 >"$OUT/sass_regs.txt" || true
 fi
@@ -144,7 +147,7 @@ fi
 echo
 echo "=== summary ($FINAL) ==="
 cat "$summary"
-[ -f "$OUT/bench_gpu.txt" ] && grep -E "^(msm|ntt)" "$OUT/bench_gpu.txt" | sed 's/  */ /g' || true
+[ -f "$OUT/bench_gpu.txt" ] && grep -E "^(field|msm|ntt)" "$OUT/bench_gpu.txt" | sed 's/  */ /g' || true
 for f in "$OUT"/prove_*_*.txt; do
   [ -f "$f" ] || continue
   echo "$(basename "$f" .txt): $(awk '/^  [a-z]/ { printf "%s=%s ", $1 ($2 ~ /^[0-9.]+$/ ? "" : $2), $(NF-1) }' "$f")"

@@ -1,5 +1,8 @@
 // Test entry points: field operations over arrays, on the device,
 // for tests/test_gpu.c to compare with the CPU implementation.
+#include <algorithm>
+#include <vector>
+
 #include "field.cuh"
 #include "../util/context.cuh"
 
@@ -50,7 +53,83 @@ int field_test(int op, const void *a, const void *b, void *out, size_t n, cuzk_g
     return CUZK_OK;
 }
 
+// Throughput of one field operation: every thread runs four independent
+// chains of `iters` operations in registers (the independence a point
+// addition offers), and stores their sum so the work stays.
+template <class T, int OP> __global__ void field_bench_kernel(const T *seed, T *out, unsigned iters)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    T x0 = seed[i % 64], x1 = seed[(i + 1) % 64], x2 = seed[(i + 2) % 64], x3 = seed[(i + 3) % 64];
+    const T y = seed[(i + 7) % 64];
+    for (unsigned k = 0; k < iters; k++) {
+        if (OP == GPU_OP_MUL) {
+            x0 = x0 * y, x1 = x1 * y, x2 = x2 * y, x3 = x3 * y;
+        } else if (OP == GPU_OP_SQR) {
+            x0 = x0.sqr(), x1 = x1.sqr(), x2 = x2.sqr(), x3 = x3.sqr();
+        } else {
+            x0 = x0 + y, x1 = x1 + y, x2 = x2 + y, x3 = x3 + y;
+        }
+    }
+    out[i] = (x0 + x1) + (x2 + x3);
+}
+
+template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg *msg)
+{
+    device_ctx *ctx;
+    GPU_RC(get_device(0, &ctx, msg));
+    cudaStream_t st = ctx->stream;
+    // 16 blocks of 256 threads per SM: enough warps for any register count
+    const unsigned threads = 256, blocks = 16u * (unsigned)ctx->props.multiProcessorCount, iters = 256;
+    const size_t n = (size_t)threads * blocks;
+    dev_buf<T> seed, out;
+    GPU_RC(seed.alloc(64, st, msg));
+    GPU_RC(out.alloc(n, st, msg));
+    // any values will do (Montgomery images of small integers)
+    std::vector<T> host(64);
+    for (int i = 0; i < 64; i++) {
+        memset(&host[i], 0, sizeof(T));
+        ((uint32_t *)&host[i])[0] = 7u * (unsigned)i + 3u;
+    }
+    GPU_TRY(msg, cudaMemcpyAsync(seed.p, host.data(), 64 * sizeof(T), cudaMemcpyHostToDevice, st));
+    std::vector<double> ms;
+    for (int r = 0; r <= reps; r++) { // the first is a warm-up
+        stream_timer tm;
+        GPU_RC(tm.start(st, msg));
+        if (op == GPU_OP_MUL)
+            field_bench_kernel<T, GPU_OP_MUL><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
+        else if (op == GPU_OP_SQR)
+            field_bench_kernel<T, GPU_OP_SQR><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
+        else
+            field_bench_kernel<T, GPU_OP_ADD><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
+        GPU_LAUNCHED(msg, "field_bench_kernel");
+        double t = 0;
+        GPU_RC(tm.stop_ms(st, &t, msg));
+        if (r)
+            ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    *gops = (double)n * iters * 4 / (ms[ms.size() / 2] * 1e6);
+    return CUZK_OK;
+}
+
 } // namespace gpu
+
+extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg)
+{
+    using namespace gpu;
+    *gops = 0;
+    if (reps < 1 || (op != GPU_OP_MUL && op != GPU_OP_SQR && op != GPU_OP_ADD))
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field benchmark: reps >= 1 and mul, sqr or add");
+    switch (field) {
+    case GPU_FIELD_BLS12_381_FP: return field_bench<bls12_381_fp>(op, reps, gops, msg);
+    case GPU_FIELD_BLS12_381_FR: return field_bench<bls12_381_fr>(op, reps, gops, msg);
+    case GPU_FIELD_BN254_FP: return field_bench<bn254_fp>(op, reps, gops, msg);
+    case GPU_FIELD_BN254_FR: return field_bench<bn254_fr>(op, reps, gops, msg);
+    case GPU_FIELD_BLS12_381_FP2: return field_bench<bls12_381_fp2>(op, reps, gops, msg);
+    case GPU_FIELD_BN254_FP2: return field_bench<bn254_fp2>(op, reps, gops, msg);
+    }
+    return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown field");
+}
 
 extern "C" int cuzk_gpu_test_field(int field, int op, const void *a, const void *b, void *out, size_t n,
                                    cuzk_gpu_msg *msg)
