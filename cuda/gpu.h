@@ -130,9 +130,9 @@ void cuzk_gpu_key_free(cuzk_gpu_key *key);
  * engine's device-memory plan): its points and NTT tables (key_bytes); its
  * constraint matrices and the witness split's buffers, when resident
  * (matrix_bytes; 0 without coefs); one proof's peak working set
- * (work_bytes). */
-void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes,
-                            uint64_t *work_bytes);
+ * (work_bytes) with MSMs over at most msm_chunk points at a time (0: all). */
+void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t msm_chunk, uint64_t *key_bytes,
+                            uint64_t *matrix_bytes, uint64_t *work_bytes);
 /* Bytes the key holds on its GPU (key_bytes, plus matrix_bytes when they
  * went up). */
 uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key);
@@ -171,6 +171,11 @@ typedef struct cuzk_gpu_prove_in {
     const uint32_t *ones_c, *tail_c; /* the same past the publics, relative to index n_public + 1 */
     size_t n_ones_c, n_tail_c;
     const cuzk_gpu_staged *staged; /* the witness, already on the device (cuzk_gpu_stage); NULL: uploaded */
+    /* the MSMs over at most this many points at a time, their window sums
+     * added on the device (0: each at once): less device memory, the
+     * streamed path the engine's memory plan takes when a proof does not
+     * fit (cuzk_gpu_key_footprint gives the working set for a chunk) */
+    uint64_t msm_chunk;
 } cuzk_gpu_prove_in;
 
 /* The MSMs, in this order: sum w_i A_i, sum w_i B_i (G1), the same in G2,

@@ -453,6 +453,9 @@ typedef struct cuzk_engine_stats {
      * its compute lock, while another proof computed), and those that
      * uploaded it inside because the plan had no room for both */
     unsigned long long plan_staged, plan_unstaged;
+    /* GPU proofs that fitted only on the streamed path: their MSMs over
+     * chunks of points (less device memory, some speed) */
+    unsigned long long plan_chunked;
 } cuzk_engine_stats;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,

@@ -12,11 +12,15 @@
  * 4. Pre-staging: with room, proofs upload their witness outside the
  *    compute lock; with room for proofs but not for a staged witness
  *    beside a running one, none does, and all still run on the GPU.
+ * 5. The streamed path: a budget one byte short of a 2^16-constraint key
+ *    and its whole working set; the proofs run on the GPU with their MSMs
+ *    in chunks.
  *
  *   test_engine_gpu <fixtures dir> */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk.h"
 
@@ -155,6 +159,51 @@ int main(int argc, char **argv)
     CHECK(on_gpu == 8 && st.plan_staged == 0 && st.plan_unstaged == 8 && st.plan_cpu == 0);
     only_key = -1;
     cfg.prestage = 0;
+
+    /* 5: the streamed path. A circuit of 2^16 constraints (its MSMs'
+     * scratch is most of a proof's working set); a budget one byte short
+     * of its key and whole working set: every proof runs on the GPU with
+     * its MSMs in chunks, and verifies. */
+    {
+        char dir[] = "/tmp/cuzk-engine-gpu-XXXXXX";
+        CHECK(mkdtemp(dir) != NULL);
+        char r1cs[256], zkey[256], wtns[256];
+        snprintf(r1cs, sizeof(r1cs), "%s/c.r1cs", dir);
+        snprintf(zkey, sizeof(zkey), "%s/c.zkey", dir);
+        snprintf(wtns, sizeof(wtns), "%s/c.wtns", dir);
+        cuzk_error err = {0};
+        cuzk_circuit_options co = {.curve = CUZK_CURVE_BLS12_381, .constraints = 1 << 16, .seed = 1, .n_public = 8};
+        CHECK(cuzk_circuit_sha256_chain(r1cs, wtns, &co, NULL, &err) == CUZK_OK);
+        CHECK(cuzk_setup_random(r1cs, zkey, 0, NULL, NULL, &err) == CUZK_OK);
+        snprintf(key_path[0], sizeof(key_path[0]), "%s", zkey);
+        snprintf(wtns_path[0], sizeof(wtns_path[0]), "%s", wtns);
+        only_key = 0;
+        cfg.device = CUZK_DEVICE_GPU;
+        cfg.gpu_workers_per_device = 1;
+        cfg.gpu_memory_budget = 0;
+        /* the matrices stay off the GPU: otherwise the plan would rather
+         * leave them behind than stream (a smaller key fits whole) */
+        setenv("CUZK_GPU_EVAL", "cpu", 1);
+        CHECK(run(&cfg, 1, &info, &st, &on_gpu) == 1 && on_gpu == 1);
+        unsigned long long whole = st.gpu_key_bytes[0] + st.gpu_pool_bytes[0];
+        cfg.gpu_memory_budget = whole - 1;
+        CHECK(run(&cfg, 3, &info, &st, &on_gpu) == 3);
+        printf("streamed path (budget %llu, whole %llu): %d of 3 on the GPU, %llu chunked, pool %llu\n",
+               cfg.gpu_memory_budget, whole, on_gpu, st.plan_chunked, st.gpu_pool_bytes[0]);
+        CHECK(on_gpu == 3 && st.plan_chunked == 3 && st.plan_cpu == 0);
+        CHECK(st.gpu_key_bytes[0] + st.gpu_pool_bytes[0] <= cfg.gpu_memory_budget);
+        only_key = -1;
+        cfg.gpu_memory_budget = 0;
+        unsetenv("CUZK_GPU_EVAL");
+        remove(r1cs);
+        remove(zkey);
+        remove(wtns);
+        rmdir(dir);
+        for (int k = 0; k < 2; k++) { /* the fixtures again */
+            snprintf(key_path[k], sizeof(key_path[k]), "%s/bls12381/%s.zkey", fixtures, names[k]);
+            snprintf(wtns_path[k], sizeof(wtns_path[k]), "%s/bls12381/%s.wtns", fixtures, names[k]);
+        }
+    }
 
     /* 3: too small for any key */
     cfg.gpu_memory_budget = small / 2;

@@ -418,11 +418,20 @@ static void random_below_r(unsigned char out[32], const curve_desc *c)
 }
 
 /* gpu_eval: the GPU evaluates a, b and splits the witness (the key's
- * matrices resident), else the CPU does (CUZK_GPU_EVAL=cpu) */
-static void test_proof_bytes(const char *curve, const char *name, int gpu_eval)
+ * matrices resident), else the CPU does (CUZK_GPU_EVAL=cpu); chunk: the
+ * MSMs over at most that many points at a time (the streamed path;
+ * CUZK_GPU_MSM_CHUNK), 0 whole */
+static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, unsigned chunk)
 {
-    char ctx[160], p[4096];
-    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s (%s evaluates)", curve, name, gpu_eval ? "GPU" : "CPU");
+    char ctx[200], p[4096];
+    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s (%s evaluates, MSM chunk %u)", curve, name,
+             gpu_eval ? "GPU" : "CPU", chunk);
+    if (chunk) {
+        char c[16];
+        snprintf(c, sizeof(c), "%u", chunk);
+        setenv("CUZK_GPU_MSM_CHUNK", c, 1);
+    } else
+        unsetenv("CUZK_GPU_MSM_CHUNK");
     if (gpu_eval)
         unsetenv("CUZK_GPU_EVAL");
     else
@@ -503,9 +512,33 @@ int main(int argc, char **argv)
     static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 3; j++)
-            for (int gpu_eval = 1; gpu_eval >= 0; gpu_eval--)
-                test_proof_bytes(curves[k], names[j], gpu_eval);
+            for (int gpu_eval = 1; gpu_eval >= 0; gpu_eval--) {
+                test_proof_bytes(curves[k], names[j], gpu_eval, 0);
+                /* chunks of 1 (every point its own Pippenger), 7 and 300 */
+                static const unsigned chunks[3] = {1, 7, 300};
+                test_proof_bytes(curves[k], names[j], gpu_eval, chunks[(j + (unsigned)gpu_eval) % 3]);
+            }
     unsetenv("CUZK_GPU_EVAL");
+    unsetenv("CUZK_GPU_MSM_CHUNK");
+    {
+        /* a bad CUZK_GPU_MSM_CHUNK is refused naming it */
+        cuzk_zkey *zk;
+        cuzk_wtns *w;
+        cuzk_error err;
+        char p[4096];
+        snprintf(p, sizeof(p), "%s/bn128/tiny.zkey", fixtures);
+        CHECK(cuzk_zkey_open(&zk, p, &err) == CUZK_OK);
+        snprintf(p, sizeof(p), "%s/bn128/tiny.wtns", fixtures);
+        CHECK(cuzk_wtns_open(&w, p, &err) == CUZK_OK);
+        setenv("CUZK_GPU_MSM_CHUNK", "12x", 1);
+        char *proof, *pub;
+        cuzk_prove_options og = {.device = CUZK_DEVICE_GPU};
+        CHECK(cuzk_prove(zk, w, &og, &proof, &pub, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(err.message, "CUZK_GPU_MSM_CHUNK") != NULL);
+        unsetenv("CUZK_GPU_MSM_CHUNK");
+        cuzk_wtns_free(w);
+        cuzk_zkey_free(zk);
+    }
     test_done("test_gpu");
     return 0;
 }

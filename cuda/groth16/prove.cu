@@ -173,7 +173,8 @@ template <class Curve> struct key_impl : key_base {
     // and the witness split's flags, scans and lists (32 bytes a
     // variable), when resident; one proof's peak working set (a, b, c,
     // the witness, the MSM lists, the largest MSM's scratch).
-    static void footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes, uint64_t *work)
+    static void footprint(const cuzk_gpu_key_in *in, uint64_t chunk, uint64_t *key_bytes, uint64_t *matrix_bytes,
+                          uint64_t *work)
     {
         unsigned lg = 0;
         while ((1u << lg) < in->domain_size)
@@ -182,10 +183,13 @@ template <class Curve> struct key_impl : key_base {
         const uint64_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
         *key_bytes = (nv * 2 + n_c + in->domain_size) * g1 + nv * g2 + (n + 64) * sizeof(Fr);
         *matrix_bytes = in->coefs ? in->n_coefs * 36 + ((uint64_t)in->domain_size + 1) * 8 + nv * 32 : 0;
-        uint64_t msm = msm_pippenger_bytes<Fp>(n);
-        uint64_t m = msm_pippenger_bytes<Fp>(nv);
+        // with chunks, the largest MSM's scratch is a chunk's (plus the
+        // chunk's window sums)
+        const uint64_t nh = chunk && chunk < n ? chunk : n, nw = chunk && chunk < nv ? chunk : nv;
+        uint64_t msm = msm_pippenger_bytes<Fp>(nh);
+        uint64_t m = msm_pippenger_bytes<Fp>(nw);
         msm = m > msm ? m : msm;
-        m = msm_pippenger_bytes<Fp2>(nv);
+        m = msm_pippenger_bytes<Fp2>(nw) + (chunk ? CUZK_GPU_MAX_WINDOWS * sizeof(xyzz<Fp2>) : 0);
         msm = m > msm ? m : msm;
         *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + (CUZK_GPU_MAX_WINDOWS + 1) * (4 * sizeof(xyzz<Fp>) + sizeof(xyzz<Fp2>)) +
                 msm + ((uint64_t)16 << 20);
@@ -203,7 +207,7 @@ template <class Curve> struct key_impl : key_base {
         // once here, before any proof runs). The matrices come along when
         // they fit as well.
         uint64_t key_bytes, matrix_bytes, work;
-        footprint(in, &key_bytes, &matrix_bytes, &work);
+        footprint(in, 0, &key_bytes, &matrix_bytes, &work);
         uint64_t room = in->budget;
         if (!room) {
             size_t free_b = 0, total_b = 0;
@@ -239,11 +243,11 @@ template <class Curve> struct key_impl : key_base {
     // CUZK_GPU_MAX_WINDOWS + 1) until the copy to the host at the end
     template <class F>
     int split_msm(const affine<F> *bases, const uint32_t *scalars, const uint32_t *ones, size_t n_ones,
-                  const uint32_t *tail, size_t n_tail, xyzz<F> *d_win, cuzk_gpu_msm_result *res, cudaStream_t st,
-                  cuzk_gpu_msg *msg)
+                  const uint32_t *tail, size_t n_tail, size_t chunk, xyzz<F> *d_win, cuzk_gpu_msm_result *res,
+                  cudaStream_t st, cuzk_gpu_msg *msg)
     {
         GPU_RC(msm_sum<F>(bases, ones, n_ones, d_win + CUZK_GPU_MAX_WINDOWS, st, msg));
-        return msm_pippenger<F>(bases, scalars, tail, n_tail, msm_tuning{}, d_win, &res->nwin, &res->c, st, msg);
+        return msm_pippenger_chunked<F>(bases, scalars, tail, n_tail, chunk, d_win, &res->nwin, &res->c, st, msg);
     }
 
     template <class F>
@@ -368,7 +372,8 @@ template <class Curve> struct key_impl : key_base {
         const uint32_t *w = wit_p, *wc = wit_p + 8 * ((size_t)n_public + 1);
         cuzk_gpu_msm_result *r = out->msm;
         xyzz<Fp> *wa = win1.p, *wb1 = win1.p + per, *wcc = win1.p + 2 * per, *wh = win1.p + 3 * per;
-        GPU_RC(msm_pippenger<Fp>(h, (const uint32_t *)da.p, nullptr, domain, msm_tuning{}, wh, &r[GPU_MSM_H].nwin,
+        const size_t chunk = in->msm_chunk;
+        GPU_RC(msm_pippenger_chunked<Fp>(h, (const uint32_t *)da.p, nullptr, domain, chunk, wh, &r[GPU_MSM_H].nwin,
                                  &r[GPU_MSM_H].c, st, msg));
         da.release();
         GPU_TRY(msg, cudaEventRecord(ev[4], st));
@@ -378,13 +383,13 @@ template <class Curve> struct key_impl : key_base {
         }
         out->n_ones = n_ones;
         out->n_tail = n_tail;
-        GPU_RC(split_msm<Fp>(a, w, l_ones, n_ones, l_tail, n_tail, wa, &r[GPU_MSM_A], st, msg));
+        GPU_RC(split_msm<Fp>(a, w, l_ones, n_ones, l_tail, n_tail, chunk, wa, &r[GPU_MSM_A], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[5], st));
-        GPU_RC(split_msm<Fp>(b1, w, l_ones, n_ones, l_tail, n_tail, wb1, &r[GPU_MSM_B1], st, msg));
+        GPU_RC(split_msm<Fp>(b1, w, l_ones, n_ones, l_tail, n_tail, chunk, wb1, &r[GPU_MSM_B1], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[6], st));
-        GPU_RC(split_msm<Fp2>(b2, w, l_ones, n_ones, l_tail, n_tail, win2.p, &r[GPU_MSM_B2], st, msg));
+        GPU_RC(split_msm<Fp2>(b2, w, l_ones, n_ones, l_tail, n_tail, chunk, win2.p, &r[GPU_MSM_B2], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[7], st));
-        GPU_RC(split_msm<Fp>(c, wc, l_ones_c, n_ones_c, l_tail_c, n_tail_c, wcc, &r[GPU_MSM_C], st, msg));
+        GPU_RC(split_msm<Fp>(c, wc, l_ones_c, n_ones_c, l_tail_c, n_tail_c, chunk, wcc, &r[GPU_MSM_C], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[8], st));
 
         GPU_RC(fetch<Fp>(wh, false, &r[GPU_MSM_H], st, msg));
@@ -479,13 +484,14 @@ extern "C" int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cu
     return rc;
 }
 
-extern "C" void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t *key_bytes, uint64_t *matrix_bytes,
-                                       uint64_t *work_bytes)
+extern "C" void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t msm_chunk, uint64_t *key_bytes,
+                                       uint64_t *matrix_bytes, uint64_t *work_bytes)
 {
     *key_bytes = *matrix_bytes = *work_bytes = 0;
     if (in->n_vars < in->n_public + 1 || in->domain_size == 0)
         return;
-    GPU_DISPATCH_CURVE(in->curve, gpu::key_impl<Curve>::footprint(in, key_bytes, matrix_bytes, work_bytes));
+    GPU_DISPATCH_CURVE(in->curve,
+                       gpu::key_impl<Curve>::footprint(in, msm_chunk, key_bytes, matrix_bytes, work_bytes));
 }
 
 extern "C" uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key)

@@ -73,6 +73,13 @@ template <class F>
 int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, msm_tuning tune,
                   xyzz<F> *d_windows, unsigned *nwin, unsigned *c_used, cudaStream_t st, cuzk_gpu_msg *msg);
 
+// msm_pippenger over at most `chunk` scalars at a time (0: all), the
+// window sums added up on the device: the device memory of a chunk.
+template <class F>
+int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n,
+                          size_t chunk, xyzz<F> *d_windows, unsigned *nwin, unsigned *c_used, cudaStream_t st,
+                          cuzk_gpu_msg *msg);
+
 // out (device, one XYZZ point) = sum of base[idx[k]] over k < n.
 template <class F>
 int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_out, cudaStream_t st,

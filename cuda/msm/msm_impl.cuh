@@ -439,10 +439,50 @@ int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_ou
     return CUZK_OK;
 }
 
+// acc[w] += more[w], w < nwin (one thread a window)
+template <class F> __global__ void msm_add_windows(xyzz<F> *acc, const xyzz<F> *more, unsigned nwin)
+{
+    unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w < nwin)
+        acc[w] = acc[w].add(more[w]);
+}
+
+// msm_pippenger over at most `chunk` scalars at a time (0: all at once),
+// one window size for all chunks, their window sums added on the device:
+// the MSM's device memory is then that of a chunk (the streamed,
+// lower-memory path the memory plan takes when a proof does not fit).
+template <class F>
+int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n,
+                          size_t chunk, xyzz<F> *d_windows, unsigned *nwin_out, unsigned *c_used, cudaStream_t st,
+                          cuzk_gpu_msg *msg)
+{
+    if (!chunk || n <= chunk)
+        return msm_pippenger<F>(bases, scalars, idx, n, msm_tuning{}, d_windows, nwin_out, c_used, st, msg);
+    msm_tuning t;
+    t.c = msm_gpu_window(chunk);
+    dev_buf<xyzz<F>> more;
+    GPU_RC(more.alloc(CUZK_GPU_MAX_WINDOWS, st, msg));
+    for (size_t off = 0; off < n; off += chunk) {
+        size_t len = n - off < chunk ? n - off : chunk;
+        // without an index list, base k and scalar k go together: shift both
+        const affine<F> *b = idx ? bases : bases + off;
+        const uint32_t *s = idx ? scalars : scalars + 8 * off;
+        const uint32_t *ix = idx ? idx + off : nullptr;
+        GPU_RC(msm_pippenger<F>(b, s, ix, len, t, off ? more.p : d_windows, nwin_out, c_used, st, msg));
+        if (off) {
+            msm_add_windows<F><<<1, CUZK_GPU_MAX_WINDOWS, 0, st>>>(d_windows, more.p, *nwin_out);
+            GPU_LAUNCHED(msg, "msm_add_windows");
+        }
+    }
+    return CUZK_OK;
+}
+
 } // namespace gpu
 
 #define GPU_MSM_INSTANTIATE(F)                                                                          \
     template int msm_pippenger<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, msm_tuning,  \
                                   xyzz<F> *, unsigned *, unsigned *, cudaStream_t, cuzk_gpu_msg *);      \
     template int msm_sum<F>(const affine<F> *, const uint32_t *, size_t, xyzz<F> *, cudaStream_t,            \
-                            cuzk_gpu_msg *);
+                            cuzk_gpu_msg *);                                                            \
+    template int msm_pippenger_chunked<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, size_t, \
+                                          xyzz<F> *, unsigned *, unsigned *, cudaStream_t, cuzk_gpu_msg *);

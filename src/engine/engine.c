@@ -41,6 +41,9 @@
 
 #define ENGINE_JOB_BUCKETS 4096 /* job lookup hash: ids are sequential */
 #define ENGINE_MAX_POOL 256     /* threads in one pool */
+/* the smallest MSM chunk the streamed path uses: below it the per-chunk
+ * work (digits, sort, bucket reduction of a whole window set) dominates */
+#define ENGINE_MIN_MSM_CHUNK ((uint64_t)1 << 14)
 
 typedef struct key_entry {
     char *name;   /* the key id, or the path for keys named by path */
@@ -115,6 +118,7 @@ struct cuzk_engine {
     pthread_cond_t gpu_cv;                 /* a plan ended */
     unsigned long long plan_waits, plan_drops, plan_cpu;
     unsigned long long plan_staged, plan_unstaged; /* GPU proofs with the witness pre-staged, and without */
+    unsigned long long plan_chunked;               /* GPU proofs on the streamed path (MSMs in chunks) */
     int stopping;
     unsigned active; /* queued + running */
     unsigned running;
@@ -516,6 +520,7 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
  * job holds a plan on g until plan_end. */
 typedef struct gpu_plan_hold {
     int g, active, uploading, stage;
+    uint64_t chunk; /* the streamed path's MSM chunk (0: whole) */
     uint64_t work, provisional; /* working set; key bytes counted before the upload */
 } gpu_plan_hold;
 
@@ -526,9 +531,11 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
     h->g = g;
     *rc = CUZK_OK;
     key_entry *k = j->key;
+    uint64_t chunk = 0; /* the MSMs' chunk: 0 whole, else the streamed path */
+    int searched = 0;
     for (;;) {
         prove_gpu_plan p;
-        prove_gpu_footprint(k->zk, g, &p);
+        prove_gpu_footprint(k->zk, g, chunk, &p);
         pthread_mutex_lock(&e->mu);
         if (k->gpu_dropping[g]) {
             /* another plan is freeing this key's copy there: the footprint
@@ -546,6 +553,9 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
              * upload decides within the budget it is given) */
             h->active = 1;
             h->work = p.work_bytes;
+            h->chunk = chunk;
+            if (chunk)
+                e->plan_chunked++;
             /* pre-staging: this proof's witness goes up while another
              * computes, so the pool then holds a working set and a staged
              * witness at once; only when that fits too (else the proof
@@ -603,6 +613,25 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
             pthread_mutex_unlock(&e->mu);
             continue;
         }
+        /* does not fit even alone as a whole: the streamed path, MSMs
+         * over the largest chunk of points that lets the proof fit (their
+         * scratch is most of a large proof's working set) */
+        if (!searched) {
+            searched = 1;
+            for (uint64_t c = (uint64_t)1 << 26; c >= ENGINE_MIN_MSM_CHUNK; c >>= 1) {
+                prove_gpu_plan pc;
+                prove_gpu_footprint(k->zk, g, c, &pc);
+                uint64_t pool_c = pc.work_bytes > e->gpu_pool_bytes[g] ? pc.work_bytes : e->gpu_pool_bytes[g];
+                if (pc.work_bytes < p.work_bytes && keys + key_need + pool_c <= budget) {
+                    chunk = c;
+                    break;
+                }
+            }
+            if (chunk) {
+                pthread_mutex_unlock(&e->mu);
+                continue;
+            }
+        }
         /* does not fit even alone */
         e->plan_cpu++;
         snprintf(note, note_len,
@@ -624,7 +653,7 @@ static void plan_end(cuzk_engine *e, job *j, gpu_plan_hold *h)
     const int g = h->g;
     key_entry *k = j->key;
     prove_gpu_plan p;
-    prove_gpu_footprint(k->zk, g, &p);
+    prove_gpu_footprint(k->zk, g, 0, &p);
     pthread_mutex_lock(&e->mu);
     if (h->uploading) { /* replace the provisional count with what went up (0 if nothing) */
         e->gpu_keys_bytes[g] -= h->provisional;
@@ -658,7 +687,7 @@ static void run_compute(cuzk_engine *e, worker *wk, job *j)
         if (rc == CUZK_OK && budget == 0)
             prove_route_cpu(j->ps, note);
         if (rc == CUZK_OK)
-            rc = budget ? prove_compute_budget(j->ps, wk->gpu, budget, hold.stage, &err)
+            rc = budget ? prove_compute_budget(j->ps, wk->gpu, budget, hold.stage, hold.chunk, &err)
                         : prove_compute(j->ps, -1, &err);
         plan_end(e, j, &hold);
     } else
@@ -1261,6 +1290,7 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->plan_cpu = e->plan_cpu;
     s->plan_staged = e->plan_staged;
     s->plan_unstaged = e->plan_unstaged;
+    s->plan_chunked = e->plan_chunked;
     double pool[3] = {0};
     for (int i = 0; i < e->n_workers; i++) {
         const worker *w = &e->workers[i];

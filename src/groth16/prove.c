@@ -159,11 +159,11 @@ static int gpu_key_failed(const struct cuzk_zkey *zk, int device)
     return failed;
 }
 
-void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan)
+void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, uint64_t msm_chunk, prove_gpu_plan *plan)
 {
     memset(plan, 0, sizeof(*plan));
     cuzk_gpu_key_in in = gpu_key_input(zk, device, 0);
-    cuzk_gpu_key_footprint(&in, &plan->key_bytes, &plan->matrix_bytes, &plan->work_bytes);
+    cuzk_gpu_key_footprint(&in, msm_chunk, &plan->key_bytes, &plan->matrix_bytes, &plan->work_bytes);
     if (!gpu_index_ok(device))
         return;
     pthread_mutex_lock(&gpu_key_lock);
@@ -206,10 +206,11 @@ int prove_gpu_memory(int g, uint64_t *free_bytes, uint64_t *total_bytes)
     return CUZK_ERR_NO_DEVICE;
 }
 
-void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan)
+void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, uint64_t msm_chunk, prove_gpu_plan *plan)
 {
     (void)zk;
     (void)device;
+    (void)msm_chunk;
     memset(plan, 0, sizeof(*plan));
 }
 
@@ -234,6 +235,7 @@ struct prove_state {
     int gpu;        /* -1: the CPU path */
     int gpu_proved; /* compute ran on the GPU: finalize finishes the MSMs and blinds */
     int stage;      /* the engine's plan lets compute pre-stage the witness */
+    uint64_t msm_chunk; /* the engine's plan: MSMs over at most this many points at a time (0: all) */
     int staged;     /* it did */
 #if CUZK_HAVE_CUDA
     unsigned char *a, *b; /* A w, B w (domain_size Fr each) */
@@ -330,6 +332,20 @@ static int compute_gpu(prove_state *st, cuzk_error *err)
             st->gin.staged = staged;
         /* else the proof uploads the witness itself, as without a plan */
     }
+    /* CUZK_GPU_MSM_CHUNK (testing): the streamed path at any size */
+    uint64_t chunk = st->msm_chunk;
+    const char *env = getenv("CUZK_GPU_MSM_CHUNK");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (*end || env[0] == '-' || v < 1) {
+            cuzk_gpu_staged_free(staged);
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                  "CUZK_GPU_MSM_CHUNK: expected a positive number of points, found '%.40s'", env);
+        }
+        chunk = v;
+    }
+    st->gin.msm_chunk = chunk;
     rc = cuzk_gpu_prove(key, &st->gin, st->gout, &m);
     st->gin.staged = NULL;
     cuzk_gpu_staged_free(staged);
@@ -533,11 +549,12 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
     return CUZK_OK;
 }
 
-static int compute(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_error *err)
+static int compute(prove_state *st, int gpu, uint64_t budget, int stage, uint64_t msm_chunk, cuzk_error *err)
 {
     if (!st)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_compute: NULL argument");
     st->stage = stage;
+    st->msm_chunk = msm_chunk;
     double t0 = now();
     int rc = cancelled(st, err);
     if (rc != CUZK_OK)
@@ -572,12 +589,12 @@ static int compute(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_er
 
 int prove_compute(prove_state *st, int gpu, cuzk_error *err)
 {
-    return compute(st, gpu, 0, 0, err);
+    return compute(st, gpu, 0, 0, 0, err);
 }
 
-int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_error *err)
+int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, uint64_t msm_chunk, cuzk_error *err)
 {
-    return compute(st, gpu, budget, stage, err);
+    return compute(st, gpu, budget, stage, msm_chunk, err);
 }
 
 int prove_state_staged(const prove_state *st)

@@ -60,7 +60,7 @@ typedef struct prove_gpu_plan {
     uint64_t resident_bytes;
     uint64_t stage_bytes; /* a pre-staged witness (0: the key cannot pre-stage, e.g. not resident yet) */
 } prove_gpu_plan;
-void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, prove_gpu_plan *plan);
+void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, uint64_t msm_chunk, prove_gpu_plan *plan);
 /* Frees the key's copy on GPU `device` (after the proof running there, if
  * any); returns the bytes it held (0: none was there). The caller makes
  * sure no job of this key computes there meanwhile. */
@@ -68,8 +68,9 @@ uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zk, int device);
 /* Stage 2 with the key's first upload held to `budget` bytes of the GPU
  * (0: as prove_compute, its free memory); with stage, the witness is
  * pre-staged outside the GPU's compute lock (while another proof computes)
- * when the key allows it. */
-int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, cuzk_error *err);
+ * when the key allows it; msm_chunk > 0: the MSMs over at most that many
+ * points at a time (the streamed, lower-memory path). */
+int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, uint64_t msm_chunk, cuzk_error *err);
 /* Whether compute pre-staged the witness. */
 int prove_state_staged(const prove_state *st);
 /* Sends a GPU-path state to the CPU (its compute stage runs the whole

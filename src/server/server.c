@@ -998,8 +998,9 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
                         "# TYPE cuzk_gpu_memory_bytes gauge\n# TYPE cuzk_gpu_plan_events_total counter\n"
                         "cuzk_gpu_plan_events_total{event=\"wait\"} %llu\n"
                         "cuzk_gpu_plan_events_total{event=\"key_dropped\"} %llu\n"
-                        "cuzk_gpu_plan_events_total{event=\"to_cpu\"} %llu\n",
-                        st.plan_waits, st.plan_drops, st.plan_cpu);
+                        "cuzk_gpu_plan_events_total{event=\"to_cpu\"} %llu\n"
+                        "cuzk_gpu_plan_events_total{event=\"streamed\"} %llu\n",
+                        st.plan_waits, st.plan_drops, st.plan_cpu, st.plan_chunked);
     for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS && len > 0 && (size_t)len < cap; g++)
         len += snprintf(t + len, cap - (size_t)len,
                         "cuzk_gpu_memory_bytes{gpu=\"%d\",use=\"budget\"} %llu\n"

@@ -858,8 +858,8 @@ static int cmd_bench(int argc, char **argv)
                    st.gpu_pool_bytes[g] / 1073741824.0);
         if (st.gpus)
             printf("  plan: %llu proofs with the witness pre-staged, %llu without; %llu waits for room, %llu key "
-                   "copies dropped, %llu proofs sent to the CPU\n",
-                   st.plan_staged, st.plan_unstaged, st.plan_waits, st.plan_drops, st.plan_cpu);
+                   "copies dropped, %llu proofs on the streamed path, %llu sent to the CPU\n",
+                   st.plan_staged, st.plan_unstaged, st.plan_waits, st.plan_drops, st.plan_chunked, st.plan_cpu);
         printf("mean per proof (stages and waits, then phases):\n");
         for (int p = 0; p < NPH; p++)
             printf("  %-11s %9.4f s\n", names[p], sum[p] / jobs);
