@@ -617,20 +617,23 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
          * over the largest chunk of points that lets the proof fit (their
          * scratch is most of a large proof's working set) */
         if (!searched) {
+            /* the footprints are computed without the engine's lock (they
+             * take the key lock, which an upload holds for its duration);
+             * the loop's next round checks the chosen chunk under it */
             searched = 1;
+            const uint64_t room = budget > keys + key_need ? budget - keys - key_need : 0;
+            const uint64_t pool_now = e->gpu_pool_bytes[g];
+            pthread_mutex_unlock(&e->mu);
             for (uint64_t c = (uint64_t)1 << 26; c >= ENGINE_MIN_MSM_CHUNK; c >>= 1) {
                 prove_gpu_plan pc;
                 prove_gpu_footprint(k->zk, g, c, &pc);
-                uint64_t pool_c = pc.work_bytes > e->gpu_pool_bytes[g] ? pc.work_bytes : e->gpu_pool_bytes[g];
-                if (pc.work_bytes < p.work_bytes && keys + key_need + pool_c <= budget) {
+                uint64_t pool_c = pc.work_bytes > pool_now ? pc.work_bytes : pool_now;
+                if (pc.work_bytes < p.work_bytes && pool_c <= room) {
                     chunk = c;
                     break;
                 }
             }
-            if (chunk) {
-                pthread_mutex_unlock(&e->mu);
-                continue;
-            }
+            continue;
         }
         /* does not fit even alone */
         e->plan_cpu++;
