@@ -537,6 +537,11 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
         prove_gpu_plan p;
         prove_gpu_footprint(k->zk, g, chunk, &p);
         pthread_mutex_lock(&e->mu);
+        if (atomic_load(&j->cancel)) { /* cancelled while it waited for room */
+            pthread_mutex_unlock(&e->mu);
+            *rc = cuzk_error_set(err, CUZK_ERR_CANCELLED, "the proof was cancelled");
+            return 0;
+        }
         if (k->gpu_dropping[g]) {
             /* another plan is freeing this key's copy there: the footprint
              * above may be stale, and the copy must not be used */
@@ -1227,8 +1232,10 @@ int cuzk_engine_cancel(cuzk_engine *e, unsigned long long id, cuzk_error *err)
         } else if (j->info.stage == CUZK_STAGE_FINALIZE_WAIT && pq_remove(&e->q_final, j)) {
             end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
             pthread_cond_broadcast(&e->compute_cv);
-        } else
+        } else {
             atomic_store(&j->cancel, 1);
+            pthread_cond_broadcast(&e->gpu_cv); /* it may be waiting for room on a GPU */
+        }
     }
     pthread_mutex_unlock(&e->mu);
     free_leftovers(&left);
