@@ -286,7 +286,7 @@ typedef struct random_writer {
 
 /* Points [at, at + m) of one kind into rw->buf, on the GPU when there is
  * one. */
-static int random_points(random_writer *rw, int kind, size_t at, size_t m)
+static int random_points(random_writer *rw, int kind, size_t at, size_t m, size_t point_bytes)
 {
 #if CUZK_HAVE_CUDA
     if (rw->gpu && cuzk_core()->setup_random_point_scalars(rw->st, kind, at, m, rw->scalars) == CUZK_OK) {
@@ -295,10 +295,21 @@ static int random_points(random_writer *rw, int kind, size_t at, size_t m)
         int rc = cuzk_gpu_fixed_base(rw->st->curve, two ? 2 : 1, two ? rw->gen2 : rw->gen1, rw->scalars, m,
                                      rw->buf, &msg);
         cuzk_memzero(rw->scalars, m * 32); /* toxic waste */
-        if (rc == CUZK_OK)
-            return CUZK_OK;
-        rw->gpu = 0;
+        if (rc == CUZK_OK) {
+            /* a GPU fault must not make a wrong key: one point of every
+             * chunk, a different one each time, is computed again on the
+             * CPU (a few ms: its table) and must match */
+            size_t i = (size_t)((at * 7919u + 13u) % m);
+            unsigned char again[192];
+            if (point_bytes <= sizeof(again) &&
+                cuzk_core()->setup_random_points(rw->st, kind, at + i, 1, again) == CUZK_OK &&
+                memcmp(again, rw->buf + i * point_bytes, point_bytes) == 0)
+                return CUZK_OK;
+        }
+        rw->gpu = 0; /* the CPU makes this chunk and the rest */
     }
+#else
+    (void)point_bytes;
 #endif
     return cuzk_core()->setup_random_points(rw->st, kind, at, m, rw->buf);
 }
@@ -310,7 +321,7 @@ static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t
     binwriter_section_begin(rw->w, id);
     for (size_t at = 0; at < count && !rw->w->failed; at += RANDOM_CHUNK) {
         size_t m = count - at < RANDOM_CHUNK ? count - at : RANDOM_CHUNK;
-        int rc = random_points(rw, kind, at, m);
+        int rc = random_points(rw, kind, at, m, point_bytes);
         if (rc != CUZK_OK)
             return rc;
         binwriter_write(rw->w, rw->buf, m * point_bytes);
