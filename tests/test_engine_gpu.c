@@ -35,6 +35,16 @@
 static const char *fixtures;
 static char key_path[2][512], wtns_path[2][512];
 
+/* the two keys: BLS12-381 mul1k and poseidon3 */
+static void use_fixtures(void)
+{
+    static const char *names[2] = {"mul1k", "poseidon3"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(key_path[k], sizeof(key_path[k]), "%s/bls12381/%s.zkey", fixtures, names[k]);
+        snprintf(wtns_path[k], sizeof(wtns_path[k]), "%s/bls12381/%s.wtns", fixtures, names[k]);
+    }
+}
+
 static int only_key = -1; /* >= 0: every proof uses that key */
 
 /* n proofs alternating between the two keys (or of only_key); returns how
@@ -84,11 +94,7 @@ int main(int argc, char **argv)
         printf("SKIP: no CUDA GPU (the device-memory plan is tested on a GPU machine: scripts/gpu-check.sh)\n");
         return 77;
     }
-    const char *names[2] = {"mul1k", "poseidon3"};
-    for (int k = 0; k < 2; k++) {
-        snprintf(key_path[k], sizeof(key_path[k]), "%s/bls12381/%s.zkey", fixtures, names[k]);
-        snprintf(wtns_path[k], sizeof(wtns_path[k]), "%s/bls12381/%s.wtns", fixtures, names[k]);
-    }
+    use_fixtures();
     cuzk_engine_stats st;
     cuzk_job_info info;
     int on_gpu;
@@ -199,10 +205,7 @@ int main(int argc, char **argv)
         remove(zkey);
         remove(wtns);
         rmdir(dir);
-        for (int k = 0; k < 2; k++) { /* the fixtures again */
-            snprintf(key_path[k], sizeof(key_path[k]), "%s/bls12381/%s.zkey", fixtures, names[k]);
-            snprintf(wtns_path[k], sizeof(wtns_path[k]), "%s/bls12381/%s.wtns", fixtures, names[k]);
-        }
+        use_fixtures();
     }
 
     /* 3: too small for any key */

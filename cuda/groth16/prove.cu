@@ -191,8 +191,8 @@ template <class Curve> struct key_impl : key_base {
         msm = m > msm ? m : msm;
         m = msm_pippenger_bytes<Fp2>(nw) + (chunk ? CUZK_GPU_MAX_WINDOWS * sizeof(xyzz<Fp2>) : 0);
         msm = m > msm ? m : msm;
-        *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + (CUZK_GPU_MAX_WINDOWS + 1) * (4 * sizeof(xyzz<Fp>) + sizeof(xyzz<Fp2>)) +
-                msm + ((uint64_t)16 << 20);
+        const uint64_t windows = (CUZK_GPU_MAX_WINDOWS + 1) * (4 * sizeof(xyzz<Fp>) + sizeof(xyzz<Fp2>));
+        *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + windows + msm + ((uint64_t)16 << 20);
     }
 
     int init(device_ctx *ctx, const cuzk_gpu_key_in *in, cuzk_gpu_msg *msg)
@@ -219,7 +219,7 @@ template <class Curve> struct key_impl : key_base {
             key_bytes += matrix_bytes;
         if (key_bytes + work > room) {
             snprintf(msg->text, sizeof(msg->text),
-                     "the key (%.2f GiB) and one proof's working set (%.2f GiB) do not fit in the %.2f GiB %s", 
+                     "the key (%.2f GiB) and one proof's working set (%.2f GiB) do not fit in the %.2f GiB %s",
                      key_bytes / 1073741824.0, work / 1073741824.0, room / 1073741824.0,
                      in->budget ? "this GPU's memory budget leaves" : "of the GPU's free memory (less 1 GiB)");
             return CUZK_ERR_NO_MEMORY;
