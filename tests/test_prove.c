@@ -288,29 +288,7 @@ static void test_cancel_inside(const char *curve)
     open_pair(curve, "poseidon3", &zk, &w);
     static const unsigned char r[32] = {5}, s[32] = {7};
     atomic_int flag = 1;
-    core_prove_in in = {
-        .curve = zk->curve->id,
-        .threads = 1,
-        .n_vars = zk->n_vars,
-        .n_public = zk->n_public,
-        .domain_size = zk->domain_size,
-        .n_coefs = zk->n_coefs,
-        .coefs = zk->coefs,
-        .pts_a = zk->a,
-        .pts_b1 = zk->b1,
-        .pts_b2 = zk->b2,
-        .pts_c = zk->c,
-        .pts_h = zk->h,
-        .alpha1 = zk->alpha1,
-        .beta1 = zk->beta1,
-        .beta2 = zk->beta2,
-        .delta1 = zk->delta1,
-        .delta2 = zk->delta2,
-        .witness = w->values,
-        .r = r,
-        .s = s,
-        .cancel = &flag,
-    };
+    core_prove_in in = prove_core_input(zk, w, r, s, 1, &flag);
     core_prove_out out;
     memset(&out, 0, sizeof(out));
     CHECK(cuzk_core()->groth16_prove(&in, &out) == CUZK_ERR_CANCELLED);

@@ -442,6 +442,34 @@ static int choose_device(const cuzk_prove_options *opts, int *gpu_index, cuzk_er
     return CUZK_OK;
 }
 
+core_prove_in prove_core_input(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *r,
+                               const unsigned char *s, int threads, const atomic_int *cancel)
+{
+    return (core_prove_in){
+        .curve = zk->curve->id,
+        .threads = threads,
+        .n_vars = zk->n_vars,
+        .n_public = zk->n_public,
+        .domain_size = zk->domain_size,
+        .n_coefs = zk->n_coefs,
+        .coefs = zk->coefs,
+        .pts_a = zk->a,
+        .pts_b1 = zk->b1,
+        .pts_b2 = zk->b2,
+        .pts_c = zk->c,
+        .pts_h = zk->h,
+        .alpha1 = zk->alpha1,
+        .beta1 = zk->beta1,
+        .beta2 = zk->beta2,
+        .delta1 = zk->delta1,
+        .delta2 = zk->delta2,
+        .witness = w->values,
+        .r = r,
+        .s = s,
+        .cancel = cancel,
+    };
+}
+
 void prove_state_free(prove_state *st)
 {
     if (!st)
@@ -501,29 +529,7 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
         prove_state_free(st);
         return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
     }
-    st->in = (core_prove_in){
-        .curve = zk->curve->id,
-        .threads = thread_count(opts),
-        .n_vars = zk->n_vars,
-        .n_public = zk->n_public,
-        .domain_size = zk->domain_size,
-        .n_coefs = zk->n_coefs,
-        .coefs = zk->coefs,
-        .pts_a = zk->a,
-        .pts_b1 = zk->b1,
-        .pts_b2 = zk->b2,
-        .pts_c = zk->c,
-        .pts_h = zk->h,
-        .alpha1 = zk->alpha1,
-        .beta1 = zk->beta1,
-        .beta2 = zk->beta2,
-        .delta1 = zk->delta1,
-        .delta2 = zk->delta2,
-        .witness = w->values,
-        .r = st->r,
-        .s = st->s,
-        .cancel = cancel,
-    };
+    st->in = prove_core_input(zk, w, st->r, st->s, thread_count(opts), cancel);
     snprintf(st->t.device, sizeof(st->t.device), "cpu");
 #if CUZK_HAVE_CUDA
     if (st->gpu >= 0 && gpu_key_failed(zk, st->gpu)) {
