@@ -122,6 +122,9 @@ typedef struct cuzk_gpu_key_in {
     /* bytes the key plus one proof's working set may take on the device
      * (the engine's plan); 0: its free memory less 1 GiB */
     uint64_t budget;
+    /* the working set checked against the budget is that of MSMs over at
+     * most msm_chunk points at a time (0: all; the streamed path's chunk) */
+    uint64_t msm_chunk;
 } cuzk_gpu_key_in;
 
 int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);

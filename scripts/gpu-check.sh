@@ -41,6 +41,8 @@ want() { for w in "${what[@]}"; do [ "$w" = all ] || [ "$w" = "$1" ] && return 0
 summary="$OUT/summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
+step=$(date +%s)
+lap() { local n; n=$(date +%s); dt="$((n - step)) s"; step=$n; } # dt: time since the last lap
 
 # optional dependencies carried as Debian packages (notes/gpu-machine.md)
 if [ -d .deps ] && ls .deps/*.deb >/dev/null 2>&1; then
@@ -57,16 +59,17 @@ cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUIL
 cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu bench_prove >"$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
 note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
+lap
 
 status=0
 if want tests; then
-  if "$BUILD/tests/test_gpu" tests/fixtures >"$OUT/test_gpu.log" 2>&1; then note "test_gpu: PASS ($(tail -1 "$OUT/test_gpu.log"))"
-  else status=1; note "test_gpu: FAIL"; tail -20 "$OUT/test_gpu.log"; fi
-  if "$BUILD/tests/test_prove_portable" tests/fixtures >"$OUT/test_prove.log" 2>&1; then note "test_prove (GPU where present): PASS"
-  else status=1; note "test_prove: FAIL"; tail -20 "$OUT/test_prove.log"; fi
+  if "$BUILD/tests/test_gpu" tests/fixtures >"$OUT/test_gpu.log" 2>&1; then lap; note "test_gpu: PASS ($(tail -1 "$OUT/test_gpu.log"); $dt)"
+  else status=1; lap; note "test_gpu: FAIL ($dt)"; tail -20 "$OUT/test_gpu.log"; fi
+  if "$BUILD/tests/test_prove_portable" tests/fixtures >"$OUT/test_prove.log" 2>&1; then lap; note "test_prove (GPU where present): PASS ($dt)"
+  else status=1; lap; note "test_prove: FAIL ($dt)"; tail -20 "$OUT/test_prove.log"; fi
   for t in test_engine test_engine_gpu; do
-    if "$BUILD/tests/$t" tests/fixtures >"$OUT/$t.log" 2>&1; then note "$t: PASS ($(tail -1 "$OUT/$t.log"))"
-    else status=1; note "$t: FAIL"; tail -20 "$OUT/$t.log"; fi
+    if "$BUILD/tests/$t" tests/fixtures >"$OUT/$t.log" 2>&1; then lap; note "$t: PASS ($(tail -1 "$OUT/$t.log"); $dt)"
+    else status=1; lap; note "$t: FAIL ($dt)"; tail -20 "$OUT/$t.log"; fi
   done
 fi
 
@@ -74,6 +77,7 @@ if want bench; then
   "$BUILD/bench/bench_gpu" --reps "${BENCH_REPS:-5}" ${BENCH_ARGS:-} >"$OUT/bench_gpu.txt" 2>&1 || { status=1; tail -5 "$OUT/bench_gpu.txt"; }
   CUZK_GPU_PROFILE=1 "$BUILD/bench/bench_gpu" --max-log-g1 26 --max-log-g2 16 --max-log-ntt 20 --reps 1 --no-heavy \
     >"$OUT/profile_bench.txt" 2>"$OUT/profile.txt" || true
+  lap; note "bench_gpu: $dt"
 fi
 
 # the machine code of the hot kernels: instruction counts by opcode (what
@@ -130,7 +134,7 @@ if want prove; then
       "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >"$OUT/circuit_${lg}_$curve.log" 2>&1
       ts=$(date +%s.%N)
       "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/setup_${lg}_$curve.log" 2>&1
-      note "setup 2^$lg $curve: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $ts }") s"
+      lap; note "setup 2^$lg $curve: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $ts }") s (circuit and setup: $dt)"
       rm -f "$c.r1cs"
       "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 >"$OUT/prove_gpu_${lg}_$curve.txt" 2>&1 ||
         { status=1; tail -5 "$OUT/prove_gpu_${lg}_$curve.txt"; }

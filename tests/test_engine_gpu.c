@@ -66,6 +66,8 @@ static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_e
     for (int i = 0; i < n; i++) {
         CHECK(cuzk_engine_wait(e, ids[i], 600, last, &err) == CUZK_OK);
         CHECK(last->state == CUZK_JOB_DONE || last->state == CUZK_JOB_FAILED);
+        if (last->state == CUZK_JOB_FAILED)
+            fprintf(stderr, "job %d failed: %s\n", i, last->error);
         if (last->state == CUZK_JOB_DONE) {
             done++;
             char *proof = NULL, *pub = NULL;

@@ -5,11 +5,9 @@
 // R = 2^(64 * limbs) = 2^(32 * N)): points and scalars cross between host
 // and device without conversion.
 //
-// Multiplication is CIOS: per limb of b, a * b[i] is added as two PTX carry
-// chains (low and high halves of the products, mad.lo.cc / madc.hi.cc),
-// then one Montgomery step m * p as two more. Squaring computes each cross
-// product once (SOS), doubles, adds the diagonal and reduces: about 15 %
-// fewer multiply-adds than a multiplication at 12 limbs.
+// Multiplication is CIOS with the running sum split into the products of
+// a's even and odd limbs (see operator*), so that ptxas fuses each product's
+// low and high halves into one wide multiply-add.
 #pragma once
 
 #include <stdint.h>
@@ -79,6 +77,25 @@ __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t 
 {
     uint32_t r;
     asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
+__device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+__device__ __forceinline__ uint32_t mul_lo(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm("mul.lo.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
 
@@ -218,115 +235,108 @@ template <class P> struct __align__(16) fp {
         return *this + *this;
     }
 
+    // Montgomery product, CIOS with the running sum split in two: T = E +
+    // O * 2^32, where E takes the products of a's even limbs (a_j b_i
+    // fills words j, j+1: the pairs of one row do not overlap) and O those
+    // of the odd limbs, one word up. Each row is then a few carry chains of
+    // mad.lo.cc / madc.hi.cc over the same operands, which ptxas fuses into
+    // one IMAD.WIDE.U32(.X) per product; the split lo/hi chains of plain
+    // CIOS became IMAD + IMAD.HI + two IADD3.X each. Measured on the H200
+    // (BENCHMARKS.md, session 5): BLS12-381 Fp 15.1 -> 27.5 G mul/s, BN254
+    // Fp 37.0 -> 60.0; 5,088 -> 1,536 SASS instructions per 4 products.
+    //
+    // Bounds (p < 2^(32N - 1), a, b < p): a row's sum is below 2p + 2^33 p
+    // < 2^(32N + 32), so O (its words 1..N) never carries out of N words;
+    // the carries out of E's chains go into O's top word. The result, below
+    // 2p, is reduced once.
     __device__ __forceinline__ friend fp operator*(const fp &a, const fp &b)
     {
-        uint32_t t[N + 2];
+        static_assert(N % 2 == 0 && P::p(N - 1) < 0x80000000u, "even limb count and a spare top bit");
+        uint32_t e[N], o[N];
+        // row 0: plain products
+        {
+            const uint32_t b0 = b.v[0];
 #pragma unroll
-        for (int i = 0; i < N + 2; i++)
-            t[i] = 0;
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            const uint32_t bi = b.v[i];
-            // t += a * bi: low halves, then high halves one limb up
-            t[0] = mad_lo_cc(a.v[0], bi, t[0]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j] = madc_lo_cc(a.v[j], bi, t[j]);
-            t[N] = addc_cc(t[N], 0);
-            t[N + 1] = addc(t[N + 1], 0);
-            t[1] = mad_hi_cc(a.v[0], bi, t[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j + 1] = madc_hi_cc(a.v[j], bi, t[j + 1]);
-            t[N + 1] = addc(t[N + 1], 0);
-            // t += m * p, which clears t[0]; then shift one limb down
-            const uint32_t m = t[0] * P::M0;
-            (void)mad_lo_cc(m, P::p(0), t[0]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j] = madc_lo_cc(m, P::p(j), t[j]);
-            t[N] = addc_cc(t[N], 0);
-            t[N + 1] = addc(t[N + 1], 0);
-            t[1] = mad_hi_cc(m, P::p(0), t[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j + 1] = madc_hi_cc(m, P::p(j), t[j + 1]);
-            t[N + 1] = addc(t[N + 1], 0);
-#pragma unroll
-            for (int j = 0; j <= N; j++)
-                t[j] = t[j + 1];
-            t[N + 1] = 0;
+            for (int j = 0; j < N; j += 2) {
+                e[j] = mul_lo(a.v[j], b0);
+                e[j + 1] = mul_hi(a.v[j], b0);
+                o[j] = mul_lo(a.v[j + 1], b0);
+                o[j + 1] = mul_hi(a.v[j + 1], b0);
+            }
+            reduce_row(e, o);
         }
-        return reduce_once(t, t[N]);
-    }
-
-    __device__ __forceinline__ fp sqr() const
-    {
-        const uint32_t *a = v;
-        uint32_t w[2 * N];
-#pragma unroll
-        for (int i = 0; i < 2 * N; i++)
-            w[i] = 0;
-        // cross products a_i a_j, i < j, once each
-#pragma unroll
-        for (int i = 0; i < N - 1; i++) {
-            w[2 * i + 1] = mad_lo_cc(a[i], a[i + 1], w[2 * i + 1]);
-#pragma unroll
-            for (int j = i + 2; j < N; j++)
-                w[i + j] = madc_lo_cc(a[i], a[j], w[i + j]);
-            w[i + N] = addc(w[i + N], 0);
-            w[2 * i + 2] = mad_hi_cc(a[i], a[i + 1], w[2 * i + 2]);
-#pragma unroll
-            for (int j = i + 2; j < N; j++)
-                w[i + j + 1] = madc_hi_cc(a[i], a[j], w[i + j + 1]);
-            if (i + N + 1 < 2 * N)
-                w[i + N + 1] = addc(w[i + N + 1], 0);
-        }
-        // double, then add the squares a_i^2 on the diagonal
-        w[1] = add_cc(w[1], w[1]);
-#pragma unroll
-        for (int k = 2; k < 2 * N; k++)
-            w[k] = addc_cc(w[k], w[k]);
-        w[0] = mad_lo_cc(a[0], a[0], w[0]);
-        w[1] = madc_hi_cc(a[0], a[0], w[1]);
 #pragma unroll
         for (int i = 1; i < N; i++) {
-            w[2 * i] = madc_lo_cc(a[i], a[i], w[2 * i]);
-            w[2 * i + 1] = madc_hi_cc(a[i], a[i], w[2 * i + 1]);
+            // T / 2^32 = O + E / 2^32 (E's low word is 0): O becomes the
+            // even part, with E's word 1 added to its word 0 (the carry
+            // rides into the odd chain, one word up), and E's words 2..
+            // become the odd part, to which the odd products are added
+            const uint32_t bi = b.v[i];
+            uint32_t t[N];
+#pragma unroll
+            for (int k = 0; k < N; k++)
+                t[k] = e[k], e[k] = o[k];
+            e[0] = add_cc(e[0], t[1]);
+#pragma unroll
+            for (int j = 0; j < N - 2; j += 2) {
+                o[j] = madc_lo_cc(a.v[j + 1], bi, t[j + 2]);
+                o[j + 1] = madc_hi_cc(a.v[j + 1], bi, t[j + 3]);
+            }
+            o[N - 2] = madc_lo_cc(a.v[N - 1], bi, 0);
+            o[N - 1] = madc_hi(a.v[N - 1], bi, 0);
+            mad_row(e, o, a.v, bi, 0);
+            reduce_row(e, o);
         }
-        // Montgomery-reduce the low half (CIOS steps on N + 2 limbs), then
-        // add the high half: (w + m p) / R = w_hi + (w_lo + m p) / R, which
-        // is below 2p for p < R.
-        uint32_t t[N + 2];
+        // S = T / 2^32 = O + E / 2^32
+        uint32_t r[N];
+        r[0] = add_cc(o[0], e[1]);
 #pragma unroll
-        for (int i = 0; i < N; i++)
-            t[i] = w[i];
-        t[N] = t[N + 1] = 0;
+        for (int k = 1; k < N - 1; k++)
+            r[k] = addc_cc(o[k], e[k + 1]);
+        r[N - 1] = addc(o[N - 1], 0);
+        return reduce_once(r, 0);
+    }
+
+    // The even and odd halves of T += x * y over a row: x's even limbs into
+    // E (the carry out into O's top word), then, when odd, its odd limbs into
+    // O from x[1].
+    __device__ __forceinline__ static void mad_row(uint32_t *e, uint32_t *o, const uint32_t *x, uint32_t y, int odd)
+    {
+        e[0] = mad_lo_cc(x[0], y, e[0]);
+        e[1] = madc_hi_cc(x[0], y, e[1]);
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            const uint32_t m = t[0] * P::M0;
-            (void)mad_lo_cc(m, P::p(0), t[0]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j] = madc_lo_cc(m, P::p(j), t[j]);
-            t[N] = addc_cc(t[N], 0);
-            t[N + 1] = addc(t[N + 1], 0);
-            t[1] = mad_hi_cc(m, P::p(0), t[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                t[j + 1] = madc_hi_cc(m, P::p(j), t[j + 1]);
-            t[N + 1] = addc(t[N + 1], 0);
-#pragma unroll
-            for (int j = 0; j <= N; j++)
-                t[j] = t[j + 1];
-            t[N + 1] = 0;
+        for (int j = 2; j < N; j += 2) {
+            e[j] = madc_lo_cc(x[j], y, e[j]);
+            e[j + 1] = madc_hi_cc(x[j], y, e[j + 1]);
         }
-        t[0] = add_cc(t[0], w[N]);
+        o[N - 1] = addc(o[N - 1], 0);
+        if (odd) {
+            o[0] = mad_lo_cc(x[1], y, o[0]);
+            o[1] = madc_hi_cc(x[1], y, o[1]);
 #pragma unroll
-        for (int i = 1; i < N; i++)
-            t[i] = addc_cc(t[i], w[N + i]);
-        uint32_t hi = addc(t[N], 0);
-        return reduce_once(t, hi);
+            for (int j = 2; j < N; j += 2) {
+                o[j] = madc_lo_cc(x[j + 1], y, o[j]);
+                o[j + 1] = madc_hi_cc(x[j + 1], y, o[j + 1]);
+            }
+        }
+    }
+
+    // T += m p with m = -T / p mod 2^32: clears E's word 0
+    __device__ __forceinline__ static void reduce_row(uint32_t *e, uint32_t *o)
+    {
+        uint32_t pv[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            pv[j] = P::p(j);
+        mad_row(e, o, pv, e[0] * P::M0, 1);
+    }
+
+    // Squaring is the product with itself: 27.2 G/s against 20.2 for the
+    // cross-products-once squaring it replaced (BLS12-381 Fp, H200,
+    // BENCHMARKS.md session 5).
+    __device__ __forceinline__ fp sqr() const
+    {
+        return *this * *this;
     }
 
     // Montgomery image -> plain integer (times 1/R), and back (times R^2/R).

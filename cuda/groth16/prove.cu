@@ -207,7 +207,7 @@ template <class Curve> struct key_impl : key_base {
         // once here, before any proof runs). The matrices come along when
         // they fit as well.
         uint64_t key_bytes, matrix_bytes, work;
-        footprint(in, 0, &key_bytes, &matrix_bytes, &work);
+        footprint(in, in->msm_chunk, &key_bytes, &matrix_bytes, &work);
         uint64_t room = in->budget;
         if (!room) {
             size_t free_b = 0, total_b = 0;

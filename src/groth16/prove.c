@@ -74,7 +74,7 @@ static int gpu_index_ok(int device)
     return device >= 0 && device < ZKEY_MAX_GPUS;
 }
 
-static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uint64_t budget)
+static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uint64_t budget, uint64_t msm_chunk)
 {
     cuzk_gpu_key_in in = {
         .curve = zk->curve->id,
@@ -90,6 +90,7 @@ static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uin
         .coefs = zk->coefs,
         .n_coefs = zk->n_coefs,
         .budget = budget,
+        .msm_chunk = msm_chunk,
     };
     /* CUZK_GPU_EVAL=cpu keeps the constraint matrices off the GPU (less
      * device memory; the CPU evaluates a and b for every proof) */
@@ -100,10 +101,12 @@ static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uin
 }
 
 /* The key on GPU `device`, uploading it on first use within `budget`
- * bytes (0: the device's free memory). Without a budget, a failed upload
+ * bytes (0: the device's free memory) beside a proof whose MSMs take at
+ * most msm_chunk points at a time (0: all). Without a budget, a failed upload
  * is not tried again: the stored status and message come back. With one
  * (the engine's plan) it may be tried again later. */
-static int gpu_key_get(const struct cuzk_zkey *zkc, int device, uint64_t budget, cuzk_timings *t, cuzk_error *err)
+static int gpu_key_get(const struct cuzk_zkey *zkc, int device, uint64_t budget, uint64_t msm_chunk, cuzk_timings *t,
+                       cuzk_error *err)
 {
     struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc; /* a cache: the key itself does not change */
     if (!gpu_index_ok(device))
@@ -112,7 +115,7 @@ static int gpu_key_get(const struct cuzk_zkey *zkc, int device, uint64_t budget,
     pthread_mutex_lock(&gpu_key_lock);
     if (zk->gpu_key_state[device] == 0) {
         double t0 = now();
-        cuzk_gpu_key_in in = gpu_key_input(zk, device, budget);
+        cuzk_gpu_key_in in = gpu_key_input(zk, device, budget, msm_chunk);
         cuzk_gpu_msg m = {{0}};
         int rc = cuzk_gpu_key_upload(&in, &zk->gpu_key[device], &m);
         zk->gpu_key_free = cuzk_gpu_key_free;
@@ -162,7 +165,7 @@ static int gpu_key_failed(const struct cuzk_zkey *zk, int device)
 void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, uint64_t msm_chunk, prove_gpu_plan *plan)
 {
     memset(plan, 0, sizeof(*plan));
-    cuzk_gpu_key_in in = gpu_key_input(zk, device, 0);
+    cuzk_gpu_key_in in = gpu_key_input(zk, device, 0, 0);
     cuzk_gpu_key_footprint(&in, msm_chunk, &plan->key_bytes, &plan->matrix_bytes, &plan->work_bytes);
     if (!gpu_index_ok(device))
         return;
@@ -536,7 +539,7 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
         /* an earlier upload of this key failed: decide now, as compute
          * would, rather than evaluate for a GPU that cannot take it */
         cuzk_error kerr = {0};
-        rc = gpu_key_get(zk, st->gpu, 0, NULL, &kerr);
+        rc = gpu_key_get(zk, st->gpu, 0, 0, NULL, &kerr);
         if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
             snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", kerr.message);
             st->gpu = -1;
@@ -570,7 +573,7 @@ static int compute(prove_state *st, int gpu, uint64_t budget, int stage, uint64_
         if (gpu >= 0)
             st->gpu = gpu;
         cuzk_error kerr = {0};
-        rc = gpu_key_get(st->zk, st->gpu, budget, &st->t, &kerr);
+        rc = gpu_key_get(st->zk, st->gpu, budget, msm_chunk, &st->t, &kerr);
         if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
             /* the key does not fit this GPU: the CPU proves instead */
             prove_route_cpu(st, kerr.message);
