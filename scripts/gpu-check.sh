@@ -131,6 +131,7 @@ if want prove; then
   for lg in $PROVE_LOGS; do
     for curve in $PROVE_CURVES; do
       c="$d/c${lg}_$curve"
+      lap
       "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >"$OUT/circuit_${lg}_$curve.log" 2>&1
       ts=$(date +%s.%N)
       "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/setup_${lg}_$curve.log" 2>&1
