@@ -94,6 +94,10 @@ int cuzk_gpu_fixed_base(int curve, int group, const void *generator, const void 
 int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, const void *table_hi, size_t n,
                        const void *scalars, const uint32_t *ones, size_t n_ones, const uint32_t *tail, size_t n_tail,
                        const cuzk_gpu_msm_tuning *tune, int reps, double ms[3], cuzk_gpu_msg *msg);
+/* Copies len bytes of src to device 0 through lane (0: compute, 1: copy;
+ * pinned: through its pinned slots) and back into out: the upload path's
+ * test. */
+int cuzk_gpu_copy_roundtrip(const void *src, size_t len, int lane, int pinned, void *out, cuzk_gpu_msg *msg);
 /* Field operations per second (median of reps, in billions) of op
  * (GPU_OP_MUL, GPU_OP_SQR, GPU_OP_ADD) on `field`, every thread running
  * four independent chains in registers: the rate the floors in
@@ -125,6 +129,10 @@ typedef struct cuzk_gpu_key_in {
     /* the working set checked against the budget is that of MSMs over at
      * most msm_chunk points at a time (0: all; the streamed path's chunk) */
     uint64_t msm_chunk;
+    /* 1: host-to-device copies go through the device's pinned staging
+     * slots, filled by several host threads (CUZK_GPU_UPLOAD=pinned); 0:
+     * straight from pageable memory, staged by the driver */
+    int pinned_upload;
 } cuzk_gpu_key_in;
 
 int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);
@@ -179,6 +187,7 @@ typedef struct cuzk_gpu_prove_in {
      * streamed path the engine's memory plan takes when a proof does not
      * fit (cuzk_gpu_key_footprint gives the working set for a chunk) */
     uint64_t msm_chunk;
+    int pinned_upload; /* as in cuzk_gpu_key_in */
 } cuzk_gpu_prove_in;
 
 /* The MSMs, in this order: sum w_i A_i, sum w_i B_i (G1), the same in G2,
@@ -200,7 +209,8 @@ uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key);
  * taking its compute lock; the copy may still run when this returns (an
  * event orders it before the proof that uses it). Only for keys whose
  * matrices are resident (cuzk_gpu_key_evaluates). */
-int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, cuzk_gpu_staged **out, cuzk_gpu_msg *msg);
+int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, int pinned_upload, cuzk_gpu_staged **out,
+                   cuzk_gpu_msg *msg);
 /* After the proof that used it (or instead of one). NULL is a no-op. */
 void cuzk_gpu_staged_free(cuzk_gpu_staged *staged);
 

@@ -4,7 +4,7 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|sass|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|prove|sass|engine|serve|all]...   (default: all)
 #
 # tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes),
 #        test_prove (every fixture's proof, on the GPU where one exists),
@@ -12,8 +12,13 @@
 #        (the device-memory plan under forced budgets)
 # bench  bench_gpu: MSM 2^16..2^26 (G1) / 2^24 (G2), NTT 2^20..2^27
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
-#        setup, then bench_prove on the GPU and on the CPU's cores
+#        setup, then bench_prove on the GPU (uploads pageable, then pinned:
+#        CUZK_GPU_UPLOAD) and on the CPU's cores
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
+# serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
+#        GPU proving: needs libmicrohttpd and jansson, carried as Debian
+#        packages in .deps (notes/gpu-machine.md; curl and jq are the
+#        machine's own — carrying Debian's jq breaks it)
 # engine the engine's pipeline on the GPU (cuzk bench): a sha256-chain
 #        circuit of 2^ENGINE_LOG constraints, proofs/s, latency, GPU busy
 #        fraction at several worker settings, and the CPU's for comparison
@@ -56,7 +61,8 @@ fi
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,driver_version --format=csv,noheader >"$OUT/gpu.txt" 2>&1 || true
 t0=$(date +%s)
 cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1
-cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu bench_prove >"$OUT/build.log" 2>&1 ||
+cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu bench_prove \
+  flaky_proxy >"$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
 note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
 lap
@@ -71,6 +77,19 @@ if want tests; then
     if "$BUILD/tests/$t" tests/fixtures >"$OUT/$t.log" 2>&1; then lap; note "$t: PASS ($(tail -1 "$OUT/$t.log"); $dt)"
     else status=1; lap; note "$t: FAIL ($dt)"; tail -20 "$OUT/$t.log"; fi
   done
+fi
+
+if want serve; then
+  if ! "$BUILD/cuzk" version | grep -q "^daemon: yes"; then
+    status=1; note "serve: cuzk was built without the daemon (carry libmicrohttpd and jansson in .deps)"
+  else
+    for t in serve submit; do
+      args=("$BUILD/cuzk" tests/fixtures)
+      [ "$t" = submit ] && args+=("" "$BUILD/tests/flaky_proxy")
+      if timeout 400 "tests/test_$t.sh" "${args[@]}" >"$OUT/test_$t.log" 2>&1; then lap; note "test_$t (GPU daemon): PASS ($dt)"
+      else status=1; lap; note "test_$t: FAIL ($dt)"; tail -20 "$OUT/test_$t.log"; fi
+    done
+  fi
 fi
 
 if want bench; then
@@ -105,17 +124,19 @@ if want engine; then
     "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/esetup_$curve.log" 2>&1
     rm -f "$c.r1cs"
     n=${ENGINE_JOBS:-48}
-    # settings: name | arguments
-    while IFS='|' read -r name args; do
+    # settings: name | arguments | environment
+    while IFS='|' read -r name args envs; do
       f="$OUT/engine_${curve}_$name.txt"
       # shellcheck disable=SC2086
-      if "$BUILD/cuzk" bench "$c.zkey" "$c.wtns" $args >"$f" 2>&1; then
+      if env $envs "$BUILD/cuzk" bench "$c.zkey" "$c.wtns" $args >"$f" 2>&1; then
         note "engine 2^$lg $curve $name: $(head -1 "$f" | sed 's/.*: //'); $(grep -o 'GPU 0 computing [0-9.]* %' "$f" || true); $(grep -o 'p50 [0-9.]* s' "$f")"
       else status=1; note "engine $curve $name: FAIL"; tail -5 "$f"; fi
     done <<SETTINGS
 gpu_w1|--device gpu --jobs $n --gpu-workers 1
 gpu_w2|--device gpu --jobs $n --gpu-workers 2
 gpu_w2_prestage|--device gpu --jobs $n --gpu-workers 2 --prestage
+gpu_w2_pinned|--device gpu --jobs $n --gpu-workers 2|CUZK_GPU_UPLOAD=pinned
+gpu_w2_prestage_pinned|--device gpu --jobs $n --gpu-workers 2 --prestage|CUZK_GPU_UPLOAD=pinned
 gpu_w2_p4_f4|--device gpu --jobs $n --gpu-workers 2 --prepare-workers 4 --finalize-workers 4
 gpu_w4_p4_f4|--device gpu --jobs $n --gpu-workers 4 --prepare-workers 4 --finalize-workers 4
 gpu_w16_p4_f4|--device gpu --jobs $n --gpu-workers 16 --prepare-workers 4 --finalize-workers 4
@@ -139,6 +160,9 @@ if want prove; then
       rm -f "$c.r1cs"
       "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 >"$OUT/prove_gpu_${lg}_$curve.txt" 2>&1 ||
         { status=1; tail -5 "$OUT/prove_gpu_${lg}_$curve.txt"; }
+      # the same through the pinned upload slots (CUZK_GPU_UPLOAD), side by side
+      CUZK_GPU_UPLOAD=pinned "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 \
+        >"$OUT/prove_gpupinned_${lg}_$curve.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpupinned_${lg}_$curve.txt"; }
       if [ "$lg" -le "$CPU_PROVE_MAX_LOG" ]; then
         "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device cpu --reps 3 >"$OUT/prove_cpu_${lg}_$curve.txt" 2>&1 ||
           { status=1; tail -5 "$OUT/prove_cpu_${lg}_$curve.txt"; }

@@ -11,6 +11,8 @@
  *   - whole proofs with fixed r and s: the GPU's proof bytes equal the CPU's
  *     for every fixture of both curves.
  * Without a GPU (or a CUDA build) it exits 77: ctest's "skipped". */
+#include <pthread.h>
+
 #include "../cuda/gpu.h"
 #include "groth16/prove.h"
 #include "msm/msms.h"
@@ -475,6 +477,56 @@ static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, 
     cuzk_zkey_free(zk);
 }
 
+/* Uploads through copy_to_device, pinned and not, on both lanes: sizes
+ * around its 16 MiB slot (below: one plain copy; above: the slots in
+ * turn, the last one partial), from an odd address; the bytes come back
+ * equal. Two threads at once on one lane share its slots. */
+struct copy_job {
+    const unsigned char *src;
+    size_t len;
+    int lane, pinned, ok;
+};
+
+static void *copy_thread(void *arg)
+{
+    struct copy_job *j = arg;
+    unsigned char *back = malloc(j->len ? j->len : 1);
+    cuzk_gpu_msg m = {{0}};
+    j->ok = back && cuzk_gpu_copy_roundtrip(j->src, j->len, j->lane, j->pinned, back, &m) == CUZK_OK &&
+            memcmp(back, j->src, j->len) == 0;
+    if (!j->ok)
+        fprintf(stderr, "copy of %zu bytes (lane %d, pinned %d): %s\n", j->len, j->lane, j->pinned, m.text);
+    free(back);
+    return NULL;
+}
+
+static void test_upload_copies(void)
+{
+    test_context = "uploads through pinned slots";
+    const size_t slot = (size_t)16 << 20, max = 3 * slot + 4096;
+    unsigned char *buf = malloc(max + 1);
+    CHECK(buf != NULL);
+    for (size_t i = 0; i <= max; i++)
+        buf[i] = (unsigned char)(i * 2654435761u >> 13);
+    const size_t sizes[] = {0, 1, slot - 1, slot, slot + 1, 2 * slot, 3 * slot + 4095};
+    for (int pinned = 0; pinned < 2; pinned++)
+        for (int lane = 0; lane < 2; lane++)
+            for (size_t i = 0; i < CUZK_ARRAY_LEN(sizes); i++) {
+                struct copy_job j = {buf + i % 2, sizes[i], lane, pinned, 0};
+                copy_thread(&j);
+                CHECK(j.ok);
+            }
+    struct copy_job jobs[2] = {{buf, 2 * slot + 77, 1, 1, 0}, {buf + 1, 3 * slot, 1, 1, 0}};
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        CHECK(pthread_create(&th[t], NULL, copy_thread, &jobs[t]) == 0);
+    for (int t = 0; t < 2; t++) {
+        CHECK(pthread_join(th[t], NULL) == 0);
+        CHECK(jobs[t].ok);
+    }
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -508,15 +560,19 @@ int main(int argc, char **argv)
     test_fixed_base_bls12_381_g2();
     test_fixed_base_bn254_g1();
     test_fixed_base_bn254_g2();
+    test_upload_copies();
     static const char *curves[2] = {"bn128", "bls12381"};
     static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 3; j++)
             for (int gpu_eval = 1; gpu_eval >= 0; gpu_eval--) {
                 test_proof_bytes(curves[k], names[j], gpu_eval, 0);
-                /* chunks of 1 (every point its own Pippenger), 7 and 300 */
+                /* chunks of 1 (every point its own Pippenger), 7 and 300;
+                 * these with the uploads through the pinned slots */
                 static const unsigned chunks[3] = {1, 7, 300};
+                setenv("CUZK_GPU_UPLOAD", "pinned", 1);
                 test_proof_bytes(curves[k], names[j], gpu_eval, chunks[(j + (unsigned)gpu_eval) % 3]);
+                unsetenv("CUZK_GPU_UPLOAD");
             }
     unsetenv("CUZK_GPU_EVAL");
     unsetenv("CUZK_GPU_MSM_CHUNK");
@@ -536,6 +592,11 @@ int main(int argc, char **argv)
         CHECK(cuzk_prove(zk, w, &og, &proof, &pub, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
         CHECK(strstr(err.message, "CUZK_GPU_MSM_CHUNK") != NULL);
         unsetenv("CUZK_GPU_MSM_CHUNK");
+        /* and a bad CUZK_GPU_UPLOAD */
+        setenv("CUZK_GPU_UPLOAD", "fast", 1);
+        CHECK(cuzk_prove(zk, w, &og, &proof, &pub, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(err.message, "CUZK_GPU_UPLOAD") != NULL && strstr(err.message, "fast") != NULL);
+        unsetenv("CUZK_GPU_UPLOAD");
         cuzk_wtns_free(w);
         cuzk_zkey_free(zk);
     }

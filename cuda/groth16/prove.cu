@@ -13,6 +13,7 @@
 #include "../msm/msm.cuh"
 #include "../ntt/ntt.cuh"
 #include "../util/context.cuh"
+#include "../../src/util/size_text.h"
 
 namespace gpu {
 
@@ -160,12 +161,15 @@ template <class Curve> struct key_impl : key_base {
         return false;
     }
 
+    // the key's uploads: on the device's copy stream (init synchronizes it
+    // at the end), pinned or not as the caller asked
+    device_ctx *up_ctx = nullptr;
+    bool up_pinned = false;
+
     template <class T> int upload(T **dst, const unsigned char *src, size_t count, cuzk_gpu_msg *msg)
     {
         GPU_TRY(msg, cudaMalloc((void **)dst, (count ? count : 1) * sizeof(T)));
-        if (count)
-            GPU_TRY(msg, cudaMemcpy(*dst, src, count * sizeof(T), cudaMemcpyHostToDevice));
-        return CUZK_OK;
+        return copy_to_device(up_ctx, LANE_COPY, *dst, src, count * sizeof(T), up_ctx->copy_stream, up_pinned, msg);
     }
 
     // Device bytes, computed on the host: the key's points and NTT tables;
@@ -219,13 +223,15 @@ template <class Curve> struct key_impl : key_base {
             key_bytes += matrix_bytes;
         if (key_bytes + work > room) {
             snprintf(msg->text, sizeof(msg->text),
-                     "the key (%.2f GiB) and one proof's working set (%.2f GiB) do not fit in the %.2f GiB %s",
-                     key_bytes / 1073741824.0, work / 1073741824.0, room / 1073741824.0,
+                     "the key (%s) and one proof's working set (%s) do not fit in the %s %s",
+                     cuzk_size_str(key_bytes).s, cuzk_size_str(work).s, cuzk_size_str(room).s,
                      in->budget ? "this GPU's memory budget leaves" : "of the GPU's free memory (less 1 GiB)");
             return CUZK_ERR_NO_MEMORY;
         }
         bytes = key_bytes;
         vars = n_vars;
+        up_ctx = ctx;
+        up_pinned = in->pinned_upload != 0;
         GPU_RC(upload(&a, in->pts_a, n_vars, msg));
         GPU_RC(upload(&b1, in->pts_b1, n_vars, msg));
         GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));
@@ -234,6 +240,7 @@ template <class Curve> struct key_impl : key_base {
         if (with_matrices)
             GPU_RC(upload_matrices(in->coefs, in->n_coefs, msg));
         GPU_RC(dom.init(log_n, ctx->stream, msg));
+        GPU_TRY(msg, cudaStreamSynchronize(ctx->copy_stream));
         GPU_TRY(msg, cudaStreamSynchronize(ctx->stream));
         return CUZK_OK;
     }
@@ -312,7 +319,8 @@ template <class Curve> struct key_impl : key_base {
             GPU_TRY(msg, cudaStreamWaitEvent(st, stw->ready, 0)); // the copy, done outside the lock
             wit_p = stw->wit;
         } else
-            GPU_TRY(msg, cudaMemcpyAsync(wit.p, in->witness, (size_t)n_vars * 32, cudaMemcpyHostToDevice, st));
+            GPU_RC(copy_to_device(ctx, LANE_COMPUTE, wit.p, in->witness, (size_t)n_vars * 32, st, in->pinned_upload != 0,
+                                  msg));
         uint32_t *l_ones, *l_tail, *l_ones_c, *l_tail_c;
         size_t n_ones = in->n_ones, n_tail = in->n_tail, n_ones_c = in->n_ones_c, n_tail_c = in->n_tail_c;
         cudaEvent_t counted = nullptr;
@@ -341,8 +349,10 @@ template <class Curve> struct key_impl : key_base {
             eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[1], sig[1], val[1], w_fr, domain, db.p);
             GPU_LAUNCHED(msg, "eval_rows");
         } else {
-            GPU_TRY(msg, cudaMemcpyAsync(da.p, in->a, (size_t)domain * sizeof(Fr), cudaMemcpyHostToDevice, st));
-            GPU_TRY(msg, cudaMemcpyAsync(db.p, in->b, (size_t)domain * sizeof(Fr), cudaMemcpyHostToDevice, st));
+            GPU_RC(copy_to_device(ctx, LANE_COMPUTE, da.p, in->a, (size_t)domain * sizeof(Fr), st,
+                                  in->pinned_upload != 0, msg));
+            GPU_RC(copy_to_device(ctx, LANE_COMPUTE, db.p, in->b, (size_t)domain * sizeof(Fr), st,
+                                  in->pinned_upload != 0, msg));
             l_ones = lists.p, l_tail = l_ones + n_ones, l_ones_c = l_tail + n_tail, l_tail_c = l_ones_c + n_ones_c;
             if (n_ones)
                 GPU_TRY(msg, cudaMemcpyAsync(l_ones, in->ones, n_ones * 4, cudaMemcpyHostToDevice, st));
@@ -504,8 +514,8 @@ extern "C" uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key)
     return key ? (uint64_t)key->impl->vars * 32 : 0;
 }
 
-extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, cuzk_gpu_staged **out,
-                              cuzk_gpu_msg *msg)
+extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, int pinned_upload,
+                              cuzk_gpu_staged **out, cuzk_gpu_msg *msg)
 {
     *out = nullptr;
     if (!key || !witness || !key->impl->evaluates())
@@ -519,8 +529,13 @@ extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witn
     s->copy = ctx->copy_stream;
     size_t bytes = (size_t)key->impl->vars * 32;
     cudaError_t e = cudaMallocAsync((void **)&s->wit, bytes ? bytes : 32, s->copy);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(s->wit, witness, bytes, cudaMemcpyHostToDevice, s->copy);
+    if (e == cudaSuccess) {
+        int rc = gpu::copy_to_device(ctx, gpu::LANE_COPY, s->wit, witness, bytes, s->copy, pinned_upload != 0, msg);
+        if (rc != CUZK_OK) {
+            cuzk_gpu_staged_free((cuzk_gpu_staged *)s);
+            return rc;
+        }
+    }
     if (e == cudaSuccess)
         e = cudaEventCreateWithFlags(&s->ready, cudaEventDisableTiming);
     if (e == cudaSuccess)

@@ -7,13 +7,35 @@
 
 namespace gpu {
 
+// Two pinned host slots through which copies from pageable memory go (see
+// copy_to_device). One per lane, each lane used by one stream at a time.
+struct host_bounce {
+    std::mutex mu;
+    unsigned char *slot[2] = {nullptr, nullptr};
+    cudaEvent_t reusable[2] = {nullptr, nullptr}; // the slot's last copy is done
+    bool failed = false;                           // no pinned memory: copy directly
+};
+
+enum { LANE_COMPUTE = 0, LANE_COPY = 1 };
+
 struct device_ctx {
     int device = 0;
     cudaStream_t stream = 0;      // compute, under the lock
-    cudaStream_t copy_stream = 0; // pre-staging of the next proof's inputs, outside the lock
+    cudaStream_t copy_stream = 0; // pre-staging of the next proof's inputs and key uploads, outside the lock
     cudaDeviceProp props;
     std::mutex compute; // one compute lock per GPU
+    host_bounce bounce[2]; // LANE_COMPUTE: the stream (under the lock); LANE_COPY: copy_stream
 };
+
+// Copies `bytes` from pageable host memory at src to the device at dst, in
+// order on stream st (the stream of `lane`). With pinned, the bytes go
+// through the lane's two pinned slots: host threads fill one while the
+// other's DMA runs, and the call returns once every byte has left src (the
+// last copies may still be in flight; st orders them). Else, or below a
+// slot's size, one cudaMemcpyAsync, which the driver stages through its own
+// buffers (6 GB/s on the H200: 512 MiB in 86 ms, BENCHMARKS.md session 5).
+int copy_to_device(device_ctx *ctx, int lane, void *dst, const void *src, size_t bytes, cudaStream_t st, bool pinned,
+                   cuzk_gpu_msg *msg);
 
 // The context of `device`, created on first use; also makes it current
 // for the calling thread.

@@ -38,6 +38,7 @@
 #include "../../include/cuzk.h"
 #include "../groth16/prove.h"
 #include "../util/error.h"
+#include "../util/size_text.h"
 
 #define ENGINE_JOB_BUCKETS 4096 /* job lookup hash: ids are sequential */
 #define ENGINE_MAX_POOL 256     /* threads in one pool */
@@ -643,10 +644,10 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
         /* does not fit even alone */
         e->plan_cpu++;
         snprintf(note, note_len,
-                 "GPU %d's memory budget (%.2f GiB) cannot hold this key (%.2f GiB) and a proof's working set "
-                 "(%.2f GiB) beside %.2f GiB of other keys",
-                 g, budget / 1073741824.0, key_need / 1073741824.0, p.work_bytes / 1073741824.0,
-                 keys / 1073741824.0);
+                 "GPU %d's memory budget (%s) cannot hold this key (%s) and a proof's working set (%s) beside %s "
+                 "of other keys",
+                 g, cuzk_size_str(budget).s, cuzk_size_str(key_need).s, cuzk_size_str(p.work_bytes).s,
+                 cuzk_size_str(keys).s);
         if (e->cfg.device == CUZK_DEVICE_GPU)
             *rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s", note);
         pthread_mutex_unlock(&e->mu);

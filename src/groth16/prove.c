@@ -74,6 +74,22 @@ static int gpu_index_ok(int device)
     return device >= 0 && device < ZKEY_MAX_GPUS;
 }
 
+/* CUZK_GPU_UPLOAD: how host data goes to the GPU. "pageable" (the
+ * default, measured: the driver stages the copy) or "pinned" (through the
+ * device's pinned slots, filled by several host threads; to be measured
+ * against it). Returns 0 or 1, or -1 (and err set) for anything else. */
+static int gpu_upload_pinned(cuzk_error *err)
+{
+    const char *v = getenv("CUZK_GPU_UPLOAD");
+    if (!v || !*v || !strcmp(v, "pageable"))
+        return 0;
+    if (!strcmp(v, "pinned"))
+        return 1;
+    cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "CUZK_GPU_UPLOAD: expected 'pageable' or 'pinned', found '%.40s'",
+                   v);
+    return -1;
+}
+
 static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uint64_t budget, uint64_t msm_chunk)
 {
     cuzk_gpu_key_in in = {
@@ -91,6 +107,7 @@ static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uin
         .n_coefs = zk->n_coefs,
         .budget = budget,
         .msm_chunk = msm_chunk,
+        .pinned_upload = gpu_upload_pinned(NULL) == 1,
     };
     /* CUZK_GPU_EVAL=cpu keeps the constraint matrices off the GPU (less
      * device memory; the CPU evaluates a and b for every proof) */
@@ -112,6 +129,8 @@ static int gpu_key_get(const struct cuzk_zkey *zkc, int device, uint64_t budget,
     if (!gpu_index_ok(device))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "GPU %d: at most %d GPUs are supported", device,
                               ZKEY_MAX_GPUS);
+    if (gpu_upload_pinned(err) < 0)
+        return CUZK_ERR_INVALID_ARGUMENT;
     pthread_mutex_lock(&gpu_key_lock);
     if (zk->gpu_key_state[device] == 0) {
         double t0 = now();
@@ -328,10 +347,14 @@ static int compute_gpu(prove_state *st, cuzk_error *err)
     pthread_mutex_unlock(&gpu_key_lock);
     /* pre-staging (the engine's plan allows it): the witness goes up
      * outside the compute lock, while another proof computes */
+    const int pinned = gpu_upload_pinned(err);
+    if (pinned < 0)
+        return CUZK_ERR_INVALID_ARGUMENT;
+    st->gin.pinned_upload = pinned;
     cuzk_gpu_staged *staged = NULL;
     if (st->stage && gpu_evaluated && cuzk_gpu_key_evaluates(key)) {
         cuzk_gpu_msg sm = {{0}};
-        if (cuzk_gpu_stage(key, st->in.witness, &staged, &sm) == CUZK_OK)
+        if (cuzk_gpu_stage(key, st->in.witness, pinned, &staged, &sm) == CUZK_OK)
             st->gin.staged = staged;
         /* else the proof uploads the witness itself, as without a plan */
     }

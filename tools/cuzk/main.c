@@ -14,6 +14,7 @@
 #include "../../include/cuzk.h"
 #include "../../src/formats/binfile.h"
 #include "../../src/formats/params.h"
+#include "../../src/util/size_text.h"
 #include "../../src/formats/ptau.h"
 #include "../../src/formats/r1cs.h"
 #include "../../src/formats/wtns.h"
@@ -853,9 +854,9 @@ static int cmd_bench(int argc, char **argv)
             printf("  compute worker %d (%s) %.1f %%\n", w, where, 100 * st.compute_worker_busy[w]);
         }
         for (int g = 0; g < st.gpus; g++)
-            printf("  GPU %d computing %.1f %%; memory plan: budget %.2f GiB, keys %.3f GiB, proofs' pool %.3f GiB\n",
-                   g, 100 * st.gpu_busy[g], st.gpu_budget[g] / 1073741824.0, st.gpu_key_bytes[g] / 1073741824.0,
-                   st.gpu_pool_bytes[g] / 1073741824.0);
+            printf("  GPU %d computing %.1f %%; memory plan: budget %s, keys %s, proofs' pool %s\n", g,
+                   100 * st.gpu_busy[g], cuzk_size_str(st.gpu_budget[g]).s, cuzk_size_str(st.gpu_key_bytes[g]).s,
+                   cuzk_size_str(st.gpu_pool_bytes[g]).s);
         if (st.gpus)
             printf("  plan: %llu proofs with the witness pre-staged, %llu without; %llu waits for room, %llu key "
                    "copies dropped, %llu proofs on the streamed path, %llu sent to the CPU\n",
