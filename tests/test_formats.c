@@ -20,6 +20,7 @@
 #include "../src/formats/zkey.h"
 #include "../src/util/blake2b.h"
 #include "../src/util/sha256.h"
+#include "../src/util/size_text.h"
 
 #define CUZK_BACKEND_NAME "library"
 #include "test_util.h"
@@ -596,6 +597,36 @@ static void test_sha256(void)
           memcmp(out, want, 32) == 0);
 }
 
+/* Byte counts in messages: each unit from its threshold, edges included. */
+static void test_size_text(void)
+{
+    test_context = "size text";
+    static const struct {
+        uint64_t bytes;
+        const char *text;
+    } cases[] = {
+        {0, "0 bytes"},
+        {1023, "1023 bytes"},
+        {1024, "1.0 KiB"},
+        {(1u << 20) - 1, "1.0 MiB"},
+        {1023 * 1024 + 900, "1023.9 KiB"},
+        {((uint64_t)1 << 30) - 1, "1.00 GiB"},
+        {1u << 20, "1.0 MiB"},
+        {36756357, "35.1 MiB"},
+        {(uint64_t)1 << 30, "1.00 GiB"},
+        {148282408960ull, "138.10 GiB"},
+        {UINT64_MAX, "17179869184.00 GiB"},
+    };
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(cases); i++) {
+        const cuzk_size_text t = cuzk_size_str(cases[i].bytes);
+        if (strcmp(t.s, cases[i].text)) {
+            fprintf(stderr, "size text of %llu: '%s', expected '%s'\n", (unsigned long long)cases[i].bytes, t.s,
+                    cases[i].text);
+            CHECK(0);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -606,6 +637,7 @@ int main(int argc, char **argv)
     test_init("test_formats");
     test_blake2b();
     test_sha256();
+    test_size_text();
     static const char *curves[2] = {"bn128", "bls12381"};
     char tmpdir[] = "/tmp/cuzk-test-formats-XXXXXX";
     CHECK(mkdtemp(tmpdir) != NULL);

@@ -14,14 +14,19 @@ typedef struct cuzk_size_text {
 static inline cuzk_size_text cuzk_size_str(uint64_t bytes)
 {
     cuzk_size_text t;
-    if (bytes >= (uint64_t)1 << 30)
-        snprintf(t.s, sizeof(t.s), "%.2f GiB", (double)bytes / (double)((uint64_t)1 << 30));
-    else if (bytes >= (uint64_t)1 << 20)
-        snprintf(t.s, sizeof(t.s), "%.1f MiB", (double)bytes / (double)((uint64_t)1 << 20));
-    else if (bytes >= (uint64_t)1 << 10)
-        snprintf(t.s, sizeof(t.s), "%.1f KiB", (double)bytes / 1024.0);
-    else
+    if (bytes < 1024) {
         snprintf(t.s, sizeof(t.s), "%llu bytes", (unsigned long long)bytes);
+        return t;
+    }
+    /* the unit whose value, as printed, stays below 1024 (1048575 bytes is
+     * "1.0 MiB", not "1024.0 KiB") */
+    double v = (double)bytes / 1024.0;
+    const char *unit = "KiB";
+    if (v >= 1023.95)
+        v /= 1024.0, unit = "MiB";
+    if (v >= 1023.95)
+        v /= 1024.0, unit = "GiB";
+    snprintf(t.s, sizeof(t.s), unit[0] == 'G' ? "%.2f %s" : "%.1f %s", v, unit);
     return t;
 }
 
