@@ -617,7 +617,7 @@ static void test_size_text(void)
         {148282408960ull, "138.10 GiB"},
         {UINT64_MAX, "17179869184.00 GiB"},
     };
-    for (size_t i = 0; i < CUZK_ARRAY_LEN(cases); i++) {
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const cuzk_size_text t = cuzk_size_str(cases[i].bytes);
         if (strcmp(t.s, cases[i].text)) {
             fprintf(stderr, "size text of %llu: '%s', expected '%s'\n", (unsigned long long)cases[i].bytes, t.s,
