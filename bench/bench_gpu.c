@@ -201,7 +201,9 @@ int main(int argc, char **argv)
             const char *name;
         } fields[] = {{GPU_FIELD_BLS12_381_FP, "bls12-381 Fp"}, {GPU_FIELD_BLS12_381_FR, "bls12-381 Fr"},
                       {GPU_FIELD_BN254_FP, "bn254 Fp"},         {GPU_FIELD_BN254_FR, "bn254 Fr"},
-                      {GPU_FIELD_BLS12_381_FP2, "bls12-381 Fp2"}, {GPU_FIELD_BN254_FP2, "bn254 Fp2"}};
+                      {GPU_FIELD_BLS12_381_FP2, "bls12-381 Fp2"}, {GPU_FIELD_BN254_FP2, "bn254 Fp2"},
+                      /* the same Fr, its modulus from constant memory (an experiment) */
+                      {GPU_FIELD_BLS12_381_FR_CMEM, "bls12-381 Fr/c"}};
         static const struct {
             int op;
             const char *name;

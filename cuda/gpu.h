@@ -29,7 +29,12 @@ enum {
     GPU_FIELD_BN254_FP,
     GPU_FIELD_BN254_FR,
     GPU_FIELD_BLS12_381_FP2,
-    GPU_FIELD_BN254_FP2
+    GPU_FIELD_BN254_FP2,
+    /* BLS12-381 Fr with its modulus read from constant memory instead of
+     * immediates (an experiment for bench_gpu's field rates: r's limbs 1 and
+     * 2^32 - 1 may let ptxas strength-reduce m * r_j and break the fused
+     * multiply-adds; see BENCHMARKS.md session 5) */
+    GPU_FIELD_BLS12_381_FR_CMEM
 };
 enum { GPU_OP_ADD, GPU_OP_SUB, GPU_OP_MUL, GPU_OP_SQR, GPU_OP_NEG, GPU_OP_INV, GPU_OP_FROM_MONT, GPU_OP_TO_MONT };
 /* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). */

@@ -104,13 +104,15 @@ fi
 if want sass && command -v cuobjdump >/dev/null; then
   lib="$BUILD/libcuzk.a"
   # BLS12-381: G1's default accumulation (the capped kernel), Fr's NTT
-  # passes (every radix), and the field-multiplication benchmark; full
+  # passes (every radix), and the field benchmark (Fp; Fr with its modulus
+  # as immediates and from constant memory; BN254 Fr to compare); full
   # opcodes (IMAD.WIDE.U32, IADD3.X, ...) so the carry handling shows
   for k in "msm_accumulate_capped bls12_381_fp_params" "ntt_pass_radix bls12_381_fr_params" \
-           "field_bench_kernel bls12_381_fp_params"; do
+           "field_bench_kernel bls12_381_fp_params" "field_bench_kernel bls12_381_fr_params" \
+           "field_bench_kernel bls12_381_fr_cmem_params" "field_bench_kernel bn254_fr_params"; do
     set -- $k
     cuobjdump -sass "$lib" 2>/dev/null | awk -v a="$1" -v b="$2" '/Function :/ { on = index($0, a) > 0 && index($0, b) > 0 } on && /^ +\/\*[0-9a-f]+\*\// { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); n[op]++ } END { for (o in n) printf "%8d %s\n", n[o], o }' |
-      sort -rn | head -30 >"$OUT/sass_$1.txt"
+      sort -rn | head -30 >"$OUT/sass_$1_$2.txt"
   done
   cuobjdump -res-usage "$lib" 2>/dev/null | grep -A1 -E "msm_accumulate|ntt_pass_radix" | grep -B1 -E "REG" | head -40 >"$OUT/sass_regs.txt" || true
 fi

@@ -57,7 +57,7 @@ static void gpu_check(int rc, const cuzk_gpu_msg *m)
         } while (!(F##_raw_is_canonical_mask(t) & 1));                                                \
         memcpy(x->l, t, sizeof(t)); /* a canonical value is a valid Montgomery image */              \
     }                                                                                                 \
-    static void test_field_##F(void)                                                                  \
+    static void test_field_##F##_on(int fid) /* fid: FID or a variant of the same field */            \
     {                                                                                                 \
         test_context = "field " #F;                                                                   \
         size_t n = 4096;                                                                              \
@@ -69,7 +69,7 @@ static void gpu_check(int rc, const cuzk_gpu_msg *m)
         b[5] = a[5]; /* equal operands */                                                             \
         for (int op = GPU_OP_ADD; op <= GPU_OP_TO_MONT; op++) {                                       \
             cuzk_gpu_msg m;                                                                           \
-            gpu_check(cuzk_gpu_test_field(FID, op, a, b, got, n, &m), &m);                            \
+            gpu_check(cuzk_gpu_test_field(fid, op, a, b, got, n, &m), &m);                            \
             for (size_t i = 0; i < n; i++) {                                                          \
                 F want;                                                                               \
                 switch (op) {                                                                         \
@@ -92,6 +92,10 @@ static void gpu_check(int rc, const cuzk_gpu_msg *m)
         free(a);                                                                                      \
         free(b);                                                                                      \
         free(got);                                                                                    \
+    }                                                                                                 \
+    static void test_field_##F(void)                                                                  \
+    {                                                                                                 \
+        test_field_##F##_on(FID);                                                                     \
     }
 
 FIELD_TEST(bls12_381_fp, GPU_FIELD_BLS12_381_FP, 6, BLS12_381_FP_MODULUS)
@@ -542,6 +546,7 @@ int main(int argc, char **argv)
     test_init("test_gpu");
     test_field_bls12_381_fp();
     test_field_bls12_381_fr();
+    test_field_bls12_381_fr_on(GPU_FIELD_BLS12_381_FR_CMEM); /* the modulus from constant memory */
     test_field_bn254_fp();
     test_field_bn254_fr();
     test_field_bls12_381_fp2();

@@ -131,6 +131,10 @@ __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b)
             return limb(v, i);                                                                          \
         }                                                                                               \
         static constexpr uint32_t M0 = (uint32_t)C##_N0; /* -p^-1 mod 2^32 */                          \
+        __host__ __device__ static constexpr bool spare_top_bit()                                      \
+        {                                                                                               \
+            return p(N - 1) < 0x80000000u;                                                              \
+        }                                                                                               \
     }
 
 CUZK_GPU_FIELD_PARAMS(bls12_381_fp_params, BLS12_381_FP);
@@ -251,7 +255,7 @@ template <class P> struct __align__(16) fp {
     // 2p, is reduced once.
     __device__ __forceinline__ friend fp operator*(const fp &a, const fp &b)
     {
-        static_assert(N % 2 == 0 && P::p(N - 1) < 0x80000000u, "even limb count and a spare top bit");
+        static_assert(N % 2 == 0 && P::spare_top_bit(), "even limb count and a spare top bit");
         uint32_t e[N], o[N];
         // row 0: plain products
         {
