@@ -118,19 +118,24 @@ int copy_to_device(device_ctx *ctx, int lane, void *dst, const void *src, size_t
     if (!bytes)
         return CUZK_OK;
     host_bounce &b = ctx->bounce[lane];
-    std::unique_lock<std::mutex> g(b.mu);
-    if (pinned && bytes >= BOUNCE_SLOT && !b.slot[0] && !b.failed) {
-        // allocated once and kept: freeing pinned memory synchronizes the
-        // device, so the slots live as long as the process
-        for (int i = 0; i < 2 && !b.failed; i++)
-            if (cudaHostAlloc((void **)&b.slot[i], BOUNCE_SLOT, cudaHostAllocDefault) != cudaSuccess ||
-                cudaEventCreateWithFlags(&b.reusable[i], cudaEventDisableTiming) != cudaSuccess) {
-                (void)cudaGetLastError(); // no pinned memory to spare: the driver's staging still works
-                b.failed = true;
-            }
+    const bool use_slots = pinned && bytes >= BOUNCE_SLOT;
+    std::unique_lock<std::mutex> g(b.mu, std::defer_lock); // only the slots' users take it
+    if (use_slots) {
+        g.lock();
+        if (!b.slot[0] && !b.failed) {
+            // allocated once and kept: freeing pinned memory synchronizes
+            // the device, so the slots live as long as the process
+            for (int i = 0; i < 2 && !b.failed; i++)
+                if (cudaHostAlloc((void **)&b.slot[i], BOUNCE_SLOT, cudaHostAllocDefault) != cudaSuccess ||
+                    cudaEventCreateWithFlags(&b.reusable[i], cudaEventDisableTiming) != cudaSuccess) {
+                    (void)cudaGetLastError(); // no pinned memory to spare: the driver's staging still works
+                    b.failed = true;
+                }
+        }
     }
-    if (!pinned || bytes < BOUNCE_SLOT || b.failed) {
-        g.unlock();
+    if (!use_slots || b.failed) {
+        if (use_slots)
+            g.unlock();
         GPU_TRY(msg, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
         return CUZK_OK;
     }
