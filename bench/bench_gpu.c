@@ -201,9 +201,7 @@ int main(int argc, char **argv)
             const char *name;
         } fields[] = {{GPU_FIELD_BLS12_381_FP, "bls12-381 Fp"}, {GPU_FIELD_BLS12_381_FR, "bls12-381 Fr"},
                       {GPU_FIELD_BN254_FP, "bn254 Fp"},         {GPU_FIELD_BN254_FR, "bn254 Fr"},
-                      {GPU_FIELD_BLS12_381_FP2, "bls12-381 Fp2"}, {GPU_FIELD_BN254_FP2, "bn254 Fp2"},
-                      /* the same Fr, its modulus from constant memory (an experiment) */
-                      {GPU_FIELD_BLS12_381_FR_CMEM, "bls12-381 Fr/c"}};
+                      {GPU_FIELD_BLS12_381_FP2, "bls12-381 Fp2"}, {GPU_FIELD_BN254_FP2, "bn254 Fp2"}};
         static const struct {
             int op;
             const char *name;
@@ -225,12 +223,16 @@ int main(int argc, char **argv)
     if (!k || !ones || !tail)
         return 1;
     for (unsigned lg = min_ntt; lg <= max_ntt; lg++) {
-        static const int curves[2] = {CUZK_CURVE_BLS12_381, CUZK_CURVE_BN254};
-        for (int c = 0; c < 2; c++)
+        static const struct {
+            int field;
+            const char *name;
+        } frs[] = {{GPU_FIELD_BLS12_381_FR, "bls12-381 Fr"},
+                   {GPU_FIELD_BN254_FR, "bn254 Fr"}};
+        for (size_t c = 0; c < sizeof(frs) / sizeof(frs[0]); c++)
             for (int v = 0; v < n_ntt_kernels; v++) {
                 double f, co;
                 cuzk_gpu_msg m = {{0}};
-                if (cuzk_gpu_bench_ntt(curves[c], lg, reps, ntt_kernels[v][0], (unsigned)ntt_kernels[v][1], &f, &co,
+                if (cuzk_gpu_bench_ntt(frs[c].field, lg, reps, ntt_kernels[v][0], (unsigned)ntt_kernels[v][1], &f, &co,
                                        &m) != CUZK_OK) {
                     fprintf(stderr, "ntt 2^%u: %s\n", lg, m.text);
                     return 1;
@@ -239,8 +241,22 @@ int main(int argc, char **argv)
                 if (n_ntt_kernels > 1)
                     snprintf(tag, sizeof(tag), " [kernel %d bits %d]", ntt_kernels[v][0], ntt_kernels[v][1]);
                 printf("ntt  %-14s 2^%-2u forward %9.3f ms   odd coset (2 NTTs + scale) %9.3f ms%s\n",
-                       c ? "bn254 Fr" : "bls12-381 Fr", lg, f, co, tag);
+                       frs[c].name, lg, f, co, tag);
                 fflush(stdout);
+            }
+        /* the prover's whole H step at this size (a 2^27 domain: a Filecoin
+         * partition) */
+        static const int curves[2] = {CUZK_CURVE_BLS12_381, CUZK_CURVE_BN254};
+        for (int c = 0; c < 2; c++) {
+            double ms = 0;
+            cuzk_gpu_msg m = {{0}};
+            if (cuzk_gpu_bench_h(curves[c], lg, reps, &ms, &m) != CUZK_OK) {
+                fprintf(stderr, "H step 2^%u: %s\n", lg, m.text);
+                return 1;
+            }
+            printf("h    %-14s 2^%-2u c = a o b, 3 odd-coset steps, a b - c: %9.3f ms\n",
+                   c ? "bn254 Fr" : "bls12-381 Fr", lg, ms);
+            fflush(stdout);
         }
     }
     static bls12_381_g1_affine b1lo[8192], b1hi[8192];

@@ -29,12 +29,7 @@ enum {
     GPU_FIELD_BN254_FP,
     GPU_FIELD_BN254_FR,
     GPU_FIELD_BLS12_381_FP2,
-    GPU_FIELD_BN254_FP2,
-    /* BLS12-381 Fr with its modulus read from constant memory instead of
-     * immediates (an experiment for bench_gpu's field rates: r's limbs 1 and
-     * 2^32 - 1 may let ptxas strength-reduce m * r_j and break the fused
-     * multiply-adds; see BENCHMARKS.md session 5) */
-    GPU_FIELD_BLS12_381_FR_CMEM
+    GPU_FIELD_BN254_FP2
 };
 enum { GPU_OP_ADD, GPU_OP_SUB, GPU_OP_MUL, GPU_OP_SQR, GPU_OP_NEG, GPU_OP_INV, GPU_OP_FROM_MONT, GPU_OP_TO_MONT };
 /* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). */
@@ -110,11 +105,17 @@ int cuzk_gpu_copy_roundtrip(const void *src, size_t len, int lane, int pinned, v
 int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg);
 /* Medians over reps of a forward NTT (natural -> bit-reversed) and of the
  * prover's odd-coset step (two transforms and the coset scale), on 2^log_n
- * device-resident random values. kernel -1: the prover's; 1: radix-2
+ * device-resident random values of `field` (GPU_FIELD_BLS12_381_FR or
+ * GPU_FIELD_BN254_FR). kernel -1: the prover's; 1: radix-2
  * passes of up to 10 stages; 0 / 2: 8 / 4 elements a thread in registers,
  * passes of at most pass_bits stages (3..11; 0: 10). */
-int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, int kernel, unsigned pass_bits, double *forward_ms,
+int cuzk_gpu_bench_ntt(int field, unsigned log_n, int reps, int kernel, unsigned pass_bits, double *forward_ms,
                        double *coset_ms, cuzk_gpu_msg *msg);
+
+/* Median over reps of the prover's whole H step on 2^log_n device-resident
+ * random a and b of `curve`: c = a o b, the three odd-coset steps (six
+ * transforms), a b - c on the coset. */
+int cuzk_gpu_bench_h(int curve, unsigned log_n, int reps, double *ms, cuzk_gpu_msg *msg);
 
 /* --- the prover --------------------------------------------------------- */
 /* A proving key's points, resident on one GPU across proofs. */

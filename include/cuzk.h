@@ -369,7 +369,7 @@ typedef struct cuzk_engine_config {
     /* The pipeline (docs/engine.md); 0 picks the default. */
     int prepare_workers;          /* load + prepare (CPU); 0: one per compute worker */
     int finalize_workers;         /* finalize (CPU); 0: 1 */
-    int gpu_workers_per_device;   /* compute workers per GPU when proving on GPUs; 0: 1 */
+    int gpu_workers_per_device;   /* compute workers per GPU when proving on GPUs; 0: 2 */
     unsigned ready_queue_depth;   /* prepared jobs (incl. those being prepared) waiting for compute;
                                      0: one per compute worker */
     unsigned finalize_queue_depth; /* computed jobs (incl. those computing) waiting for finalize;
@@ -386,9 +386,11 @@ typedef struct cuzk_engine_config {
     /* Device memory each GPU may hold for keys and proofs (the plan in
      * docs/engine.md); 0: its free memory at cuzk_engine_create less 1 GiB */
     unsigned long long gpu_memory_budget;
-    /* 1: a GPU proof's witness goes up outside the compute lock while
-     * another proof computes, when the plan has room (docs/engine.md);
-     * 0 (default until measured faster): inside the lock */
+    /* Pre-staging: a GPU proof's witness goes up outside the compute lock
+     * while another proof computes, when the plan has room (docs/engine.md).
+     * 0 (default) or 1: on (measured faster with the default pinned
+     * uploads: BENCHMARKS.md, session 6); -1: off, every witness goes up
+     * inside the lock. */
     int prestage;
 } cuzk_engine_config;
 

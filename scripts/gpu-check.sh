@@ -12,7 +12,7 @@
 #        (the device-memory plan under forced budgets)
 # bench  bench_gpu: MSM 2^16..2^26 (G1) / 2^24 (G2), NTT 2^20..2^27
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
-#        setup, then bench_prove on the GPU (uploads pageable, then pinned:
+#        setup, then bench_prove on the GPU (uploads pinned, then pageable:
 #        CUZK_GPU_UPLOAD) and on the CPU's cores
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
@@ -27,7 +27,8 @@
 # (the circuit sizes, default "20 22 24"), PROVE_CURVES (default "bls12381
 # bn128"), CPU_PROVE_MAX_LOG (largest size also proved on the CPU, default
 # 22), BENCH_REPS, BENCH_ARGS (extra bench_gpu arguments), ENGINE_LOG
-# (default 20), ENGINE_JOBS (proofs per setting, default 48).
+# (default 20), ENGINE_JOBS (proofs per setting, default 48), ENGINE_CURVES
+# (default: PROVE_CURVES).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-/tmp/cuzk-gpu-check}
@@ -104,12 +105,12 @@ fi
 if want sass && command -v cuobjdump >/dev/null; then
   lib="$BUILD/libcuzk.a"
   # BLS12-381: G1's default accumulation (the capped kernel), Fr's NTT
-  # passes (every radix), and the field benchmark (Fp; Fr with its modulus
-  # as immediates and from constant memory; BN254 Fr to compare); full
+  # passes (every radix), and the field benchmark (Fp; Fr, and BN254 Fr
+  # to compare); full
   # opcodes (IMAD.WIDE.U32, IADD3.X, ...) so the carry handling shows
   for k in "msm_accumulate_capped bls12_381_fp_params" "ntt_pass_radix bls12_381_fr_params" \
            "field_bench_kernel bls12_381_fp_params" "field_bench_kernel bls12_381_fr_params" \
-           "field_bench_kernel bls12_381_fr_cmem_params" "field_bench_kernel bn254_fr_params"; do
+           "field_bench_kernel bn254_fr_params"; do
     set -- $k
     cuobjdump -sass "$lib" 2>/dev/null | awk -v a="$1" -v b="$2" '/Function :/ { on = index($0, a) > 0 && index($0, b) > 0 } on && /^ +\/\*[0-9a-f]+\*\// { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); n[op]++ } END { for (o in n) printf "%8d %s\n", n[o], o }' |
       sort -rn | head -30 >"$OUT/sass_$1_$2.txt"
@@ -120,7 +121,7 @@ fi
 if want engine; then
   d=$(mktemp -d)
   lg=${ENGINE_LOG:-20}
-  for curve in $PROVE_CURVES; do
+  for curve in ${ENGINE_CURVES:-$PROVE_CURVES}; do
     c="$d/e${lg}_$curve"
     "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >"$OUT/ecircuit_$curve.log" 2>&1
     "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/esetup_$curve.log" 2>&1
@@ -137,8 +138,8 @@ if want engine; then
 gpu_w1|--device gpu --jobs $n --gpu-workers 1
 gpu_w2|--device gpu --jobs $n --gpu-workers 2
 gpu_w2_prestage|--device gpu --jobs $n --gpu-workers 2 --prestage
-gpu_w2_pinned|--device gpu --jobs $n --gpu-workers 2|CUZK_GPU_UPLOAD=pinned
-gpu_w2_prestage_pinned|--device gpu --jobs $n --gpu-workers 2 --prestage|CUZK_GPU_UPLOAD=pinned
+gpu_w2_pageable|--device gpu --jobs $n --gpu-workers 2|CUZK_GPU_UPLOAD=pageable
+gpu_w2_prestage_pageable|--device gpu --jobs $n --gpu-workers 2 --prestage|CUZK_GPU_UPLOAD=pageable
 gpu_w2_p4_f4|--device gpu --jobs $n --gpu-workers 2 --prepare-workers 4 --finalize-workers 4
 gpu_w4_p4_f4|--device gpu --jobs $n --gpu-workers 4 --prepare-workers 4 --finalize-workers 4
 gpu_w16_p4_f4|--device gpu --jobs $n --gpu-workers 16 --prepare-workers 4 --finalize-workers 4
@@ -162,9 +163,9 @@ if want prove; then
       rm -f "$c.r1cs"
       "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 >"$OUT/prove_gpu_${lg}_$curve.txt" 2>&1 ||
         { status=1; tail -5 "$OUT/prove_gpu_${lg}_$curve.txt"; }
-      # the same through the pinned upload slots (CUZK_GPU_UPLOAD), side by side
-      CUZK_GPU_UPLOAD=pinned "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 \
-        >"$OUT/prove_gpupinned_${lg}_$curve.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpupinned_${lg}_$curve.txt"; }
+      # the same with pageable uploads (CUZK_GPU_UPLOAD; pinned slots by default), side by side
+      CUZK_GPU_UPLOAD=pageable "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device gpu --reps 5 \
+        >"$OUT/prove_gpupageable_${lg}_$curve.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpupageable_${lg}_$curve.txt"; }
       if [ "$lg" -le "$CPU_PROVE_MAX_LOG" ]; then
         "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device cpu --reps 3 >"$OUT/prove_cpu_${lg}_$curve.txt" 2>&1 ||
           { status=1; tail -5 "$OUT/prove_cpu_${lg}_$curve.txt"; }
@@ -178,7 +179,7 @@ fi
 echo
 echo "=== summary ($FINAL) ==="
 cat "$summary"
-[ -f "$OUT/bench_gpu.txt" ] && grep -E "^(field|msm|ntt)" "$OUT/bench_gpu.txt" | sed 's/  */ /g' || true
+[ -f "$OUT/bench_gpu.txt" ] && grep -E "^(field|msm|ntt|h) " "$OUT/bench_gpu.txt" | sed 's/  */ /g' || true
 for f in "$OUT"/prove_*_*.txt; do
   [ -f "$f" ] || continue
   echo "$(basename "$f" .txt): $(awk '/^  [a-z]/ { printf "%s=%s ", $1 ($2 ~ /^[0-9.]+$/ ? "" : $2), $(NF-1) }' "$f")"

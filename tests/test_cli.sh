@@ -219,6 +219,7 @@ grep -q "\-\-gpu-memory expects a size" "$tmp/err" || fail "bench --gpu-memory m
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory
 # a budget and pre-staging do nothing on the CPU, and are accepted
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --gpu-memory 1G --prestage
+expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --no-prestage
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns"
 grep -q "witness" "$tmp/err" || fail "bench curve mismatch message: $(cat "$tmp/err")"
 

@@ -812,7 +812,8 @@ static void test_pipeline_config(void)
     cuzk_engine *e;
     cuzk_error err;
     cuzk_engine_config bad[] = {{.prepare_workers = -1}, {.finalize_workers = 1000}, {.gpu_workers_per_device = -2},
-                                {.ready_queue_depth = 1u << 20}, {.prepare_ahead = -2}};
+                                {.ready_queue_depth = 1u << 20}, {.prepare_ahead = -2}, {.prestage = 2},
+                                {.prestage = -2}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         CHECK(cuzk_engine_create(&bad[i], &e, &err) == CUZK_ERR_INVALID_ARGUMENT);
     /* defaults: one prepare worker and one ready slot per compute worker,

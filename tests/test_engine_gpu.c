@@ -102,7 +102,9 @@ int main(int argc, char **argv)
     int on_gpu;
 
     /* 1: the default budget; one proof of each key, one after the other */
-    cuzk_engine_config cfg = {.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1};
+    /* pre-staging off except where a case turns it on: each case's plan
+     * counts are for the in-lock upload */
+    cuzk_engine_config cfg = {.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .prestage = -1};
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 2 && on_gpu == 2);
     CHECK(st.gpus >= 1 && st.gpu_budget[0] > 0);
     unsigned long long both = st.gpu_key_bytes[0], pool = st.gpu_pool_bytes[0];
@@ -166,7 +168,7 @@ int main(int argc, char **argv)
            st.plan_staged, st.plan_unstaged, on_gpu);
     CHECK(on_gpu == 8 && st.plan_staged == 0 && st.plan_unstaged == 8 && st.plan_cpu == 0);
     only_key = -1;
-    cfg.prestage = 0;
+    cfg.prestage = -1;
 
     /* 5: the streamed path. A circuit of 2^16 constraints (its MSMs'
      * scratch is most of a proof's working set); a budget one byte short

@@ -93,9 +93,21 @@ __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b)
     return r;
 }
 
-// --- Field parameters, read from the same generated headers as the CPU
-// code. Limb i of a 64-bit-limb constant, as a compile-time function so
-// that unrolled loops see immediates.
+// --- Field parameters.
+//
+// -p^-1 mod 2^32 for a p whose low limb is 1 (BLS12-381 Fr), read from
+// constant memory: as an immediate, ptxas knows m = -t0 and folds the
+// negation into m * p_j, which splits about half the row products into
+// IMAD.X + IMAD.HI.U32.X instead of one IMAD.WIDE.U32.X. Session 6, runs
+// 1-2 (H200, BENCHMARKS.md): BLS12-381 Fr 52.8 -> 59.6 G mul/s (BN254 Fr,
+// also 8 limbs: 60.0), NTT 2^27 40.0 -> 37.4 ms; the modulus from constant
+// memory as well changed nothing (60.2 G/s), the modulus alone slowed it
+// (52.0). static: one copy per translation unit (whole-program device code).
+static __constant__ uint32_t field_m0_all_ones = 0xffffffffu;
+
+// The parameter struct: limb i of a 64-bit-limb constant from the same
+// generated headers as the CPU code, as a compile-time function so that
+// unrolled loops see immediates.
 #define CUZK_GPU_FIELD_PARAMS(NAME, C)                                                                  \
     struct NAME {                                                                                       \
         static constexpr int N = 2 * C##_LIMBS;                                                         \
@@ -125,6 +137,10 @@ __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b)
             return limb(v, i);                                                                          \
         }                                                                                               \
         static constexpr uint32_t M0 = (uint32_t)C##_N0; /* -p^-1 mod 2^32 */                          \
+        __device__ static uint32_t m0()                                                                 \
+        {                                                                                               \
+            return M0 == 0xffffffffu ? field_m0_all_ones : M0;                                          \
+        }                                                                                               \
         __host__ __device__ static constexpr bool spare_top_bit()                                      \
         {                                                                                               \
             return p(N - 1) < 0x80000000u;                                                              \
@@ -326,7 +342,7 @@ template <class P> struct __align__(16) fp {
 #pragma unroll
         for (int j = 0; j < N; j++)
             pv[j] = P::p(j);
-        mad_row(e, o, pv, e[0] * P::M0, 1);
+        mad_row(e, o, pv, e[0] * P::m0(), 1);
     }
 
     // Squaring is the product with itself: 27.2 G/s against 20.2 for the

@@ -114,23 +114,6 @@ template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg 
 
 } // namespace gpu
 
-namespace gpu {
-// GPU_FIELD_BLS12_381_FR_CMEM: the same field, the modulus from constant
-// memory (an operand ptxas cannot strength-reduce)
-#define CUZK_FR_LIMB(i) bls12_381_fr_params::p(i)
-__constant__ uint32_t bls12_381_fr_modulus_cmem[8] = {CUZK_FR_LIMB(0), CUZK_FR_LIMB(1), CUZK_FR_LIMB(2),
-                                                      CUZK_FR_LIMB(3), CUZK_FR_LIMB(4), CUZK_FR_LIMB(5),
-                                                      CUZK_FR_LIMB(6), CUZK_FR_LIMB(7)};
-#undef CUZK_FR_LIMB
-struct bls12_381_fr_cmem_params : bls12_381_fr_params {
-    static_assert(N == 8, "eight limbs");
-    __device__ static uint32_t p(int i)
-    {
-        return bls12_381_fr_modulus_cmem[i];
-    }
-};
-typedef fp<bls12_381_fr_cmem_params> bls12_381_fr_cmem;
-} // namespace gpu
 
 extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg)
 {
@@ -145,7 +128,6 @@ extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, c
     case GPU_FIELD_BN254_FR: return field_bench<bn254_fr>(op, reps, gops, msg);
     case GPU_FIELD_BLS12_381_FP2: return field_bench<bls12_381_fp2>(op, reps, gops, msg);
     case GPU_FIELD_BN254_FP2: return field_bench<bn254_fp2>(op, reps, gops, msg);
-    case GPU_FIELD_BLS12_381_FR_CMEM: return field_bench<bls12_381_fr_cmem>(op, reps, gops, msg);
     }
     return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown field");
 }
@@ -163,7 +145,6 @@ extern "C" int cuzk_gpu_test_field(int field, int op, const void *a, const void 
     case GPU_FIELD_BN254_FR: return field_test<bn254_fr>(op, a, b, out, n, msg);
     case GPU_FIELD_BLS12_381_FP2: return field_test<bls12_381_fp2>(op, a, b, out, n, msg);
     case GPU_FIELD_BN254_FP2: return field_test<bn254_fp2>(op, a, b, out, n, msg);
-    case GPU_FIELD_BLS12_381_FR_CMEM: return field_test<bls12_381_fr_cmem>(op, a, b, out, n, msg);
     }
     return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown field");
 }

@@ -67,6 +67,23 @@ template <class F> __global__ void h_combine(F *a, const F *b, const F *c, size_
         a[i] = (a[i] * b[i] - c[i]).from_mont();
 }
 
+// H's scalars from a, b on the n-domain (db, dc: scratch): c = a o b, all
+// three to the odd coset (two transforms each: six in all, the fewest the
+// odd-coset form allows), then a = a b - c there, as plain integers.
+template <class Fr>
+int h_evaluations(const ntt_domain<Fr> &dom, Fr *a, Fr *b, Fr *c, cudaStream_t st, cuzk_gpu_msg *msg)
+{
+    const size_t n = (size_t)1 << dom.log_n;
+    h_product<Fr><<<blocks_for(n, 256), 256, 0, st>>>(a, b, c, n);
+    GPU_LAUNCHED(msg, "h_product");
+    GPU_RC(dom.to_odd_coset(a, st, msg));
+    GPU_RC(dom.to_odd_coset(b, st, msg));
+    GPU_RC(dom.to_odd_coset(c, st, msg));
+    h_combine<Fr><<<blocks_for(n, 256), 256, 0, st>>>(a, b, c, n);
+    GPU_LAUNCHED(msg, "h_combine");
+    return CUZK_OK;
+}
+
 template <class Curve> struct key_impl : key_base {
     typedef typename Curve::fp Fp;
     typedef typename Curve::fp2 Fp2;
@@ -366,15 +383,7 @@ template <class Curve> struct key_impl : key_base {
         }
         GPU_TRY(msg, cudaEventRecord(ev[2], st)); // evaluation done (empty when the CPU evaluated)
 
-        // H: c = a o b on the n-domain, all three to the odd coset, then
-        // h = a b - c there
-        h_product<Fr><<<blocks_for(n, 256), 256, 0, st>>>(da.p, db.p, dc.p, n);
-        GPU_LAUNCHED(msg, "h_product");
-        GPU_RC(dom.to_odd_coset(da.p, st, msg));
-        GPU_RC(dom.to_odd_coset(db.p, st, msg));
-        GPU_RC(dom.to_odd_coset(dc.p, st, msg));
-        h_combine<Fr><<<blocks_for(n, 256), 256, 0, st>>>(da.p, db.p, dc.p, n);
-        GPU_LAUNCHED(msg, "h_combine");
+        GPU_RC(h_evaluations(dom, da.p, db.p, dc.p, st, msg));
         db.release();
         dc.release();
         GPU_TRY(msg, cudaEventRecord(ev[3], st));
@@ -564,4 +573,48 @@ extern "C" void cuzk_gpu_staged_free(cuzk_gpu_staged *staged)
             (void)cudaEventDestroy(s->ready);
     }
     delete s;
+}
+
+namespace gpu {
+// the prover's H step (h_evaluations) on device-resident random a and b
+template <class Fr> int h_bench(unsigned log_n, int reps, double *ms, cuzk_gpu_msg *msg)
+{
+    device_ctx *ctx;
+    GPU_RC(get_device(0, &ctx, msg));
+    std::lock_guard<std::mutex> lock(ctx->compute);
+    cudaStream_t st = ctx->stream;
+    ntt_domain<Fr> dom;
+    GPU_RC(dom.init(log_n, st, msg));
+    const size_t n = (size_t)1 << log_n;
+    dev_buf<Fr> a, b, c;
+    GPU_RC(a.alloc(n, st, msg));
+    GPU_RC(b.alloc(n, st, msg));
+    GPU_RC(c.alloc(n, st, msg));
+    if (reps > 64)
+        reps = 64;
+    double t[64] = {0};
+    stream_timer timer;
+    for (int r = -1; r < reps; r++) {
+        // fresh inputs each time (h_combine leaves plain integers in a)
+        GPU_RC(fill_random_fr(a.p, n, 1 + r, st, msg));
+        GPU_RC(fill_random_fr(b.p, n, 1001 + r, st, msg));
+        double m;
+        GPU_RC(timer.start(st, msg));
+        GPU_RC(h_evaluations(dom, a.p, b.p, c.p, st, msg));
+        GPU_RC(timer.stop_ms(st, &m, msg));
+        if (r >= 0)
+            t[r] = m;
+    }
+    *ms = median_of(t, reps);
+    return CUZK_OK;
+}
+} // namespace gpu
+
+extern "C" int cuzk_gpu_bench_h(int curve, unsigned log_n, int reps, double *ms, cuzk_gpu_msg *msg)
+{
+    *ms = 0;
+    if (reps < 1)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1");
+    GPU_DISPATCH_CURVE(curve, return gpu::h_bench<Curve::fr>(log_n, reps, ms, msg));
+    return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
 }

@@ -42,24 +42,6 @@ int ntt_host(int kind, void *data, unsigned log_n, int kernel, unsigned pass_bit
     return CUZK_OK;
 }
 
-// random field elements (below 2^250, so below r) from a hash of i
-template <class F> __global__ void bench_fill(F *a, size_t n, uint64_t seed)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    uint64_t x = seed + i * 0x9e3779b97f4a7c15ULL;
-    F v;
-    for (int k = 0; k < F::N; k++) {
-        x ^= x >> 31;
-        x *= 0xbf58476d1ce4e5b9ULL;
-        x ^= x >> 29;
-        v.v[k] = (uint32_t)x;
-    }
-    v.v[F::N - 1] &= 0x03ffffffu;
-    a[i] = v;
-}
-
 template <class F>
 int ntt_bench(unsigned log_n, int reps, int kernel, unsigned pass_bits, double *fwd, double *coset, cuzk_gpu_msg *msg)
 {
@@ -76,8 +58,7 @@ int ntt_bench(unsigned log_n, int reps, int kernel, unsigned pass_bits, double *
     size_t n = (size_t)1 << log_n;
     dev_buf<F> a;
     GPU_RC(a.alloc(n, st, msg));
-    bench_fill<F><<<blocks_for(n, 256), 256, 0, st>>>(a.p, n, 12345);
-    GPU_LAUNCHED(msg, "bench_fill");
+    GPU_RC(fill_random_fr(a.p, n, 12345, st, msg));
     if (reps > 64)
         reps = 64;
     double t[2][64] = {{0}};
@@ -114,12 +95,16 @@ extern "C" int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, int
     return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
 }
 
-extern "C" int cuzk_gpu_bench_ntt(int curve, unsigned log_n, int reps, int kernel, unsigned pass_bits,
+extern "C" int cuzk_gpu_bench_ntt(int field, unsigned log_n, int reps, int kernel, unsigned pass_bits,
                                   double *forward_ms, double *coset_ms, cuzk_gpu_msg *msg)
 {
+    using namespace gpu;
     if (reps < 1 || kernel < -1 || kernel > 2)
-        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1, kernel -1 (default), 0, 1 or 2");
-    GPU_DISPATCH_CURVE(curve, return gpu::ntt_bench<Curve::fr>(log_n, reps, kernel, pass_bits, forward_ms, coset_ms,
-                                                               msg));
-    return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1, kernel -1 (default), 0, 1 or 2");
+    switch (field) {
+    case GPU_FIELD_BLS12_381_FR:
+        return ntt_bench<bls12_381_fr>(log_n, reps, kernel, pass_bits, forward_ms, coset_ms, msg);
+    case GPU_FIELD_BN254_FR: return ntt_bench<bn254_fr>(log_n, reps, kernel, pass_bits, forward_ms, coset_ms, msg);
+    }
+    return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: field GPU_FIELD_BLS12_381_FR or GPU_FIELD_BN254_FR");
 }

@@ -52,4 +52,29 @@ template <class F> struct ntt_domain {
     int scale_by_ninv(F *a, cudaStream_t st, cuzk_gpu_msg *msg) const;
 };
 
+// benchmarks' inputs: random elements (below 2^250, so below r) from a
+// hash of the index
+template <class F> __global__ void fill_random_fr_kernel(F *a, size_t n, uint64_t seed)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint64_t x = seed + i * 0x9e3779b97f4a7c15ULL;
+    F v;
+    for (int k = 0; k < F::N; k++) {
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ULL;
+        x ^= x >> 29;
+        v.v[k] = (uint32_t)x;
+    }
+    v.v[F::N - 1] &= 0x03ffffffu;
+    a[i] = v;
+}
+template <class F> int fill_random_fr(F *a, size_t n, uint64_t seed, cudaStream_t st, cuzk_gpu_msg *msg)
+{
+    fill_random_fr_kernel<F><<<blocks_for(n, 256), 256, 0, st>>>(a, n, seed);
+    GPU_LAUNCHED(msg, "fill_random_fr_kernel");
+    return CUZK_OK;
+}
+
 } // namespace gpu

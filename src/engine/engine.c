@@ -567,7 +567,7 @@ static uint64_t plan_begin(cuzk_engine *e, job *j, int g, gpu_plan_hold *h, char
              * witness at once; only when that fits too (else the proof
              * uploads inside the lock) */
             const uint64_t with_stage = p.work_bytes + p.stage_bytes;
-            if (e->cfg.prestage && p.resident && p.stage_bytes &&
+            if (e->cfg.prestage >= 0 && p.resident && p.stage_bytes &&
                 keys + key_need + (with_stage > pool ? with_stage : pool) <= budget) {
                 h->stage = 1;
                 if (with_stage > pool)
@@ -842,14 +842,20 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
                               cfg->prepare_ahead);
     if (cfg->device < CUZK_DEVICE_AUTO || cfg->device > CUZK_DEVICE_GPU)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: unknown device choice %d", cfg->device);
+    if (cfg->prestage < -1 || cfg->prestage > 1)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "engine: prestage must be -1 (off), 0 (the default: on) or 1 (on), got %d", cfg->prestage);
     if (cfg->ready_queue_depth > 65536 || cfg->finalize_queue_depth > 65536)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "engine: queue depths must be at most 65536");
     if (cfg->workers == 0)
         cfg->workers = 1;
     if (cfg->max_jobs == 0)
         cfg->max_jobs = 1024;
+    /* two per GPU: one computes while the other's witness goes up (pre-
+     * staging); session 6 on the H200 (BENCHMARKS.md): 2^20 proofs/s 31.7
+     * (one worker) -> 34.3 (two, pre-staged) BLS12-381, 53.1 -> 59.1 BN254 */
     if (cfg->gpu_workers_per_device == 0)
-        cfg->gpu_workers_per_device = 1;
+        cfg->gpu_workers_per_device = 2;
     /* With GPUs, compute means the GPU call: workers per GPU. Without
      * (device cpu, no CUDA, no GPU), CPU compute workers. With device gpu
      * and no GPU, jobs fail in prepare saying so, as cuzk_prove does. */

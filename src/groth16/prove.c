@@ -81,10 +81,12 @@ static int gpu_index_ok(int device)
 static int gpu_upload_pinned(cuzk_error *err)
 {
     const char *v = getenv("CUZK_GPU_UPLOAD");
-    if (!v || !*v || !strcmp(v, "pageable"))
-        return 0;
-    if (!strcmp(v, "pinned"))
+    /* pinned by default: session 6, run 2 (H200), 2^24 BLS12-381 proof's
+     * witness upload 64.5 -> 12.2 ms, the proof 0.443 -> 0.391 s */
+    if (!v || !*v || !strcmp(v, "pinned"))
         return 1;
+    if (!strcmp(v, "pageable"))
+        return 0;
     cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "CUZK_GPU_UPLOAD: expected 'pageable' or 'pinned', found '%.40s'",
                    v);
     return -1;

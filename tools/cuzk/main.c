@@ -58,15 +58,16 @@ static void usage(FILE *out)
             "             subgroup) with N threads (default: all cores)\n"
             "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--workers W] [--threads T]\n"
             "        [--device auto|gpu|cpu] [--prepare-workers P] [--finalize-workers F]\n"
-            "        [--gpu-workers G] [--gpu-memory B] [--prestage] [--ready-depth R] [--finalize-depth D]\n"
+            "        [--gpu-workers G] [--gpu-memory B] [--no-prestage] [--ready-depth R] [--finalize-depth D]\n"
             "        [--ahead A] [--json]\n"
             "             prove N times (default 20) through the engine's pipeline (prepare ->\n"
             "             compute -> finalize; docs/engine.md): W CPU compute workers (default\n"
             "             1) or G per GPU, P prepare and F finalize workers, ready and finalize\n"
             "             queues of R and D jobs, A jobs prepared ahead (-1: none; 0 or absent:\n"
             "             the engine's defaults), B bytes of each GPU's memory for keys and\n"
-            "             proofs (default: its free memory less 1 GiB), --prestage: witnesses go\n"
-            "             up outside the GPU's compute lock. Prints throughput,\n"
+            "             proofs (default: its free memory less 1 GiB), --no-prestage: every\n"
+            "             witness goes up inside the GPU's compute lock (default: outside it\n"
+            "             while another proof computes, when memory allows). Prints throughput,\n"
             "             latency percentiles, mean stage and phase times, how busy each pool,\n"
             "             worker and GPU was over the timed run, and the device-memory plan\n"
             "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--workers W]\n"
@@ -700,6 +701,8 @@ static int cmd_bench(int argc, char **argv)
             bad = parse_count("--finalize-workers", argv[++i], 0, 256, &cfg.finalize_workers);
         else if (!strcmp(argv[i], "--prestage"))
             cfg.prestage = 1;
+        else if (!strcmp(argv[i], "--no-prestage"))
+            cfg.prestage = -1;
         else if (!strcmp(argv[i], "--gpu-memory") && i + 1 < argc)
             bad = parse_bytes("--gpu-memory", argv[++i], 0, 1ull << 50, &cfg.gpu_memory_budget);
         else if (!strcmp(argv[i], "--gpu-workers") && i + 1 < argc)

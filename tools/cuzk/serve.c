@@ -14,7 +14,7 @@
 #define CONFIG_MAX_BYTES (1u << 20) /* a config file is a few lines; a larger one is a wrong path */
 #define CONFIG_MAX_LINE 4096
 
-enum { OPT_LISTEN, OPT_STATE_DIR, OPT_WORKERS, OPT_THREADS, OPT_DEVICE, OPT_MAX_JOBS, OPT_KEY_CACHE_BYTES,
+enum { OPT_LISTEN, OPT_STATE_DIR, OPT_WORKERS, OPT_GPU_WORKERS, OPT_THREADS, OPT_DEVICE, OPT_MAX_JOBS, OPT_KEY_CACHE_BYTES,
        OPT_GPU_MEMORY, OPT_PRESTAGE, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
 
 /* The options, in the order of the help; `help` is printed under each. */
@@ -27,7 +27,10 @@ static const struct {
     [OPT_STATE_DIR] = {"state-dir", "DIR",
                        "the job journal (created if missing); jobs accepted before a crash run\n"
                        "again after a restart on the same DIR. Required"},
-    [OPT_WORKERS] = {"workers", "W", "proofs in flight at once, 1-256 (default 1)"},
+    [OPT_WORKERS] = {"workers", "W", "proofs in flight at once on the CPU (no GPU), 1-256 (default 1)"},
+    [OPT_GPU_WORKERS] = {"gpu-workers", "G",
+                         "proofs in flight at once per GPU, 1-64 (default 2: one computes while the\n"
+                         "next one's witness goes up; they share the GPU's compute lock)"},
     [OPT_THREADS] = {"threads", "T", "CPU threads per proof, 0-1024 (default 0: the cores shared among the workers)"},
     [OPT_DEVICE] = {"device", "auto|gpu|cpu", "where proofs run (default auto: a GPU when present)"},
     [OPT_MAX_JOBS] = {"max-jobs", "N",
@@ -41,9 +44,9 @@ static const struct {
                         "a proof that cannot fit even alone runs on the CPU (device auto) or fails\n"
                         "(device gpu) (default 0: the GPU's free memory at start less 1 GiB)"},
     [OPT_PRESTAGE] = {"prestage", "0|1",
-                      "1: a GPU proof's witness goes up outside the GPU's compute lock while\n"
-                      "another proof computes, when the memory plan has room (docs/engine.md;\n"
-                      "default 0 until measured faster)"},
+                      "1 (default): a GPU proof's witness goes up outside the GPU's compute\n"
+                      "lock while another proof computes, when the memory plan has room\n"
+                      "(docs/engine.md); 0: inside the lock"},
     [OPT_MAX_BODY] = {"max-body", "B",
                       "largest request body, 1024 to 2^40 (default 256M); an uploaded witness is\n"
                       "4/3 of its file in base64"},
@@ -155,6 +158,8 @@ static int apply_option(serve_opts *o, int opt, const char *label, const char *v
         return 0;
     case OPT_WORKERS:
         return parse_count(label, v, 1, 256, &c->engine.workers);
+    case OPT_GPU_WORKERS:
+        return parse_count(label, v, 1, 64, &c->engine.gpu_workers_per_device);
     case OPT_THREADS:
         return parse_count(label, v, 0, 1024, &c->engine.threads_per_worker);
     case OPT_DEVICE:
@@ -169,7 +174,10 @@ static int apply_option(serve_opts *o, int opt, const char *label, const char *v
     case OPT_GPU_MEMORY:
         return parse_bytes(label, v, 0, 1ull << 50, &c->engine.gpu_memory_budget);
     case OPT_PRESTAGE:
-        return parse_count(label, v, 0, 1, &c->engine.prestage);
+        if (parse_count(label, v, 0, 1, &n))
+            return 2;
+        c->engine.prestage = n ? 1 : -1; /* the engine's 0 is its default (on) */
+        return 0;
     case OPT_MAX_BODY:
         return parse_bytes(label, v, 1024, 1ull << 40, &c->max_body);
     case OPT_RESULT_TTL:
