@@ -8,7 +8,8 @@
  * --msm-tune and --ntt-kernel (each may repeat) time the same sizes under
  * several knob settings in one run (0 = the prover's choice; NTT kernel 1
  * is the radix-2 one, 0 and 2 hold 8 and 4 elements a thread with passes
- * of at most BITS stages): before/after numbers from the same machine and
+ * of at most BITS stages, 3 is 2 skipping the multiplications by 1 of the
+ * pass holding stage 1): before/after numbers from the same machine and
  * run.
  *
  * MSM: G1 2^16 ... 2^26, G2 2^16 ... 2^24, random scalars below 2^253, both
@@ -164,7 +165,7 @@ int main(int argc, char **argv)
             tunes[n_tunes++] = (cuzk_gpu_msm_tuning){a, b, c, d};
             i++;
         } else if (i + 1 < argc && !strcmp(argv[i], "--ntt-kernel") && n_ntt_kernels < 16 &&
-                   sscanf(argv[i + 1], "%u:%u", &a, &b) == 2 && a <= 2) {
+                   sscanf(argv[i + 1], "%u:%u", &a, &b) == 2 && a <= 3) {
             ntt_kernels[n_ntt_kernels][0] = (int)a;
             ntt_kernels[n_ntt_kernels++][1] = (int)b;
             i++;

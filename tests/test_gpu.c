@@ -382,9 +382,11 @@ FIXED_BASE_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
                     C##_fr_ntt_inverse(want, &dom);                                                   \
                 else                                                                                  \
                     C##_fr_ntt_to_odd_coset(want, &dom);                                              \
-                /* the prover's kernel, every pass size, and the radix-2 one */                       \
-                static const int variants[][2] = {{-1, 0}, {0, 3}, {0, 4}, {0, 5}, {0, 7},            \
-                                                  {0, 9}, {0, 11}, {2, 3}, {2, 10}, {2, 11}, {1, 0}}; \
+                /* the prover's kernel, every pass size, the radix-2 one, and                        \
+                 * kernel 3 (the unit twiddles skipped) */                                            \
+                static const int variants[][2] = {{-1, 0}, {0, 3}, {0, 4}, {0, 5}, {0, 7}, {0, 9},    \
+                                                  {0, 11}, {2, 3}, {2, 10}, {2, 11}, {1, 0}, {3, 3},  \
+                                                  {3, 4}, {3, 10}, {3, 11}};                          \
                 for (size_t vi = 0; vi < CUZK_ARRAY_LEN(variants); vi++) {                            \
                     if (variants[vi][1] && lg > 16 && variants[vi][1] < 9)                            \
                         continue; /* many small passes of 2^21: slow, nothing new */                  \

@@ -33,7 +33,7 @@ cat >"$tmp/ok.conf" <<EOF
 listen = 127.0.0.1:0
 state-dir = $tmp/s1   # comments may follow a value
 workers=2
-gpu-workers = 3       # accepted; unused with device = cpu
+gpu-workers-per-device = 3   # accepted; unused with device = cpu
   threads = 1
 max-jobs = 64
 key-cache-bytes = 1G
@@ -253,7 +253,7 @@ conf_err $'listen = localhost:80' "bad.conf:1: listen expects HOST:PORT with an 
 conf_err $'max-body = 12Q' "bad.conf:1: max-body expects a size"
 conf_err $'gpu-memory = 12Q' "bad.conf:1: gpu-memory expects a size"
 conf_err $'prestage = 2' "bad.conf:1: prestage expects an integer in \[0, 1\], got '2'"
-conf_err $'gpu-workers = 0' "bad.conf:1: gpu-workers expects an integer in \[1, 64\], got '0'"
+conf_err $'gpu-workers-per-device = 0' "bad.conf:1: gpu-workers-per-device expects an integer in \[1, 64\], got '0'"
 conf_err $'\n\nworkers 2' "bad.conf:3: expected 'key = value', got 'workers 2'"
 conf_err $'workers = 1\nworkers = 2' "bad.conf:2: 'workers' is already set on line 1"
 conf_err $'result-ttl =' "bad.conf:1: result-ttl has no value"

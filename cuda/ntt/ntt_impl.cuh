@@ -120,12 +120,20 @@ __global__ void ntt_pass(F *a, unsigned log_n, unsigned s_lo, unsigned B, const 
 // coset_lo non-null (first pass of the forward DIT only): each element is
 // first multiplied by inc^bitrev(i) / n, the odd-coset scale (fused here
 // instead of a separate pass over memory).
+//
+// unit_first (kernel 3; only for the pass that holds global stage 1): in
+// the round over local stages from 0 (w0 = 0) every thread's twiddle index
+// is j = m, so the m = 0 butterflies multiply by 1 in every thread; they
+// skip the multiplication (a block-uniform branch). With 4 elements a
+// thread that is 3 of the round's 4 multiplications: 0.75 of the 13.5 a
+// 2^27 transform does per element. A template flag, so that the other
+// passes' code (and registers) stay as they are.
 __device__ __forceinline__ unsigned ntt_slot(unsigned p)
 {
     return p ^ ((p >> 3) & 7);
 }
 
-template <class F, int R, bool dif>
+template <class F, int R, bool dif, bool unit_first>
 __global__ void ntt_pass_radix(F *a, unsigned log_n, unsigned s_lo, unsigned B, const F *tw, const F *coset_lo,
                                const F *coset_hi, unsigned h)
 {
@@ -183,6 +191,18 @@ __global__ void ntt_pass_radix(F *a, unsigned log_n, unsigned s_lo, unsigned B, 
             for (int m = 0; m < (1 << R) / 2; m++) {
                 if (m >= (1 << i))
                     break;
+                if (unit_first && m == 0 && w0 == 0) { // twiddle 1 (above)
+#pragma unroll
+                    for (int hq = 0; hq < (1 << R) / 2; hq++) {
+                        if (hq >= (1 << (R - 1 - i)))
+                            break;
+                        const int q0 = hq << (i + 1), q1 = q0 | (1 << i);
+                        F u = x[q0], v = x[q1];
+                        x[q0] = u + v;
+                        x[q1] = u - v;
+                    }
+                    continue;
+                }
                 // butterflies whose low window bits (below i) are m share
                 // the twiddle of jl = m << w0 | t_lo
                 const unsigned jl = ((unsigned)m << w0) | t_lo;
@@ -257,14 +277,17 @@ template <class F> int ntt_domain<F>::init(unsigned lg, cudaStream_t st, cuzk_gp
     log_n = lg;
     h = (lg + 1) / 2;
     size_t n = (size_t)1 << lg;
-    if (kernel > 2)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "NTT kernel must be 0, 1 or 2");
+    if (kernel > 3)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "NTT kernel must be 0, 1, 2 or 3");
     if (pass_bits > 10) { // above 48 KiB of dynamic shared memory: opt in (a per-kernel attribute)
-        int bytes = (int)(sizeof(F) << NTT_MAX_PASS_BITS);
-        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 3, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 3, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 2, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 2, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        const int bytes = (int)(sizeof(F) << NTT_MAX_PASS_BITS);
+        const cudaFuncAttribute shared = cudaFuncAttributeMaxDynamicSharedMemorySize;
+        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 3, true, false>, shared, bytes));
+        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 3, false, false>, shared, bytes));
+        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 2, true, false>, shared, bytes));
+        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 2, false, false>, shared, bytes));
+        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 2, true, true>, shared, bytes));
+        GPU_TRY(msg, cudaFuncSetAttribute(ntt_pass_radix<F, 2, false, true>, shared, bytes));
     }
     GPU_RC(consts.alloc(5, st, msg));
     GPU_RC(tw.alloc(n / 2, st, msg));
@@ -288,26 +311,32 @@ template <class F> int ntt_domain<F>::init(unsigned lg, cudaStream_t st, cuzk_gp
     return CUZK_OK;
 }
 
+// unit_first: skip the twiddles that are 1 in the pass holding stage 1
+// (kernel 3; 4 elements a thread only)
 template <class F, bool dif>
-static int ntt_launch_radix(unsigned radix_bits, F *a, unsigned log_n, unsigned s_lo, unsigned B, const F *tw,
-                            const F *coset_lo, const F *coset_hi, unsigned h, cudaStream_t st, cuzk_gpu_msg *msg)
+static int ntt_launch_radix(unsigned radix_bits, bool unit_first, F *a, unsigned log_n, unsigned s_lo, unsigned B,
+                            const F *tw, const F *coset_lo, const F *coset_hi, unsigned h, cudaStream_t st,
+                            cuzk_gpu_msg *msg)
 {
     const unsigned R = B < radix_bits ? B : radix_bits;
     const unsigned blocks = (unsigned)(((size_t)1 << log_n) >> B), threads = 1u << (B - R);
     const size_t smem = sizeof(F) << B;
     if (R == 3)
-        ntt_pass_radix<F, 3, dif><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
+        ntt_pass_radix<F, 3, dif, false><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
+    else if (R == 2 && unit_first && s_lo == 1)
+        ntt_pass_radix<F, 2, dif, true><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
     else if (R == 2)
-        ntt_pass_radix<F, 2, dif><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
+        ntt_pass_radix<F, 2, dif, false><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
     else
-        ntt_pass_radix<F, 1, dif><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
+        ntt_pass_radix<F, 1, dif, false><<<blocks, threads, smem, st>>>(a, log_n, s_lo, B, tw, coset_lo, coset_hi, h);
     GPU_LAUNCHED(msg, "ntt_pass_radix");
     return CUZK_OK;
 }
 
 // One direction through all stages. Radix kernels (2, the default: 4
-// elements a thread; 0: 8): ceil(log_n / pass_bits) passes of balanced
-// sizes; the radix-2 kernel (1): passes of up to 10 stages.
+// elements a thread; 3: the same, the unit twiddles of stage 1's pass
+// skipped; 0: 8): ceil(log_n / pass_bits) passes of balanced sizes; the
+// radix-2 kernel (1): passes of up to 10 stages.
 template <class F>
 int ntt_domain<F>::run_passes(F *a, bool dif, bool inverse_roots, bool coset, cudaStream_t st,
                               cuzk_gpu_msg *msg) const
@@ -337,9 +366,10 @@ int ntt_domain<F>::run_passes(F *a, bool dif, bool inverse_roots, bool coset, cu
         unsigned B = log_n / passes + (k < log_n % passes ? 1 : 0);
         unsigned s_lo = dif ? log_n - done - B + 1 : done + 1;
         const F *scale = coset && k == 0 ? coset_lo.p : nullptr;
-        const unsigned rb = kernel == 2 ? 2 : 3;
-        int rc = dif ? ntt_launch_radix<F, true>(rb, a, log_n, s_lo, B, t, nullptr, nullptr, h, st, msg)
-                     : ntt_launch_radix<F, false>(rb, a, log_n, s_lo, B, t, scale, coset_hi.p, h, st, msg);
+        const unsigned rb = kernel == 0 ? 3 : 2;
+        const bool unit = kernel == 3;
+        int rc = dif ? ntt_launch_radix<F, true>(rb, unit, a, log_n, s_lo, B, t, nullptr, nullptr, h, st, msg)
+                     : ntt_launch_radix<F, false>(rb, unit, a, log_n, s_lo, B, t, scale, coset_hi.p, h, st, msg);
         GPU_RC(rc);
         done += B;
     }

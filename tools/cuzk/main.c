@@ -62,7 +62,8 @@ static void usage(FILE *out)
             "        [--ahead A] [--json]\n"
             "             prove N times (default 20) through the engine's pipeline (prepare ->\n"
             "             compute -> finalize; docs/engine.md): W CPU compute workers (default\n"
-            "             1) or G per GPU, P prepare and F finalize workers, ready and finalize\n"
+            "             1) or G per GPU (default 2; also --gpu-workers-per-device G), P\n"
+            "             prepare and F finalize workers, ready and finalize\n"
             "             queues of R and D jobs, A jobs prepared ahead (-1: none; 0 or absent:\n"
             "             the engine's defaults), B bytes of each GPU's memory for keys and\n"
             "             proofs (default: its free memory less 1 GiB), --no-prestage: every\n"
@@ -71,7 +72,8 @@ static void usage(FILE *out)
             "             latency percentiles, mean stage and phase times, how busy each pool,\n"
             "             worker and GPU was over the timed run, and the device-memory plan\n"
             "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--workers W]\n"
-            "        [--threads T] [--device auto|gpu|cpu] [--max-jobs N] [--key-cache-bytes B]\n"
+            "        [--gpu-workers-per-device G] [--threads T] [--device auto|gpu|cpu] [--max-jobs N]\n"
+            "        [--key-cache-bytes B]\n"
             "        [--gpu-memory B] [--prestage 0|1] [--max-body B] [--result-ttl S]\n"
             "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
             "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
@@ -705,9 +707,10 @@ static int cmd_bench(int argc, char **argv)
             cfg.prestage = -1;
         else if (!strcmp(argv[i], "--gpu-memory") && i + 1 < argc)
             bad = parse_bytes("--gpu-memory", argv[++i], 0, 1ull << 50, &cfg.gpu_memory_budget);
-        else if (!strcmp(argv[i], "--gpu-workers") && i + 1 < argc)
-            bad = parse_count("--gpu-workers", argv[++i], 0, 64, &cfg.gpu_workers_per_device);
-        else if (!strcmp(argv[i], "--ready-depth") && i + 1 < argc) {
+        else if ((!strcmp(argv[i], "--gpu-workers") || !strcmp(argv[i], "--gpu-workers-per-device")) && i + 1 < argc) {
+            const char *label = argv[i];
+            bad = parse_count(label, argv[++i], 0, 64, &cfg.gpu_workers_per_device);
+        } else if (!strcmp(argv[i], "--ready-depth") && i + 1 < argc) {
             int v = 0;
             bad = parse_count("--ready-depth", argv[++i], 0, 65536, &v);
             cfg.ready_queue_depth = (unsigned)v;

@@ -28,7 +28,7 @@ static const struct {
                        "the job journal (created if missing); jobs accepted before a crash run\n"
                        "again after a restart on the same DIR. Required"},
     [OPT_WORKERS] = {"workers", "W", "proofs in flight at once on the CPU (no GPU), 1-256 (default 1)"},
-    [OPT_GPU_WORKERS] = {"gpu-workers", "G",
+    [OPT_GPU_WORKERS] = {"gpu-workers-per-device", "G",
                          "proofs in flight at once per GPU, 1-64 (default 2: one computes while the\n"
                          "next one's witness goes up; they share the GPU's compute lock)"},
     [OPT_THREADS] = {"threads", "T", "CPU threads per proof, 0-1024 (default 0: the cores shared among the workers)"},
