@@ -206,16 +206,19 @@ int main(int argc, char **argv)
         static const struct {
             int op;
             const char *name;
-        } ops[] = {{GPU_OP_MUL, "mul"}, {GPU_OP_SQR, "sqr"}, {GPU_OP_ADD, "add"}};
+        } ops[] = {{GPU_OP_MUL, "mul"}, {GPU_OP_SQR, "sqr"}, {GPU_OP_SQR_REDC, "sqr/r"}, {GPU_OP_ADD, "add"}};
         for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
             for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+                const int fp2 = fields[f].field == GPU_FIELD_BLS12_381_FP2 || fields[f].field == GPU_FIELD_BN254_FP2;
+                if (ops[o].op == GPU_OP_SQR_REDC && fp2)
+                    continue; /* the squaring experiment: prime fields only */
                 double g = 0;
                 cuzk_gpu_msg m = {{0}};
                 if (cuzk_gpu_bench_field(fields[f].field, ops[o].op, reps, &g, &m) != CUZK_OK) {
                     fprintf(stderr, "field benchmark: %s\n", m.text);
                     return 1;
                 }
-                printf("field %-14s %s %9.1f G/s\n", fields[f].name, ops[o].name, g);
+                printf("field %-14s %-5s %9.1f G/s\n", fields[f].name, ops[o].name, g);
             }
     }
     unsigned top = max_g1 > max_g2 ? max_g1 : max_g2;

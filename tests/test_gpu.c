@@ -68,7 +68,7 @@ static void gpu_check(int rc, const cuzk_gpu_msg *m)
             F##_rand(&b[i], (i * 7 + 3) % n);                                                         \
         }                                                                                             \
         b[5] = a[5]; /* equal operands */                                                             \
-        for (int op = GPU_OP_ADD; op <= GPU_OP_TO_MONT; op++) {                                       \
+        for (int op = GPU_OP_ADD; op <= GPU_OP_SQR_REDC; op++) {                                      \
             cuzk_gpu_msg m;                                                                           \
             gpu_check(cuzk_gpu_test_field(fid, op, a, b, got, n, &m), &m);                            \
             for (size_t i = 0; i < n; i++) {                                                          \
@@ -78,6 +78,7 @@ static void gpu_check(int rc, const cuzk_gpu_msg *m)
                 case GPU_OP_SUB: F##_sub(&want, &a[i], &b[i]); break;                                 \
                 case GPU_OP_MUL: F##_mul(&want, &a[i], &b[i]); break;                                 \
                 case GPU_OP_SQR: F##_sqr(&want, &a[i]); break;                                        \
+                case GPU_OP_SQR_REDC: F##_sqr(&want, &a[i]); break;                                   \
                 case GPU_OP_NEG: F##_neg(&want, &a[i]); break;                                        \
                 case GPU_OP_INV: F##_inv_var(&want, &a[i]); break;                                    \
                 case GPU_OP_FROM_MONT: F##_to_raw(want.l, &a[i]); break;                              \
