@@ -363,8 +363,8 @@ template <class P> struct __align__(16) fp {
     // multiplication is bound by its wide multiply-adds (27.5 G/s is ~94 %
     // of the H200's IMAD.WIDE rate), sppark's squaring of this shape runs
     // 1.26× its product. Modelled first in Python with the PTX carry flag
-    // (all four fields, 0, 1, p - 1 and 3,000 random values each, with the
-    // no-overflow claims below asserted).
+    // (scripts/models/sqr_redc.py: all four fields, 0, 1, p - 1 and 3,000
+    // random values each, with the no-overflow claims below asserted).
     //
     // Cross products: row i's products with j - i odd land on odd word
     // offsets, those with j - i even on even ones, so each row is two chains
