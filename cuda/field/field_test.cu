@@ -130,7 +130,6 @@ template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg 
 
 } // namespace gpu
 
-
 extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg)
 {
     using namespace gpu;
