@@ -37,7 +37,8 @@
 # bn128"), CPU_PROVE_MAX_LOG (largest size also proved on the CPU, default
 # 22), BENCH_REPS, BENCH_ARGS (extra bench_gpu arguments), ENGINE_LOG
 # (default 20), ENGINE_JOBS (proofs per setting, default 48), ENGINE_CURVES
-# (default: PROVE_CURVES).
+# (default: PROVE_CURVES), PACK (pack's file), PREBUILT, CMAKE_ARGS (extra
+# configure arguments, e.g. -DCMAKE_CUDA_FLAGS=-DCUZK_GPU_SQR_REDC).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-/tmp/cuzk-gpu-check}
@@ -81,7 +82,9 @@ if [ -n "${PREBUILT:-}" ]; then
   tar -C "$BUILD" -xJf "$PREBUILT"
   note "build: none, $PREBUILT unpacked ($(( $(date +%s) - t0 )) s); GPU: $(cat "$OUT/gpu.txt")"
 else
-  cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1
+  # shellcheck disable=SC2086
+  cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} \
+    >"$OUT/configure.log" 2>&1
   cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu \
     bench_prove flaky_proxy >"$OUT/build.log" 2>&1 ||
     { tail -40 "$OUT/build.log"; exit 1; }

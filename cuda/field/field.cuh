@@ -348,9 +348,16 @@ template <class P> struct __align__(16) fp {
     // Squaring is the product with itself: 27.2 G/s against 20.2 for the
     // cross-products-once squaring it replaced (BLS12-381 Fp, H200,
     // BENCHMARKS.md session 5).
+    // CUZK_GPU_SQR_REDC (an nvcc define, for the experiment's side-by-side
+    // build: `CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-DCUZK_GPU_SQR_REDC
+    // scripts/gpu-check.sh pack`) makes every squaring sqr_redc().
     __device__ __forceinline__ fp sqr() const
     {
+#ifdef CUZK_GPU_SQR_REDC
+        return sqr_redc();
+#else
         return *this * *this;
+#endif
     }
 
     // The square with its products split as the product's are (an
