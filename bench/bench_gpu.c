@@ -228,10 +228,10 @@ int main(int argc, char **argv)
         return 1;
     for (unsigned lg = min_ntt; lg <= max_ntt; lg++) {
         static const struct {
-            int field;
+            int field, curve;
             const char *name;
-        } frs[] = {{GPU_FIELD_BLS12_381_FR, "bls12-381 Fr"},
-                   {GPU_FIELD_BN254_FR, "bn254 Fr"}};
+        } frs[] = {{GPU_FIELD_BLS12_381_FR, CUZK_CURVE_BLS12_381, "bls12-381 Fr"},
+                   {GPU_FIELD_BN254_FR, CUZK_CURVE_BN254, "bn254 Fr"}};
         for (size_t c = 0; c < sizeof(frs) / sizeof(frs[0]); c++)
             for (int v = 0; v < n_ntt_kernels; v++) {
                 double f, co;
@@ -250,16 +250,14 @@ int main(int argc, char **argv)
             }
         /* the prover's whole H step at this size (a 2^27 domain: a Filecoin
          * partition) */
-        static const int curves[2] = {CUZK_CURVE_BLS12_381, CUZK_CURVE_BN254};
-        for (int c = 0; c < 2; c++) {
+        for (size_t c = 0; c < sizeof(frs) / sizeof(frs[0]); c++) {
             double ms = 0;
             cuzk_gpu_msg m = {{0}};
-            if (cuzk_gpu_bench_h(curves[c], lg, reps, &ms, &m) != CUZK_OK) {
+            if (cuzk_gpu_bench_h(frs[c].curve, lg, reps, &ms, &m) != CUZK_OK) {
                 fprintf(stderr, "H step 2^%u: %s\n", lg, m.text);
                 return 1;
             }
-            printf("h    %-14s 2^%-2u c = a o b, 3 odd-coset steps, a b - c: %9.3f ms\n",
-                   c ? "bn254 Fr" : "bls12-381 Fr", lg, ms);
+            printf("h    %-14s 2^%-2u c = a o b, 3 odd-coset steps, a b - c: %9.3f ms\n", frs[c].name, lg, ms);
             fflush(stdout);
         }
     }

@@ -10,6 +10,10 @@ namespace gpu {
 
 // the squaring experiment (fp::sqr_redc) exists for prime fields only;
 // cuzk_gpu_test_field and cuzk_gpu_bench_field refuse it for Fp2
+static bool sqr_redc_refused(int field, int op)
+{
+    return op == GPU_OP_SQR_REDC && (field == GPU_FIELD_BLS12_381_FP2 || field == GPU_FIELD_BN254_FP2);
+}
 template <class P> __device__ __forceinline__ fp<P> sqr_redc_of(const fp<P> &x)
 {
     return x.sqr_redc();
@@ -136,7 +140,7 @@ extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, c
     *gops = 0;
     if (reps < 1 || (op != GPU_OP_MUL && op != GPU_OP_SQR && op != GPU_OP_ADD && op != GPU_OP_SQR_REDC))
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field benchmark: reps >= 1 and mul, sqr, sqr_redc or add");
-    if (op == GPU_OP_SQR_REDC && (field == GPU_FIELD_BLS12_381_FP2 || field == GPU_FIELD_BN254_FP2))
+    if (sqr_redc_refused(field, op))
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field benchmark: sqr_redc is for prime fields");
     switch (field) {
     case GPU_FIELD_BLS12_381_FP: return field_bench<bls12_381_fp>(op, reps, gops, msg);
@@ -155,7 +159,7 @@ extern "C" int cuzk_gpu_test_field(int field, int op, const void *a, const void 
     using namespace gpu;
     if (n == 0)
         return CUZK_OK;
-    if (op == GPU_OP_SQR_REDC && (field == GPU_FIELD_BLS12_381_FP2 || field == GPU_FIELD_BN254_FP2))
+    if (sqr_redc_refused(field, op))
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field test: sqr_redc is for prime fields");
     switch (field) {
     case GPU_FIELD_BLS12_381_FP: return field_test<bls12_381_fp>(op, a, b, out, n, msg);
