@@ -8,8 +8,7 @@
  * --msm-tune and --ntt-kernel (each may repeat) time the same sizes under
  * several knob settings in one run (0 = the prover's choice; NTT kernel 1
  * is the radix-2 one, 0 and 2 hold 8 and 4 elements a thread with passes
- * of at most BITS stages, 3 is 2 skipping the multiplications by 1 of the
- * pass holding stage 1): before/after numbers from the same machine and
+ * of at most BITS stages): before/after numbers from the same machine and
  * run.
  *
  * MSM: G1 2^16 ... 2^26, G2 2^16 ... 2^24, random scalars below 2^253, both
@@ -165,7 +164,7 @@ int main(int argc, char **argv)
             tunes[n_tunes++] = (cuzk_gpu_msm_tuning){a, b, c, d};
             i++;
         } else if (i + 1 < argc && !strcmp(argv[i], "--ntt-kernel") && n_ntt_kernels < 16 &&
-                   sscanf(argv[i + 1], "%u:%u", &a, &b) == 2 && a <= 3) {
+                   sscanf(argv[i + 1], "%u:%u", &a, &b) == 2 && a <= 2) {
             ntt_kernels[n_ntt_kernels][0] = (int)a;
             ntt_kernels[n_ntt_kernels++][1] = (int)b;
             i++;
@@ -206,12 +205,9 @@ int main(int argc, char **argv)
         static const struct {
             int op;
             const char *name;
-        } ops[] = {{GPU_OP_MUL, "mul"}, {GPU_OP_SQR, "sqr"}, {GPU_OP_SQR_REDC, "sqr/r"}, {GPU_OP_ADD, "add"}};
+        } ops[] = {{GPU_OP_MUL, "mul"}, {GPU_OP_SQR, "sqr"}, {GPU_OP_ADD, "add"}};
         for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
             for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
-                const int fp2 = fields[f].field == GPU_FIELD_BLS12_381_FP2 || fields[f].field == GPU_FIELD_BN254_FP2;
-                if (ops[o].op == GPU_OP_SQR_REDC && fp2)
-                    continue; /* the squaring experiment: prime fields only */
                 double g = 0;
                 cuzk_gpu_msg m = {{0}};
                 if (cuzk_gpu_bench_field(fields[f].field, ops[o].op, reps, &g, &m) != CUZK_OK) {

@@ -31,7 +31,6 @@ enum {
     GPU_FIELD_BLS12_381_FP2,
     GPU_FIELD_BN254_FP2
 };
-/* GPU_OP_SQR_REDC: the squaring experiment (fp::sqr_redc; prime fields only) */
 enum {
     GPU_OP_ADD,
     GPU_OP_SUB,
@@ -40,8 +39,7 @@ enum {
     GPU_OP_NEG,
     GPU_OP_INV,
     GPU_OP_FROM_MONT,
-    GPU_OP_TO_MONT,
-    GPU_OP_SQR_REDC
+    GPU_OP_TO_MONT
 };
 /* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). */
 int cuzk_gpu_test_field(int field, int op, const void *a, const void *b, void *out, size_t n, cuzk_gpu_msg *msg);

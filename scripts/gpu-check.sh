@@ -38,7 +38,7 @@
 # 22), BENCH_REPS, BENCH_ARGS (extra bench_gpu arguments), ENGINE_LOG
 # (default 20), ENGINE_JOBS (proofs per setting, default 48), ENGINE_CURVES
 # (default: PROVE_CURVES), PACK (pack's file), PREBUILT, CMAKE_ARGS (extra
-# configure arguments, e.g. -DCMAKE_CUDA_FLAGS=-DCUZK_GPU_SQR_REDC).
+# configure arguments, e.g. -DCMAKE_CUDA_FLAGS=-DSOME_EXPERIMENT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-/tmp/cuzk-gpu-check}
@@ -159,7 +159,8 @@ if want engine; then
     "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" >"$OUT/esetup_$curve.log" 2>&1
     rm -f "$c.r1cs"
     n=${ENGINE_JOBS:-48}
-    # settings: name | arguments | environment
+    # settings: name | arguments | environment (the defaults: two workers
+    # a GPU, pinned uploads, the next witness pre-staged)
     while IFS='|' read -r name args envs; do
       f="$OUT/engine_${curve}_$name.txt"
       # shellcheck disable=SC2086
@@ -169,9 +170,9 @@ if want engine; then
     done <<SETTINGS
 gpu_w1|--device gpu --jobs $n --gpu-workers 1
 gpu_w2|--device gpu --jobs $n --gpu-workers 2
-gpu_w2_prestage|--device gpu --jobs $n --gpu-workers 2 --prestage
+gpu_w2_no_prestage|--device gpu --jobs $n --gpu-workers 2 --no-prestage
 gpu_w2_pageable|--device gpu --jobs $n --gpu-workers 2|CUZK_GPU_UPLOAD=pageable
-gpu_w2_prestage_pageable|--device gpu --jobs $n --gpu-workers 2 --prestage|CUZK_GPU_UPLOAD=pageable
+gpu_w2_no_prestage_pageable|--device gpu --jobs $n --gpu-workers 2 --no-prestage|CUZK_GPU_UPLOAD=pageable
 gpu_w2_p4_f4|--device gpu --jobs $n --gpu-workers 2 --prepare-workers 4 --finalize-workers 4
 gpu_w4_p4_f4|--device gpu --jobs $n --gpu-workers 4 --prepare-workers 4 --finalize-workers 4
 gpu_w16_p4_f4|--device gpu --jobs $n --gpu-workers 16 --prepare-workers 4 --finalize-workers 4

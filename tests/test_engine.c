@@ -293,9 +293,11 @@ static void test_priorities_and_cancel(void)
     gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
     /* no job prepared ahead: on a GPU machine the default would let the
      * first arrivals into the ready queue before the later, higher ones
-     * (seen on the H200, run H) */
-    cuzk_engine_config cfg = {.workers = 1, .threads_per_worker = 1, .max_jobs = 12, .stage_hook = gate_hook,
-                              .stage_hook_ctx = &g, .prepare_ahead = -1};
+     * (seen on the H200, run H); one compute worker on a GPU too (the
+     * default there is two a device: the second would take the next job
+     * while the blocker holds the first; H200, session 7) */
+    cuzk_engine_config cfg = {.workers = 1, .gpu_workers_per_device = 1, .threads_per_worker = 1, .max_jobs = 12,
+                              .stage_hook = gate_hook, .stage_hook_ctx = &g, .prepare_ahead = -1};
     cuzk_engine *e;
     cuzk_error err;
     CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);

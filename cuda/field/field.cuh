@@ -345,24 +345,8 @@ template <class P> struct __align__(16) fp {
         mad_row(e, o, pv, e[0] * P::m0(), 1);
     }
 
-    // Squaring is the product with itself: 27.2 G/s against 20.2 for the
-    // cross-products-once squaring it replaced (BLS12-381 Fp, H200,
-    // BENCHMARKS.md session 5).
-    // CUZK_GPU_SQR_REDC (an nvcc define, for the experiment's side-by-side
-    // build: `CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-DCUZK_GPU_SQR_REDC
-    // scripts/gpu-check.sh pack`) makes every squaring sqr_redc().
-    __device__ __forceinline__ fp sqr() const
-    {
-#ifdef CUZK_GPU_SQR_REDC
-        return sqr_redc();
-#else
-        return *this * *this;
-#endif
-    }
-
-    // The square with its products split as the product's are (an
-    // experiment, `bench_gpu`'s "sqr/r"; sqr() until it measures faster):
-    // the cross products a_i a_j (i < j) once, doubled, plus the diagonal,
+    // The square with its products split as the product's are: the cross
+    // products a_i a_j (i < j) once, doubled, plus the diagonal,
     // then a Montgomery reduction of the low half added to the high half.
     // N(N - 1)/2 + N + N^2 wide multiply-adds against the product's 2N^2
     // (BLS12-381 Fp 222 vs 288, the 8-limb fields 100 vs 128), for about
@@ -372,6 +356,10 @@ template <class P> struct __align__(16) fp {
     // 1.26× its product. Modelled first in Python with the PTX carry flag
     // (scripts/models/sqr_redc.py: all four fields, 0, 1, p - 1 and 3,000
     // random values each, with the no-overflow claims below asserted).
+    // Measured on the H200 (BENCHMARKS.md, session 7, same run): 32.6 G/s
+    // against 27.2 for the product with itself (BLS12-381 Fp), 69.2 vs 60.1
+    // (BN254 Fr); MSM G1 2^26 BLS12-381 430.8 -> 420.8 ms, BN254 179.5 ->
+    // 177.0 ms.
     //
     // Cross products: row i's products with j - i odd land on odd word
     // offsets, those with j - i even on even ones, so each row is two chains
@@ -386,7 +374,7 @@ template <class P> struct __align__(16) fp {
     // each row's shift of the running sum folded into its odd chain (m is
     // taken from word 0 after the shift's addition, whose carry rides into
     // that chain).
-    __device__ __forceinline__ fp sqr_redc() const
+    __device__ __forceinline__ fp sqr() const
     {
         static_assert(N % 2 == 0 && P::spare_top_bit(), "even limb count and a spare top bit");
         const uint32_t *a = v;

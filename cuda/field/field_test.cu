@@ -8,21 +8,6 @@
 
 namespace gpu {
 
-// the squaring experiment (fp::sqr_redc) exists for prime fields only;
-// cuzk_gpu_test_field and cuzk_gpu_bench_field refuse it for Fp2
-static bool sqr_redc_refused(int field, int op)
-{
-    return op == GPU_OP_SQR_REDC && (field == GPU_FIELD_BLS12_381_FP2 || field == GPU_FIELD_BN254_FP2);
-}
-template <class P> __device__ __forceinline__ fp<P> sqr_redc_of(const fp<P> &x)
-{
-    return x.sqr_redc();
-}
-template <class F> __device__ __forceinline__ fp2<F> sqr_redc_of(const fp2<F> &x)
-{
-    return x.sqr();
-}
-
 template <class T> __global__ void field_op_kernel(int op, const T *a, const T *b, T *out, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,7 +19,6 @@ template <class T> __global__ void field_op_kernel(int op, const T *a, const T *
     case GPU_OP_SUB: out[i] = x - y; break;
     case GPU_OP_MUL: out[i] = x * y; break;
     case GPU_OP_SQR: out[i] = x.sqr(); break;
-    case GPU_OP_SQR_REDC: out[i] = sqr_redc_of(x); break;
     case GPU_OP_NEG: out[i] = x.neg(); break;
     case GPU_OP_INV: out[i] = x.inv_var(); break;
     }
@@ -82,8 +66,6 @@ template <class T, int OP> __global__ void field_bench_kernel(const T *seed, T *
             x0 = x0 * y, x1 = x1 * y, x2 = x2 * y, x3 = x3 * y;
         } else if (OP == GPU_OP_SQR) {
             x0 = x0.sqr(), x1 = x1.sqr(), x2 = x2.sqr(), x3 = x3.sqr();
-        } else if (OP == GPU_OP_SQR_REDC) {
-            x0 = sqr_redc_of(x0), x1 = sqr_redc_of(x1), x2 = sqr_redc_of(x2), x3 = sqr_redc_of(x3);
         } else {
             x0 = x0 + y, x1 = x1 + y, x2 = x2 + y, x3 = x3 + y;
         }
@@ -117,8 +99,6 @@ template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg 
             field_bench_kernel<T, GPU_OP_MUL><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
         else if (op == GPU_OP_SQR)
             field_bench_kernel<T, GPU_OP_SQR><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
-        else if (op == GPU_OP_SQR_REDC)
-            field_bench_kernel<T, GPU_OP_SQR_REDC><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
         else
             field_bench_kernel<T, GPU_OP_ADD><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
         GPU_LAUNCHED(msg, "field_bench_kernel");
@@ -138,10 +118,8 @@ extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, c
 {
     using namespace gpu;
     *gops = 0;
-    if (reps < 1 || (op != GPU_OP_MUL && op != GPU_OP_SQR && op != GPU_OP_ADD && op != GPU_OP_SQR_REDC))
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field benchmark: reps >= 1 and mul, sqr, sqr_redc or add");
-    if (sqr_redc_refused(field, op))
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field benchmark: sqr_redc is for prime fields");
+    if (reps < 1 || (op != GPU_OP_MUL && op != GPU_OP_SQR && op != GPU_OP_ADD))
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field benchmark: reps >= 1 and mul, sqr or add");
     switch (field) {
     case GPU_FIELD_BLS12_381_FP: return field_bench<bls12_381_fp>(op, reps, gops, msg);
     case GPU_FIELD_BLS12_381_FR: return field_bench<bls12_381_fr>(op, reps, gops, msg);
@@ -159,8 +137,6 @@ extern "C" int cuzk_gpu_test_field(int field, int op, const void *a, const void 
     using namespace gpu;
     if (n == 0)
         return CUZK_OK;
-    if (sqr_redc_refused(field, op))
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field test: sqr_redc is for prime fields");
     switch (field) {
     case GPU_FIELD_BLS12_381_FP: return field_test<bls12_381_fp>(op, a, b, out, n, msg);
     case GPU_FIELD_BLS12_381_FR: return field_test<bls12_381_fr>(op, a, b, out, n, msg);

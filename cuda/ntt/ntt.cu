@@ -89,7 +89,7 @@ template struct ntt_domain<bn254_fr>;
 extern "C" int cuzk_gpu_ntt(int curve, int kind, void *data, unsigned log_n, int kernel, unsigned pass_bits,
                             double *ms, cuzk_gpu_msg *msg)
 {
-    if (kind < GPU_NTT_FORWARD || kind > GPU_NTT_ODD_COSET || kernel < -1 || kernel > 3)
+    if (kind < GPU_NTT_FORWARD || kind > GPU_NTT_ODD_COSET || kernel < -1 || kernel > 2)
         return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown NTT kind or kernel");
     GPU_DISPATCH_CURVE(curve, return gpu::ntt_host<Curve::fr>(kind, data, log_n, kernel, pass_bits, ms, msg));
     return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
@@ -99,8 +99,8 @@ extern "C" int cuzk_gpu_bench_ntt(int field, unsigned log_n, int reps, int kerne
                                   double *forward_ms, double *coset_ms, cuzk_gpu_msg *msg)
 {
     using namespace gpu;
-    if (reps < 1 || kernel < -1 || kernel > 3)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1, kernel -1 (default), 0, 1, 2 or 3");
+    if (reps < 1 || kernel < -1 || kernel > 2)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1, kernel -1 (default), 0, 1 or 2");
     switch (field) {
     case GPU_FIELD_BLS12_381_FR:
         return ntt_bench<bls12_381_fr>(log_n, reps, kernel, pass_bits, forward_ms, coset_ms, msg);

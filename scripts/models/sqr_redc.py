@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Model of cuda/field/field.cuh fp::sqr_redc with the PTX carry flag: each
+# Model of cuda/field/field.cuh fp::sqr (the squaring) with the PTX carry flag: each
 # helper below is one PTX instruction (add.cc, madc.hi.cc, ...), the
 # phases follow the CUDA code line for line, and the claims its comment
 # makes (no carry lost at a chain's top, the square exact, one final
