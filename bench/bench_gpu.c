@@ -170,8 +170,12 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(argv[i], "--no-heavy"))
             no_heavy = 1;
-        else
+        else {
+            fprintf(stderr, "bench_gpu: unknown or malformed argument '%s'%s (--ntt-kernel: K 0, 1 or 2; "
+                            "--msm-tune, --ntt-kernel: at most 16 each)\n",
+                    argv[i], i + 1 < argc ? "" : " or its value missing");
             return usage(argv[0]);
+        }
     }
     if (reps < 1 || reps > 64) {
         fprintf(stderr, "--reps: expected 1..64, found %d\n", reps);

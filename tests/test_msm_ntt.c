@@ -97,6 +97,9 @@ static void make_scalar(limb_t k[4], int skew)
                 for (size_t i = 0; i < n; i++)                                                       \
                     G##_add_affine_var(&t, &t, &pts[i]);                                             \
                 CHECK(G##_eq(&s, &t));                                                               \
+                /* without an index list (n >= 2 MSM_SUM_MIN_SHARE: shared by the threads) */       \
+                CHECK(G##_msm_sum(&s, P, NULL, n) == CUZK_OK);                                       \
+                CHECK(G##_eq(&s, &t));                                                               \
                 free(pts);                                                                           \
                 free(k);                                                                             \
                 free(idx);                                                                           \

@@ -180,10 +180,11 @@ CUZK_INLINE void MS_(add_pairs)(MSM_AFF *out, const MSM_AFF *in, size_t count)
     }
 }
 
-/* r = sum of pts[idx[i]] (or pts[i] without idx) for i < n. Infinity points
- * are skipped; equal and opposite points are handled. Uses 2 * ceil(n/2)
- * affine points of scratch memory; CUZK_ERR_NO_MEMORY if unavailable. */
-CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
+/* r = sum of pts[idx[i]] (or pts[i] without idx) for i < n on the calling
+ * thread: a tree of batched affine additions. Infinity points are skipped;
+ * equal and opposite points are handled. Uses 2 * ceil(n/2) affine points
+ * of scratch memory; CUZK_ERR_NO_MEMORY if unavailable. */
+CUZK_INLINE int MS_(sum_serial)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
 {
     MG_(set_infinity)(r);
     if (n == 0)
@@ -200,12 +201,9 @@ CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *i
         m += !MG_(affine_is_infinity)(&cur[m]);
     }
     while (m > 1) {
-        size_t pairs = m / 2, batches = (pairs + MSM_PAIR_BATCH - 1) / MSM_PAIR_BATCH;
-#pragma omp parallel for schedule(dynamic) if (batches > 1)
-        for (size_t bt = 0; bt < batches; bt++) {
-            size_t lo = bt * MSM_PAIR_BATCH, cnt = pairs - lo < MSM_PAIR_BATCH ? pairs - lo : MSM_PAIR_BATCH;
-            MS_(add_pairs)(&next[lo], &cur[2 * lo], cnt);
-        }
+        size_t pairs = m / 2;
+        for (size_t lo = 0; lo < pairs; lo += MSM_PAIR_BATCH)
+            MS_(add_pairs)(&next[lo], &cur[2 * lo], pairs - lo < MSM_PAIR_BATCH ? pairs - lo : MSM_PAIR_BATCH);
         /* compact: drop the infinities, carry an odd last point */
         size_t k = 0;
         for (size_t i = 0; i < pairs; i++)
@@ -220,6 +218,40 @@ CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *i
     free(cur);
     free(next);
     return CUZK_OK;
+}
+
+/* The same over the OpenMP threads: each sums a contiguous share of at
+ * least MSM_SUM_MIN_SHARE points by itself, then the shares' sums are
+ * added. (Before, the threads split each level of one tree: the levels
+ * below MSM_PAIR_BATCH pairs and every compaction ran on one thread.) */
+#ifndef MSM_SUM_MIN_SHARE
+#define MSM_SUM_MIN_SHARE 1024
+#endif
+CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
+{
+    size_t shares = (size_t)omp_get_max_threads();
+    if (shares > n / MSM_SUM_MIN_SHARE)
+        shares = n / MSM_SUM_MIN_SHARE;
+    if (shares <= 1)
+        return MS_(sum_serial)(r, pts, idx, n);
+    MSM_JAC *part = malloc(shares * sizeof(MSM_JAC));
+    if (!part)
+        return CUZK_ERR_NO_MEMORY;
+    int rc = CUZK_OK;
+#pragma omp parallel for schedule(static) num_threads((int)shares)
+    for (size_t t = 0; t < shares; t++) {
+        size_t lo = n * t / shares, hi = n * (t + 1) / shares;
+        const unsigned char *p = idx ? pts : pts + lo * sizeof(MSM_AFF);
+        if (MS_(sum_serial)(&part[t], p, idx ? idx + lo : NULL, hi - lo) != CUZK_OK) {
+#pragma omp atomic write
+            rc = CUZK_ERR_NO_MEMORY;
+        }
+    }
+    MG_(set_infinity)(r);
+    for (size_t t = 0; rc == CUZK_OK && t < shares; t++)
+        MG_(add_var)(r, r, &part[t]);
+    free(part);
+    return rc;
 }
 
 /* Scratch for one batch-affine window task over up to `cap` points. */

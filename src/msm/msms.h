@@ -2,6 +2,7 @@
 #ifndef CUZK_MSM_MSMS_H
 #define CUZK_MSM_MSMS_H
 
+#include <omp.h>
 #include <stdlib.h>
 
 #include "../ec/curves.h"
