@@ -207,6 +207,36 @@ MSM_TESTS(bn254_g2, BN254_R_SCALAR)
             free(c);                                                                                 \
             F##_ntt_domain_free(&d);                                                                 \
         }                                                                                            \
+        /* 2^14: the tables are built by several threads, each from a power of                   \
+         * its own; spot checks against pow at the ends and the shares' edges */                    \
+        {                                                                                            \
+            const unsigned lg = 14;                                                                  \
+            const size_t n = (size_t)1 << lg;                                                        \
+            F##_ntt_domain big;                                                                      \
+            CHECK(F##_ntt_domain_init(&big, lg) == CUZK_OK);                                         \
+            F w, wi, inc, ninv, want, t;                                                             \
+            F##_ntt_root(&w, lg);                                                                    \
+            F##_inv_var(&wi, &w);                                                                    \
+            F##_ntt_root(&inc, lg + 1);                                                              \
+            F##_from_u64(&ninv, n);                                                                  \
+            F##_inv_var(&ninv, &ninv);                                                               \
+            static const size_t at[] = {0, 1, 2, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 6143,    \
+                                        8191, 8192, 12287, 16383};                                  \
+            for (size_t q = 0; q < CUZK_ARRAY_LEN(at); q++) {                                        \
+                size_t i = at[q];                                                                    \
+                limb_t e = i;                                                                        \
+                if (i < n / 2) {                                                                     \
+                    F##_pow(&want, &w, &e, 64);                                                      \
+                    CHECK(F##_eq(&want, &big.tw[i]));                                                \
+                    F##_pow(&want, &wi, &e, 64);                                                     \
+                    CHECK(F##_eq(&want, &big.itw[i]));                                               \
+                }                                                                                    \
+                F##_pow(&t, &inc, &e, 64);                                                           \
+                F##_mul(&want, &t, &ninv);                                                           \
+                CHECK(F##_eq(&want, &big.scale[F##_ntt_bitrev(i, lg)]));                             \
+            }                                                                                        \
+            F##_ntt_domain_free(&big);                                                               \
+        }                                                                                            \
         F##_ntt_domain d;                                                                            \
         CHECK(F##_ntt_domain_init(&d, 0) == CUZK_ERR_UNSUPPORTED);                                   \
         CHECK(F##_ntt_domain_init(&d, 64) == CUZK_ERR_UNSUPPORTED);                                  \

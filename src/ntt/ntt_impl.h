@@ -73,6 +73,27 @@ CUZK_INLINE int ntt_threads(size_t items)
 }
 #endif
 
+/* out[i] = first * base^i for i < count (at index bitrev(i) when
+ * bitrev_log is non-zero), the threads each from a power of its own: a
+ * serial table of 2^20 entries took about as long as an odd-coset
+ * transform on 16 threads (BENCHMARKS.md, session 7). */
+CUZK_INLINE void NT_(powers)(NTT_FR *out, const NTT_FR *base, const NTT_FR *first, size_t count, unsigned bitrev_log)
+{
+#pragma omp parallel num_threads(ntt_threads(count))
+    {
+        size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+        size_t lo = count * t / nt, hi = count * (t + 1) / nt;
+        limb_t e = lo;
+        NTT_FR p;
+        NF_(pow)(&p, base, &e, 64);
+        NF_(mul)(&p, &p, first);
+        for (size_t i = lo; i < hi; i++) {
+            out[bitrev_log ? NT_(bitrev)(i, bitrev_log) : i] = p;
+            NF_(mul)(&p, &p, base);
+        }
+    }
+}
+
 /* Twiddles and coset scale for n = 2^log_n, 1 <= log_n < two-adicity (the
  * coset needs a 2n-th root). */
 CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n)
@@ -96,18 +117,11 @@ CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n)
     NT_(root)(&inc, log_n + 1);
     NF_(from_u64)(&ninv, n);
     NF_(inv_var)(&ninv, &ninv);
-    /* powers, in blocks so that threads can start from a known power */
-    NF_(one)(&d->tw[0]);
-    NF_(one)(&d->itw[0]);
-    for (size_t i = 1; i < n / 2; i++) {
-        NF_(mul)(&d->tw[i], &d->tw[i - 1], &w);
-        NF_(mul)(&d->itw[i], &d->itw[i - 1], &wi);
-    }
-    NTT_FR p = ninv;
-    for (size_t i = 0; i < n; i++) {
-        d->scale[NT_(bitrev)(i, log_n)] = p;
-        NF_(mul)(&p, &p, &inc);
-    }
+    NTT_FR one;
+    NF_(one)(&one);
+    NT_(powers)(d->tw, &w, &one, n / 2, 0);
+    NT_(powers)(d->itw, &wi, &one, n / 2, 0);
+    NT_(powers)(d->scale, &inc, &ninv, n, log_n);
     return CUZK_OK;
 }
 
