@@ -117,8 +117,8 @@ int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg
  * device-resident random values of `field` (GPU_FIELD_BLS12_381_FR or
  * GPU_FIELD_BN254_FR). kernel -1: the prover's; 1: radix-2
  * passes of up to 10 stages; 0 / 2: 8 / 4 elements a thread in registers,
- * passes of at most pass_bits stages (3..11; 0: 10); 3: as 2, with the
- * multiplications by 1 of the pass holding stage 1 skipped. */
+ * passes of at most pass_bits stages (3..11; 0: 10); 2 also skips the
+ * multiplications by 1 of the pass holding stage 1. */
 int cuzk_gpu_bench_ntt(int field, unsigned log_n, int reps, int kernel, unsigned pass_bits, double *forward_ms,
                        double *coset_ms, cuzk_gpu_msg *msg);
 
