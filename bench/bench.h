@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "../src/util/clock.h"
+
 struct bench_row {
     const char *op;
     double ns;
@@ -15,24 +17,17 @@ struct bench_row {
 
 #define BENCH_MAX_ROWS 128
 
-static inline double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Runs BODY `iters` times per repetition, `reps` repetitions; appends the
  * minimum ns per BODY to rows[*n]. */
 #define BENCH(rows, n, reps, name, iters, BODY)                                  \
     do {                                                                         \
         double best_ = 1e30;                                                     \
         for (int rep_ = 0; rep_ <= (reps); rep_++) { /* rep 0 warms up */       \
-            double t0_ = bench_now();                                            \
+            double t0_ = cuzk_now();                                            \
             for (long it_ = 0; it_ < (long)(iters); it_++) {                     \
                 BODY;                                                            \
             }                                                                    \
-            double dt_ = bench_now() - t0_;                                      \
+            double dt_ = cuzk_now() - t0_;                                      \
             if (rep_ > 0 && dt_ < best_)                                         \
                 best_ = dt_;                                                     \
         }                                                                        \

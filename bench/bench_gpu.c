@@ -145,6 +145,10 @@ int main(int argc, char **argv)
 {
     unsigned min_g1 = 16, max_g1 = 26, max_g2 = 24, min_ntt = 20, max_ntt = 27;
     int reps = 5;
+    /* CUZK_GPU_PROFILE=1: every MSM and NTT prints its steps' times on
+     * stderr (a benchmark's switch: the library reads no environment) */
+    const char *profile = getenv("CUZK_GPU_PROFILE");
+    cuzk_gpu_set_profile(profile && *profile && strcmp(profile, "0"));
     for (int i = 1; i < argc; i++) {
         unsigned a, b, c, d = 0;
         if (i + 1 < argc && !strcmp(argv[i], "--min-log-g1"))

@@ -67,20 +67,20 @@ static double best_of(int reps, double (*fn)(void *), void *arg)
     {                                                                                                \
         G##_job *j = arg;                                                                            \
         G##_jacobian r, s;                                                                           \
-        double t0 = bench_now();                                                                     \
+        double t0 = cuzk_now();                                                                     \
         if (j->split) {                                                                              \
             uint32_t *ones = malloc(j->n * 4), *tail = malloc(j->n * 4);                             \
             size_t no, nt;                                                                           \
-            msm_classify(j->k, 0, j->n, ones, &no, tail, &nt);                                       \
-            G##_msm_sum(&s, j->pts, ones, no);                                                       \
-            G##_msm_pippenger(&r, j->pts, j->k, tail, nt, j->threads);                               \
+            msm_classify_var(j->k, 0, j->n, ones, &no, tail, &nt);                                       \
+            G##_msm_sum_var(&s, j->pts, ones, no);                                                       \
+            G##_msm_pippenger_var(&r, j->pts, j->k, tail, nt, j->threads);                               \
             G##_add_var(&r, &r, &s);                                                                 \
             free(ones);                                                                              \
             free(tail);                                                                              \
         } else {                                                                                     \
-            G##_msm_pippenger_mode(&r, j->pts, j->k, NULL, j->n, j->threads, j->mode);               \
+            G##_msm_pippenger_mode_var(&r, j->pts, j->k, NULL, j->n, j->threads, j->mode);               \
         }                                                                                            \
-        return bench_now() - t0;                                                                     \
+        return cuzk_now() - t0;                                                                     \
     }                                                                                                \
     static void G##_bench(unsigned min_log, unsigned max_log, int threads, int reps)                 \
     {                                                                                                \
@@ -140,11 +140,11 @@ MSM_BENCH(bn254_g2, "bn254 G2")
                 F##_from_u64(&a[i], next64());                                                       \
             double fwd = 1e30, coset = 1e30;                                                         \
             for (int r = 0; r < reps; r++) {                                                         \
-                double t0 = bench_now();                                                             \
+                double t0 = cuzk_now();                                                             \
                 F##_ntt_dif(a, lg, d.tw, lg);                                                        \
-                double t1 = bench_now();                                                             \
+                double t1 = cuzk_now();                                                             \
                 F##_ntt_to_odd_coset(a, &d);                                                         \
-                double t2 = bench_now();                                                             \
+                double t2 = cuzk_now();                                                             \
                 if (t1 - t0 < fwd)                                                                   \
                     fwd = t1 - t0;                                                                   \
                 if (t2 - t1 < coset)                                                                 \

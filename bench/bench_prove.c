@@ -2,11 +2,17 @@
  * medians over repetitions (the first proof, which uploads the key to the
  * GPU and warms up, is reported apart).
  *
- *   bench_prove <circuit.zkey> <witness.wtns> [--device cpu|gpu] [--reps N] [--threads T] */
+ *   bench_prove <circuit.zkey> <witness.wtns> [--device cpu|gpu] [--reps N] [--threads T]
+ *
+ * The proof's GPU options come from the environment as for cuzk prove
+ * (CUZK_GPU_UPLOAD, CUZK_GPU_EVAL, CUZK_GPU_MSM_CHUNK: tools/cuzk/cli.c);
+ * the phases reported are every one of src/groth16/phases.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/groth16/timings.h"
+#include "../tools/cuzk/cli.h"
 #include "cuzk.h"
 
 static void sort(double *v, int n)
@@ -44,6 +50,8 @@ int main(int argc, char **argv)
     }
     if (reps < 1 || reps > 100)
         reps = 5;
+    if (cli_env_backend() || cli_env_prove(&opts))
+        return 2;
     cuzk_error err = {0};
     cuzk_zkey *zk;
     cuzk_wtns *w;
@@ -51,9 +59,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    enum { EVAL, UPLOAD, NTT, MA, MB1, MB2, MC, MH, BLIND, VERIFY, TOTAL, NPH };
-    static const char *names[NPH] = {"eval+classify", "gpu upload", "ntt", "msm A", "msm B1", "msm B2",
-                                     "msm C", "msm H", "blind", "verify", "total"};
+    enum { NPH = TIMING_FIELDS + 1 }; /* every phase, then the total */
     double v[NPH][101];
     char device[16] = "";
     for (int r = 0; r <= reps; r++) {
@@ -66,19 +72,18 @@ int main(int argc, char **argv)
         cuzk_free(proof);
         cuzk_free(pub);
         snprintf(device, sizeof(device), "%s", t.device);
-        double row[NPH] = {t.eval, t.gpu_upload, t.ntt, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c, t.msm_h,
-                           t.blind, t.verify, t.total};
         if (r == 0) {
             printf("first proof: %.4f s (key upload %.4f s)\n", t.total, t.key_upload);
             continue;
         }
-        for (int p = 0; p < NPH; p++)
-            v[p][r - 1] = row[p];
+        for (size_t p = 0; p < TIMING_FIELDS; p++)
+            v[p][r - 1] = timing_value(&t, &timing_fields[p]);
+        v[TIMING_FIELDS][r - 1] = t.total;
     }
     printf("%s, %d proofs after the first, witness as in the key; medians:\n", device, reps);
     for (int p = 0; p < NPH; p++) {
         sort(v[p], reps);
-        printf("  %-14s %9.4f s\n", names[p], v[p][reps / 2]);
+        printf("  %-14s %9.4f s\n", p < (int)TIMING_FIELDS ? timing_fields[p].label : "total", v[p][reps / 2]);
     }
     cuzk_wtns_free(w);
     cuzk_zkey_free(zk);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../src/groth16/phases.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,6 +23,12 @@ typedef struct cuzk_gpu_msg {
 } cuzk_gpu_msg;
 
 int cuzk_cuda_device_count(int *count);
+
+/* With on, every GPU MSM and NTT times its steps with events and prints
+ * them to stderr ("[gpu profile] ..."; synchronizes: for measuring, never
+ * in production). Off by default; bench_gpu turns it on for
+ * CUZK_GPU_PROFILE=1. */
+void cuzk_gpu_set_profile(int on);
 
 /* --- tests: one operation over n inputs, on the device ------------------ */
 enum {
@@ -135,26 +143,22 @@ typedef struct cuzk_gpu_key_in {
     int curve, device;
     unsigned n_vars, n_public, domain_size;
     const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* host, possibly unaligned */
-    /* the zkey's coefficient section (entries of matrix u32, row u32,
-     * signal u32, value 32 bytes); NULL: the CPU evaluates a and b */
+    /* the zkey's coefficient section (src/formats/zkey_coef.h); NULL: the
+     * matrices stay on the host and the CPU evaluates a and b. Whether the
+     * copy fits is decided before the upload (src/gpu/residency.c): the
+     * upload itself checks nothing but the entries */
     const unsigned char *coefs;
     uint64_t n_coefs;
-    /* bytes the key plus one proof's working set may take on the device
-     * (the engine's plan); 0: its free memory less 1 GiB */
-    uint64_t budget;
-    /* the working set checked against the budget is that of MSMs over at
-     * most msm_chunk points at a time (0: all; the streamed path's chunk) */
-    uint64_t msm_chunk;
     /* 1: host-to-device copies go through the device's pinned staging
-     * slots, filled by several host threads (CUZK_GPU_UPLOAD=pinned); 0:
+     * slots, filled by several host threads (CUZK_GPU_UPLOAD_PINNED); 0:
      * straight from pageable memory, staged by the driver */
     int pinned_upload;
 } cuzk_gpu_key_in;
 
 int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);
 void cuzk_gpu_key_free(cuzk_gpu_key *key);
-/* What a key needs on a GPU, computed on the host without a CUDA call (the
- * engine's device-memory plan): its points and NTT tables (key_bytes); its
+/* What a key needs on a GPU, computed on the host without a CUDA call
+ * (for src/gpu/residency.c, which decides what fits): its points and NTT tables (key_bytes); its
  * constraint matrices and the witness split's buffers, when resident
  * (matrix_bytes; 0 without coefs); one proof's peak working set
  * (work_bytes) with MSMs over at most msm_chunk points at a time (0: all). */
@@ -164,25 +168,13 @@ void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t msm_chunk, uint6
  * went up). */
 uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key);
 /* Total and free memory of GPU `device` (cudaMemGetInfo, device-global:
- * call before proofs run, never beside them). */
+ * call before proofs run, never beside them; src/gpu/ asks once per plan
+ * and once per key uploaded without one). */
 int cuzk_gpu_memory(int device, uint64_t *free_bytes, uint64_t *total_bytes, cuzk_gpu_msg *msg);
 /* 1 when the key's constraint matrices are on the device (the GPU
  * evaluates a, b and splits the witness itself); 0 when the coefficient
- * section was not given, did not validate, or did not fit. */
+ * section was not given or did not validate. */
 int cuzk_gpu_key_evaluates(const cuzk_gpu_key *key);
-
-/* GPU phases, as timed in cuzk_gpu_prove_out.ms. */
-enum {
-    GPU_PHASE_UPLOAD,
-    GPU_PHASE_EVAL, /* a = A w, b = B w and the witness split, when the GPU does them */
-    GPU_PHASE_NTT,
-    GPU_PHASE_MSM_H,
-    GPU_PHASE_MSM_A,
-    GPU_PHASE_MSM_B1,
-    GPU_PHASE_MSM_B2,
-    GPU_PHASE_MSM_C,
-    GPU_PHASES
-};
 
 /* A proof's witness copied to the key's GPU ahead of the proof, outside
  * the compute lock (on a copy stream of its own), while another proof
@@ -212,7 +204,10 @@ enum { GPU_MSM_A, GPU_MSM_B1, GPU_MSM_B2, GPU_MSM_C, GPU_MSM_H, GPU_MSMS };
 
 typedef struct cuzk_gpu_prove_out {
     cuzk_gpu_msm_result msm[GPU_MSMS];
-    double ms[GPU_PHASES];
+    /* milliseconds of the phases the GPU ran (src/groth16/phases.h: eval
+     * only when it evaluated, ntt, the MSMs), and of the upload */
+    double ms[PROOF_PHASES];
+    double upload_ms;
     size_t n_ones, n_tail; /* the witness split (as given, or as the GPU found it) */
 } cuzk_gpu_prove_out;
 

@@ -77,11 +77,31 @@ CUZK_API const char *cuzk_strerror(int status);
 CUZK_API const char *cuzk_version(void);
 CUZK_API int cuzk_version_number(void);
 
-/* Name of the CPU arithmetic backend chosen for this process:
- * "x86_64-adx" (MULX/ADCX/ADOX, picked when CPUID reports BMI2 and ADX) or
- * "portable". Setting the environment variable CUZK_CPU_BACKEND=portable
- * before the first cuzk call forces the portable one. */
+/* Name of the CPU arithmetic backend this process uses: "x86_64-adx"
+ * (MULX/ADCX/ADOX, picked when CPUID reports BMI2 and ADX) or "portable". */
 CUZK_API const char *cuzk_cpu_backend(void);
+
+/* The CPU arithmetic backends: the same results, bit for bit, at different
+ * speeds. */
+typedef enum cuzk_cpu_backend_choice {
+    CUZK_CPU_BACKEND_AUTO = 0,     /* x86_64-adx where the CPU has BMI2 and ADX, else portable */
+    CUZK_CPU_BACKEND_PORTABLE = 1, /* C with unsigned __int128 */
+    CUZK_CPU_BACKEND_ADX = 2       /* x86-64 MULX/ADCX/ADOX */
+} cuzk_cpu_backend_choice;
+
+/* Picks the CPU backend for the whole process (the library reads no
+ * environment variable; the cuzk command maps CUZK_CPU_BACKEND=portable to
+ * this call). Call it before other cuzk calls: work already running keeps
+ * the backend it started with. CUZK_ERR_UNSUPPORTED for ADX on a CPU or
+ * build without it, CUZK_ERR_INVALID_ARGUMENT for an unknown choice. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_set_cpu_backend(int backend, cuzk_error *err);
+
+/* A source of random bytes: fills out[0, len) and returns CUZK_OK, or a
+ * status on failure. Options that take one are FOR TESTING ONLY: a
+ * predictable source makes a proof's blinding (r, s) or a setup's toxic
+ * waste predictable, which reveals the witness or lets anyone forge
+ * proofs. NULL there means the operating system's CSPRNG. */
+typedef int (*cuzk_random_fn)(void *ctx, unsigned char *out, size_t len);
 
 /* Whether this build has CUDA support (1) or not (0). */
 CUZK_API int cuzk_has_cuda(void);
@@ -195,11 +215,41 @@ typedef enum cuzk_device {
     CUZK_DEVICE_GPU = 2 /* a GPU or an error (CUZK_ERR_NO_DEVICE) */
 } cuzk_device;
 
+/* How host data goes to a GPU. */
+typedef enum cuzk_gpu_upload {
+    /* copies of 16 MiB or more through pinned staging slots filled by
+     * several host threads (5x faster for a 2^24 witness on the H200) */
+    CUZK_GPU_UPLOAD_PINNED = 0,
+    CUZK_GPU_UPLOAD_PAGEABLE = 1 /* straight from the host's memory, staged by the driver */
+} cuzk_gpu_upload;
+
+/* Who computes a = A w, b = B w and splits the witness of a GPU proof. */
+typedef enum cuzk_gpu_eval {
+    /* the GPU, from the key's constraint matrices kept on it beside its
+     * points (when they fit; else the CPU) */
+    CUZK_GPU_EVAL_GPU = 0,
+    CUZK_GPU_EVAL_CPU = 1 /* the CPU, for every proof: the matrices stay off the GPU (less device memory) */
+} cuzk_gpu_eval;
+
 typedef struct cuzk_prove_options {
     int threads;   /* worker threads; 0 = one per core */
     int no_verify; /* 1 skips verifying the proof before returning it (not recommended) */
     int device;    /* cuzk_device */
     int gpu;       /* which GPU (CUDA device index) */
+    /* The GPU path (appended with issue 16; the cuzk command fills them
+     * from CUZK_GPU_UPLOAD, CUZK_GPU_EVAL and CUZK_GPU_MSM_CHUNK). */
+    int gpu_upload; /* cuzk_gpu_upload */
+    /* cuzk_gpu_eval; it takes effect with the key's first upload to a GPU
+     * (the key's copy there has its matrices or not until it is freed) */
+    int gpu_eval;
+    /* testing: a GPU proof's MSMs over at most this many points at a time
+     * (the streamed, lower-memory path the engine takes when a proof does
+     * not fit); 0: each MSM at once */
+    unsigned long long gpu_msm_chunk;
+    /* testing only (see cuzk_random_fn): where r and s come from; NULL:
+     * the OS CSPRNG */
+    cuzk_random_fn random;
+    void *random_ctx;
 } cuzk_prove_options;
 
 /* Wall time of each phase of a proof, in seconds, and what the witness
@@ -270,6 +320,28 @@ typedef void (*cuzk_progress_fn)(void *ctx, const char *stage, unsigned long lon
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads,
                                                        cuzk_progress_fn progress, void *progress_ctx,
                                                        cuzk_error *err);
+
+typedef struct cuzk_setup_options {
+    int threads; /* 0 = one per core */
+    /* cuzk_device: where a setup from fresh randomness computes the key's
+     * points (AUTO: a GPU when present, else the CPU; the same points);
+     * the cuzk command maps CUZK_SETUP_DEVICE=cpu to CUZK_DEVICE_CPU */
+    int device;
+    cuzk_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
+    /* testing only (see cuzk_random_fn): where a setup from fresh
+     * randomness draws tau, alpha, beta, gamma and delta; NULL: the OS
+     * CSPRNG */
+    cuzk_random_fn random;
+    void *random_ctx;
+} cuzk_setup_options;
+
+/* Both setups behind one call: from the prepared powers of tau at
+ * ptau_path (cuzk_setup_ptau; progress, device and random unused), or,
+ * with ptau_path NULL, from fresh randomness (cuzk_setup_random). opts may
+ * be NULL (the defaults). */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_path,
+                                                const cuzk_setup_options *opts, cuzk_error *err);
 
 /* ------------------------------------------------------------ circuits */
 
@@ -386,12 +458,23 @@ typedef struct cuzk_engine_config {
     /* Device memory each GPU may hold for keys and proofs (the plan in
      * docs/engine.md); 0: its free memory at cuzk_engine_create less 1 GiB */
     unsigned long long gpu_memory_budget;
-    /* Pre-staging: a GPU proof's witness goes up outside the compute lock
-     * while another proof computes, when the plan has room (docs/engine.md).
-     * 0 (default) or 1: on (measured faster with the default pinned
-     * uploads: BENCHMARKS.md, session 6); -1: off, every witness goes up
-     * inside the lock. */
-    int prestage;
+    /* 1: no pre-staging: every GPU proof's witness goes up inside the
+     * GPU's compute lock. 0 (the default): it goes up outside the lock
+     * while another proof computes, when the plan has room (docs/engine.md;
+     * faster with the default pinned uploads: BENCHMARKS.md, session 6). */
+    int no_prestage;
+    /* Every proof's GPU options, as in cuzk_prove_options (appended with
+     * issue 16; the cuzk command fills them from CUZK_GPU_UPLOAD,
+     * CUZK_GPU_EVAL and CUZK_GPU_MSM_CHUNK): cuzk_gpu_upload,
+     * cuzk_gpu_eval, and (testing) MSMs over at most gpu_msm_chunk points
+     * at a time whatever the plan chose (0: the plan's choice). */
+    int gpu_upload;
+    int gpu_eval;
+    unsigned long long gpu_msm_chunk;
+    /* testing only (see cuzk_random_fn): where every proof's r and s come
+     * from; NULL: the OS CSPRNG */
+    cuzk_random_fn random;
+    void *random_ctx;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {

@@ -14,6 +14,7 @@
 #include "msm/msms.h"
 #include "ntt/ntts.h"
 #include "pairing/pairings.h"
+#include "util/clock.h"
 
 #define PROVE_C bls12_381
 #include "groth16/prove_impl.h"
@@ -319,7 +320,7 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .groth16_verify = core_groth16_verify,
     .groth16_prove = core_groth16_prove,
     .groth16_eval = core_groth16_eval,
-    .groth16_classify = groth16_classify,
+    .groth16_classify_var = groth16_classify_var,
     .groth16_blind = core_groth16_blind,
     .msm_combine = core_msm_combine,
     .groth16_setup_ptau = core_groth16_setup_ptau,

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "groth16/phases.h"
+
 /* A Groth16 verification key and proof, as points in the .zkey layout. */
 typedef struct core_vk {
     const unsigned char *alpha1, *beta2, *gamma2, *delta2;
@@ -23,19 +25,6 @@ typedef struct core_vk {
 typedef struct core_proof {
     const unsigned char *a, *b, *c; /* G1, G2, G1 */
 } core_proof;
-
-/* Phases of a proof, as timed by groth16_prove. */
-enum {
-    CORE_PHASE_EVAL,
-    CORE_PHASE_NTT,
-    CORE_PHASE_MSM_A,
-    CORE_PHASE_MSM_B1,
-    CORE_PHASE_MSM_B2,
-    CORE_PHASE_MSM_C,
-    CORE_PHASE_MSM_H,
-    CORE_PHASE_BLIND,
-    CORE_PHASES
-};
 
 /* A proving key's sections and a witness, as the file readers hand them
  * over (pointers into mapped files, possibly unaligned), plus r and s. */
@@ -56,7 +45,7 @@ typedef struct core_prove_in {
 
 typedef struct core_prove_out {
     unsigned char a[96], b[192], c[96]; /* the proof, .zkey layout */
-    double seconds[CORE_PHASES];
+    double seconds[PROOF_PHASES]; /* src/groth16/phases.h */
     unsigned long long bad_coef; /* with CUZK_ERR_FORMAT: the entry out of range */
     size_t n_ones, n_tail;       /* witness values equal to 1, and neither 0 nor 1 */
 } core_prove_out;
@@ -130,7 +119,7 @@ struct cuzk_core_ops {
      * (Montgomery; CUZK_ERR_FORMAT as groth16_prove); the witness split
      * (arrays of n_vars entries); and the blinding, from the MSM results. */
     int (*groth16_eval)(const core_prove_in *in, unsigned char *a, unsigned char *b, core_prove_out *out);
-    void (*groth16_classify)(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,
+    void (*groth16_classify_var)(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,
                              size_t *n_tail, uint32_t *ones_c, size_t *n_ones_c, uint32_t *tail_c,
                              size_t *n_tail_c);
     void (*groth16_blind)(const core_prove_in *in, const core_msm_results *m, core_prove_out *out);

@@ -1,6 +1,6 @@
 /* The public API's entry points that do not compute: status strings,
  * version, the choice of CPU backend, GPU discovery. */
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
@@ -9,7 +9,8 @@
 
 #include "../include/cuzk.h"
 #include "core.h"
-#include "formats/curve.h"
+#include "ec/curve_desc.h"
+#include "util/error.h"
 #include "util/util.h"
 
 #if CUZK_HAVE_CUDA
@@ -86,26 +87,60 @@ static int cpu_has_adx(void)
 #endif
 }
 
-static const struct cuzk_core_ops *chosen_core;
-static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
+/* The backend in use: NULL until the first call picks the automatic one
+ * (or cuzk_set_cpu_backend another). Swapped atomically: a call in flight
+ * keeps the table it loaded. */
+static _Atomic(const struct cuzk_core_ops *) chosen_core;
 
-static void choose_core(void)
+static const struct cuzk_core_ops *auto_core(void)
 {
-    const char *force = getenv("CUZK_CPU_BACKEND");
-    chosen_core = &cuzk_core_portable;
 #if defined(__x86_64__)
-    if (cpu_has_adx() && !(force && strcmp(force, "portable") == 0))
-        chosen_core = &cuzk_core_adx;
+    if (cpu_has_adx())
+        return &cuzk_core_adx;
 #else
-    (void)force;
     (void)cpu_has_adx;
 #endif
+    return &cuzk_core_portable;
 }
 
 const struct cuzk_core_ops *cuzk_core(void)
 {
-    pthread_once(&choose_once, choose_core);
-    return chosen_core;
+    const struct cuzk_core_ops *c = atomic_load(&chosen_core);
+    if (!c) {
+        const struct cuzk_core_ops *none = NULL;
+        c = auto_core();
+        if (!atomic_compare_exchange_strong(&chosen_core, &none, c))
+            c = none; /* another thread chose first */
+    }
+    return c;
+}
+
+int cuzk_set_cpu_backend(int backend, cuzk_error *err)
+{
+    const struct cuzk_core_ops *c;
+    switch (backend) {
+    case CUZK_CPU_BACKEND_AUTO:
+        c = auto_core();
+        break;
+    case CUZK_CPU_BACKEND_PORTABLE:
+        c = &cuzk_core_portable;
+        break;
+    case CUZK_CPU_BACKEND_ADX:
+#if defined(__x86_64__)
+        if (cpu_has_adx()) {
+            c = &cuzk_core_adx;
+            break;
+        }
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "CPU backend x86_64-adx: this CPU lacks BMI2 or ADX");
+#else
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "CPU backend x86_64-adx: this build is not for x86-64");
+#endif
+    default:
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "CPU backend: expected CUZK_CPU_BACKEND_AUTO, _PORTABLE or _ADX (0-2), got %d", backend);
+    }
+    atomic_store(&chosen_core, c);
+    return CUZK_OK;
 }
 
 const char *cuzk_cpu_backend(void)

@@ -21,6 +21,27 @@ echo "$out" | grep -q '^cpu backend: ' || fail "backend line missing: $out"
 out=$(CUZK_CPU_BACKEND=portable "$cuzk" selftest) || fail "selftest failed with the portable backend"
 echo "$out" | grep -q 'portable' || fail "CUZK_CPU_BACKEND=portable not honoured: $out"
 
+# the environment the command maps to the library's options (the library
+# reads none): good values work anywhere, a bad one exits 2 naming it
+fxk="$fx/bn128/tiny.zkey"; fxw="$fx/bn128/tiny.wtns"
+for v in "CUZK_GPU_UPLOAD=pageable" "CUZK_GPU_EVAL=cpu" "CUZK_GPU_MSM_CHUNK=2^10" "CUZK_CPU_BACKEND=auto"; do
+  expect 0 env "$v" "$cuzk" prove "$fxk" "$fxw" "$tmp/ep.json" "$tmp/epub.json" --device cpu
+done
+for v in "CUZK_GPU_UPLOAD=fast:CUZK_GPU_UPLOAD expects pinned|pageable, got 'fast'" \
+         "CUZK_GPU_EVAL=tpu:CUZK_GPU_EVAL expects gpu|cpu, got 'tpu'" \
+         "CUZK_GPU_MSM_CHUNK=12x:CUZK_GPU_MSM_CHUNK expects an integer or 2^k" \
+         "CUZK_GPU_MSM_CHUNK=0:CUZK_GPU_MSM_CHUNK expects an integer or 2^k in \[1," \
+         "CUZK_CPU_BACKEND=fast:CUZK_CPU_BACKEND expects portable, x86_64-adx or auto, got 'fast'"; do
+  expect 2 env "${v%%:*}" "$cuzk" prove "$fxk" "$fxw" "$tmp/ep.json" "$tmp/epub.json" --device cpu
+  grep -q -- "${v#*:}" "$tmp/err" || fail "${v%%:*}: $(cat "$tmp/err")"
+  [ ! -e "$tmp/ep.json.bad" ] || fail "partial output"
+done
+expect 2 env CUZK_GPU_UPLOAD=fast "$cuzk" bench "$fxk" "$fxw" --jobs 1 --device cpu
+grep -q "CUZK_GPU_UPLOAD expects" "$tmp/err" || fail "bench CUZK_GPU_UPLOAD: $(cat "$tmp/err")"
+expect 2 env CUZK_SETUP_DEVICE=tpu "$cuzk" setup "$fx/bn128/mul1k.r1cs" "$tmp/es.zkey"
+grep -q "CUZK_SETUP_DEVICE expects auto, gpu or cpu, got 'tpu'" "$tmp/err" || fail "CUZK_SETUP_DEVICE: $(cat "$tmp/err")"
+[ ! -e "$tmp/es.zkey" ] || fail "setup with a bad CUZK_SETUP_DEVICE left a key"
+
 expect 2 "$cuzk"
 expect 2 "$cuzk" frobnicate
 grep -q "unknown command 'frobnicate'" "$tmp/err" || fail "unknown command message: $(cat "$tmp/err")"
@@ -218,7 +239,7 @@ expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 
 grep -q "\-\-gpu-memory expects a size" "$tmp/err" || fail "bench --gpu-memory message: $(cat "$tmp/err")"
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory
 # a budget and pre-staging do nothing on the CPU, and are accepted
-expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --gpu-memory 1G --prestage
+expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --gpu-memory 1G --prestage 1
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --no-prestage
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns"
 grep -q "witness" "$tmp/err" || fail "bench curve mismatch message: $(cat "$tmp/err")"

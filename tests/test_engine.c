@@ -19,7 +19,7 @@
  * A stage hook in the engine's config (a "gate" here) holds jobs at a
  * stage's start or end, so that each situation is set up deterministically:
  * the tests wait on the hook or poll the engine's stats for a state, never
- * sleep for a guessed time. */
+ * sleep for a guessed time. r and s come from the printed seed. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,17 +27,16 @@
 #include <time.h>
 
 #include "cuzk.h"
+#include "test_util.h"
 
 static const char *fixtures;
-static int failures;
 
-#define CHECK(cond)                                                                                     \
-    do {                                                                                                \
-        if (!(cond)) {                                                                                  \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                    \
-            exit(1);                                                                                    \
-        }                                                                                               \
-    } while (0)
+/* Every engine of these tests draws r and s from the test's seed. */
+static int test_engine_create(cuzk_engine_config *cfg, cuzk_engine **e, cuzk_error *err)
+{
+    cfg->random = test_random_bytes;
+    return cuzk_engine_create(cfg, e, err);
+}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -241,7 +240,7 @@ static void test_many_jobs(void)
     cuzk_engine_config cfg = {.workers = 3, .threads_per_worker = 1, .device = CUZK_DEVICE_AUTO};
     cuzk_engine *e;
     cuzk_error err;
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     enum { SUBMITTERS = 4, EACH = 12 };
     submitter s[SUBMITTERS];
     pthread_t th[SUBMITTERS];
@@ -300,7 +299,7 @@ static void test_priorities_and_cancel(void)
                               .stage_hook = gate_hook, .stage_hook_ctx = &g, .prepare_ahead = -1};
     cuzk_engine *e;
     cuzk_error err;
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     char zk[1024], wt[1024], big[1024], bigw[1024];
     path_of(zk, sizeof(zk), "bn128", "tiny", "zkey");
     path_of(wt, sizeof(wt), "bn128", "tiny", "wtns");
@@ -355,7 +354,7 @@ static void test_key_cache_and_bad_input(void)
     cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1, .key_cache_bytes = 1};
     cuzk_engine *e;
     cuzk_error err;
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     char zk[1024], wt[1024], wt_other[1024];
     path_of(zk, sizeof(zk), "bn128", "mul1k", "zkey");
     path_of(wt, sizeof(wt), "bn128", "mul1k", "wtns");
@@ -396,7 +395,7 @@ static void test_key_cache_and_bad_input(void)
     CHECK(info.state == CUZK_JOB_FAILED && strstr(info.error, "/nonexistent/k.zkey"));
     cuzk_engine_config badcfg = {.workers = -1};
     cuzk_engine *e2;
-    CHECK(cuzk_engine_create(&badcfg, &e2, &err) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(test_engine_create(&badcfg, &e2, &err) == CUZK_ERR_INVALID_ARGUMENT);
     /* queued jobs at destroy are cancelled, not run */
     cuzk_engine_destroy(e);
 }
@@ -449,7 +448,7 @@ static void test_pipeline_shapes(void)
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
-        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
         gate_set_engine(&g, e);
         enum { JOBS = 12 };
         unsigned long long ids[JOBS];
@@ -549,7 +548,7 @@ static void test_pipeline_priorities(void)
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
-        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
         gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
         unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_LOW);
         CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
@@ -592,7 +591,7 @@ static void test_pipeline_priorities(void)
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
-        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
         gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
         unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_CRITICAL), ids[4];
         CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == blocker);
@@ -627,7 +626,7 @@ static void test_pipeline_priorities(void)
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
-        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
         gate_arm(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
         unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_LOW), ids[4];
         CHECK(gate_wait_held(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER) == blocker);
@@ -660,7 +659,7 @@ static void test_pipeline_cancel(void)
                               .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     static const int stages[3] = {CUZK_STAGE_PREPARE, CUZK_STAGE_COMPUTE, CUZK_STAGE_FINALIZE};
     unsigned long long cancelled = 0;
     for (int s = 0; s < 3; s++)
@@ -734,7 +733,7 @@ static void test_pipeline_bounds(void)
                               .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     gate_set_engine(&g, e);
     gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
     unsigned long long blocker = submit_tiny(e, CUZK_PRIORITY_NORMAL);
@@ -775,7 +774,7 @@ static void test_pipeline_shutdown(void)
                               .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook, .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     cuzk_engine_stats st;
     gate_arm(&g, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
     unsigned long long a = submit_tiny(e, CUZK_PRIORITY_NORMAL);
@@ -814,15 +813,16 @@ static void test_pipeline_config(void)
     cuzk_engine *e;
     cuzk_error err;
     cuzk_engine_config bad[] = {{.prepare_workers = -1}, {.finalize_workers = 1000}, {.gpu_workers_per_device = -2},
-                                {.ready_queue_depth = 1u << 20}, {.prepare_ahead = -2}, {.prestage = 2},
-                                {.prestage = -2}};
+                                {.ready_queue_depth = 1u << 20}, {.prepare_ahead = -2}, {.no_prestage = 2},
+                                {.no_prestage = -1}, {.gpu_upload = 2}, {.gpu_eval = -1}, {.workers = 257},
+                                {.max_jobs = 2000000}, {.device = 7}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-        CHECK(cuzk_engine_create(&bad[i], &e, &err) == CUZK_ERR_INVALID_ARGUMENT);
+        CHECK(test_engine_create(&bad[i], &e, &err) == CUZK_ERR_INVALID_ARGUMENT);
     /* defaults: one prepare worker and one ready slot per compute worker,
      * one finalize worker, two finalize slots per compute worker, and on
      * the CPU nothing prepared ahead */
     cuzk_engine_config cfg = {.workers = 3, .device = CUZK_DEVICE_CPU};
-    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     cuzk_engine_stats st;
     cuzk_engine_get_stats(e, &st);
     CHECK(st.workers == 3 && st.prepare_workers == 3 && st.finalize_workers == 1 && st.ready_queue_depth == 3 &&
@@ -837,6 +837,7 @@ int main(int argc, char **argv)
         return 2;
     }
     fixtures = argv[1];
+    test_init("test_engine");
     test_many_jobs();
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();
@@ -846,6 +847,6 @@ int main(int argc, char **argv)
     test_pipeline_cancel();
     test_pipeline_bounds();
     test_pipeline_shutdown();
-    printf("test_engine: all checks passed\n");
-    return failures;
+    test_done("test_engine");
+    return 0;
 }

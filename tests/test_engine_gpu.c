@@ -16,6 +16,8 @@
  *    and its whole working set; the proofs run on the GPU with their MSMs
  *    in chunks.
  *
+ * r and s, and case 5's toxic waste, come from the printed seed.
+ *
  *   test_engine_gpu <fixtures dir> */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +25,7 @@
 #include <unistd.h>
 
 #include "cuzk.h"
-
-#define CHECK(cond)                                                                                     \
-    do {                                                                                                \
-        if (!(cond)) {                                                                                  \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                    \
-            exit(1);                                                                                    \
-        }                                                                                               \
-    } while (0)
+#include "test_util.h"
 
 static const char *fixtures;
 static char key_path[2][512], wtns_path[2][512];
@@ -53,7 +48,9 @@ static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_e
 {
     cuzk_engine *e;
     cuzk_error err = {0};
-    CHECK(cuzk_engine_create(cfg, &e, &err) == CUZK_OK);
+    cuzk_engine_config seeded = *cfg;
+    seeded.random = test_random_bytes;
+    CHECK(cuzk_engine_create(&seeded, &e, &err) == CUZK_OK);
     unsigned long long *ids = calloc((size_t)n, sizeof(*ids));
     CHECK(ids);
     for (int i = 0; i < n; i++) {
@@ -96,6 +93,7 @@ int main(int argc, char **argv)
         printf("SKIP: no CUDA GPU (the device-memory plan is tested on a GPU machine: scripts/gpu-check.sh)\n");
         return 77;
     }
+    test_init("test_engine_gpu");
     use_fixtures();
     cuzk_engine_stats st;
     cuzk_job_info info;
@@ -104,7 +102,7 @@ int main(int argc, char **argv)
     /* 1: the default budget; one proof of each key, one after the other */
     /* pre-staging off except where a case turns it on: each case's plan
      * counts are for the in-lock upload */
-    cuzk_engine_config cfg = {.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .prestage = -1};
+    cuzk_engine_config cfg = {.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .no_prestage = 1};
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 2 && on_gpu == 2);
     CHECK(st.gpus >= 1 && st.gpu_budget[0] > 0);
     unsigned long long both = st.gpu_key_bytes[0], pool = st.gpu_pool_bytes[0];
@@ -114,7 +112,9 @@ int main(int argc, char **argv)
     {
         cuzk_engine *e;
         cuzk_error err = {0};
-        CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK);
+        cuzk_engine_config seeded = cfg;
+        seeded.random = test_random_bytes;
+        CHECK(cuzk_engine_create(&seeded, &e, &err) == CUZK_OK);
         unsigned long long id;
         cuzk_job_request req = {.key_path = key_path[0], .witness_path = wtns_path[0]};
         CHECK(cuzk_engine_submit(e, &req, &id, &err) == CUZK_OK);
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
     only_key = 0;
     cfg.gpu_memory_budget = 0;
     cfg.gpu_workers_per_device = 2;
-    cfg.prestage = 1;
+    cfg.no_prestage = 0;
     CHECK(run(&cfg, 8, &info, &st, &on_gpu) == 8);
     printf("pre-staging with room: %llu staged, %llu not; %d on the GPU\n", st.plan_staged, st.plan_unstaged, on_gpu);
     CHECK(on_gpu == 8 && st.plan_staged >= 6 && st.plan_staged + st.plan_unstaged == 8);
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
            st.plan_staged, st.plan_unstaged, on_gpu);
     CHECK(on_gpu == 8 && st.plan_staged == 0 && st.plan_unstaged == 8 && st.plan_cpu == 0);
     only_key = -1;
-    cfg.prestage = -1;
+    cfg.no_prestage = 1;
 
     /* 5: the streamed path. A circuit of 2^16 constraints (its MSMs'
      * scratch is most of a proof's working set); a budget one byte short
@@ -184,7 +184,8 @@ int main(int argc, char **argv)
         cuzk_error err = {0};
         cuzk_circuit_options co = {.curve = CUZK_CURVE_BLS12_381, .constraints = 1 << 16, .seed = 1, .n_public = 8};
         CHECK(cuzk_circuit_sha256_chain(r1cs, wtns, &co, NULL, &err) == CUZK_OK);
-        CHECK(cuzk_setup_random(r1cs, zkey, 0, NULL, NULL, &err) == CUZK_OK);
+        cuzk_setup_options so = {.random = test_random_bytes};
+        CHECK(cuzk_setup(r1cs, NULL, zkey, &so, &err) == CUZK_OK);
         snprintf(key_path[0], sizeof(key_path[0]), "%s", zkey);
         snprintf(wtns_path[0], sizeof(wtns_path[0]), "%s", wtns);
         only_key = 0;
@@ -193,7 +194,7 @@ int main(int argc, char **argv)
         cfg.gpu_memory_budget = 0;
         /* the matrices stay off the GPU: otherwise the plan would rather
          * leave them behind than stream (a smaller key fits whole) */
-        setenv("CUZK_GPU_EVAL", "cpu", 1);
+        cfg.gpu_eval = CUZK_GPU_EVAL_CPU;
         CHECK(run(&cfg, 1, &info, &st, &on_gpu) == 1 && on_gpu == 1);
         unsigned long long whole = st.gpu_key_bytes[0] + st.gpu_pool_bytes[0];
         cfg.gpu_memory_budget = whole - 1;
@@ -204,7 +205,7 @@ int main(int argc, char **argv)
         CHECK(st.gpu_key_bytes[0] + st.gpu_pool_bytes[0] <= cfg.gpu_memory_budget);
         only_key = -1;
         cfg.gpu_memory_budget = 0;
-        unsetenv("CUZK_GPU_EVAL");
+        cfg.gpu_eval = CUZK_GPU_EVAL_GPU;
         remove(r1cs);
         remove(zkey);
         remove(wtns);
@@ -223,6 +224,6 @@ int main(int argc, char **argv)
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 0);
     printf("tiny budget, device gpu: failed as expected: %s\n", info.error);
     CHECK(info.status == CUZK_ERR_NO_MEMORY && strstr(info.error, "budget"));
-    printf("test_engine_gpu: all checks passed\n");
+    test_done("test_engine_gpu");
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <pthread.h>
 
 #include "../cuda/gpu.h"
+#include "gpu/residency.h"
 #include "groth16/prove.h"
 #include "msm/msms.h"
 #include "ntt/ntts.h"
@@ -265,9 +266,9 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                         idx[ni++] = (uint32_t)i;                                                      \
                 const unsigned char *P = (const unsigned char *)pts, *K = (const unsigned char *)k;   \
                 G##_jacobian want, want_idx, want_sum;                                                \
-                CHECK(G##_msm_pippenger(&want, P, K, NULL, n, 2) == CUZK_OK);                         \
-                CHECK(G##_msm_pippenger(&want_idx, P, K, idx, ni, 2) == CUZK_OK);                     \
-                CHECK(G##_msm_sum(&want_sum, P, idx, ni) == CUZK_OK);                                 \
+                CHECK(G##_msm_pippenger_var(&want, P, K, NULL, n, 2) == CUZK_OK);                         \
+                CHECK(G##_msm_pippenger_var(&want_idx, P, K, idx, ni, 2) == CUZK_OK);                     \
+                CHECK(G##_msm_sum_var(&want_sum, P, idx, ni) == CUZK_OK);                                 \
                 G##_affine w1, w2, w3, got;                                                           \
                 cuzk_gpu_msm_result res;                                                              \
                 G##_to_affine(&w1, &want);                                                            \
@@ -343,7 +344,7 @@ MSM_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
         for (size_t i = 0; i < N; i++) {                                                              \
             G##_jacobian want;                                                                        \
             G##_affine wa;                                                                            \
-            CHECK(G##_msm_pippenger(&want, gen, (const unsigned char *)(k + 4 * i), NULL, 1, 1) == CUZK_OK); \
+            CHECK(G##_msm_pippenger_var(&want, gen, (const unsigned char *)(k + 4 * i), NULL, 1, 1) == CUZK_OK); \
             G##_to_affine(&wa, &want);                                                                \
             if (memcmp(&wa, &got[i], sizeof(wa)) != 0)                                                \
                 fprintf(stderr, "fixed-base scalar %zu differs\n", i);                               \
@@ -422,24 +423,14 @@ static void random_below_r(unsigned char out[32], const curve_desc *c)
 }
 
 /* gpu_eval: the GPU evaluates a, b and splits the witness (the key's
- * matrices resident), else the CPU does (CUZK_GPU_EVAL=cpu); chunk: the
+ * matrices resident), else the CPU does (CUZK_GPU_EVAL_CPU); chunk: the
  * MSMs over at most that many points at a time (the streamed path;
- * CUZK_GPU_MSM_CHUNK), 0 whole */
-static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, unsigned chunk)
+ * gpu_msm_chunk), 0 whole; upload: cuzk_gpu_upload */
+static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, unsigned chunk, int upload)
 {
     char ctx[200], p[4096];
-    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s (%s evaluates, MSM chunk %u)", curve, name,
-             gpu_eval ? "GPU" : "CPU", chunk);
-    if (chunk) {
-        char c[16];
-        snprintf(c, sizeof(c), "%u", chunk);
-        setenv("CUZK_GPU_MSM_CHUNK", c, 1);
-    } else
-        unsetenv("CUZK_GPU_MSM_CHUNK");
-    if (gpu_eval)
-        unsetenv("CUZK_GPU_EVAL");
-    else
-        setenv("CUZK_GPU_EVAL", "cpu", 1);
+    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s (%s evaluates, MSM chunk %u, %s uploads)", curve, name,
+             gpu_eval ? "GPU" : "CPU", chunk, upload == CUZK_GPU_UPLOAD_PINNED ? "pinned" : "pageable");
     test_context = ctx;
     cuzk_zkey *zk;
     cuzk_wtns *w;
@@ -458,7 +449,8 @@ static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, 
         }
         core_prove_out cpu, gpu;
         cuzk_prove_options oc = {.threads = 2, .device = CUZK_DEVICE_CPU};
-        cuzk_prove_options og = {.threads = 2, .device = CUZK_DEVICE_GPU};
+        cuzk_prove_options og = {.threads = 2, .device = CUZK_DEVICE_GPU, .gpu_upload = upload,
+                                 .gpu_eval = gpu_eval ? CUZK_GPU_EVAL_GPU : CUZK_GPU_EVAL_CPU, .gpu_msm_chunk = chunk};
         cuzk_timings t;
         int rc = groth16_prove_with(zk, w, r, s, &oc, &cpu, NULL, &err);
         if (rc != CUZK_OK)
@@ -469,7 +461,8 @@ static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, 
             fprintf(stderr, "%s\n", err.message);
         CHECK(rc == CUZK_OK);
         CHECK(strcmp(t.device, "gpu 0") == 0);
-        CHECK(cuzk_gpu_key_evaluates(zk->gpu_key[0]) == gpu_eval);
+        int evaluates = -1;
+        CHECK(residency_state_of(zk, 0, &evaluates) == RESIDENCY_RESIDENT && evaluates == gpu_eval);
         CHECK(cpu.n_ones == gpu.n_ones && cpu.n_tail == gpu.n_tail);
         CHECK(memcmp(cpu.a, gpu.a, zk->curve->g1_bytes) == 0);
         CHECK(memcmp(cpu.b, gpu.b, zk->curve->g2_bytes) == 0);
@@ -568,18 +561,15 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 3; j++)
             for (int gpu_eval = 1; gpu_eval >= 0; gpu_eval--) {
-                test_proof_bytes(curves[k], names[j], gpu_eval, 0);
+                test_proof_bytes(curves[k], names[j], gpu_eval, 0, CUZK_GPU_UPLOAD_PAGEABLE);
                 /* chunks of 1 (every point its own Pippenger), 7 and 300;
                  * these with the uploads through the pinned slots */
                 static const unsigned chunks[3] = {1, 7, 300};
-                setenv("CUZK_GPU_UPLOAD", "pinned", 1);
-                test_proof_bytes(curves[k], names[j], gpu_eval, chunks[(j + (unsigned)gpu_eval) % 3]);
-                unsetenv("CUZK_GPU_UPLOAD");
+                test_proof_bytes(curves[k], names[j], gpu_eval, chunks[(j + (unsigned)gpu_eval) % 3],
+                                 CUZK_GPU_UPLOAD_PINNED);
             }
-    unsetenv("CUZK_GPU_EVAL");
-    unsetenv("CUZK_GPU_MSM_CHUNK");
     {
-        /* a bad CUZK_GPU_MSM_CHUNK is refused naming it */
+        /* bad GPU options are refused naming the field */
         cuzk_zkey *zk;
         cuzk_wtns *w;
         cuzk_error err;
@@ -588,17 +578,13 @@ int main(int argc, char **argv)
         CHECK(cuzk_zkey_open(&zk, p, &err) == CUZK_OK);
         snprintf(p, sizeof(p), "%s/bn128/tiny.wtns", fixtures);
         CHECK(cuzk_wtns_open(&w, p, &err) == CUZK_OK);
-        setenv("CUZK_GPU_MSM_CHUNK", "12x", 1);
         char *proof, *pub;
-        cuzk_prove_options og = {.device = CUZK_DEVICE_GPU};
+        cuzk_prove_options og = {.device = CUZK_DEVICE_GPU, .gpu_upload = 7};
         CHECK(cuzk_prove(zk, w, &og, &proof, &pub, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
-        CHECK(strstr(err.message, "CUZK_GPU_MSM_CHUNK") != NULL);
-        unsetenv("CUZK_GPU_MSM_CHUNK");
-        /* and a bad CUZK_GPU_UPLOAD */
-        setenv("CUZK_GPU_UPLOAD", "fast", 1);
+        CHECK(strstr(err.message, "gpu_upload") != NULL);
+        og = (cuzk_prove_options){.device = CUZK_DEVICE_GPU, .gpu_eval = -1};
         CHECK(cuzk_prove(zk, w, &og, &proof, &pub, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
-        CHECK(strstr(err.message, "CUZK_GPU_UPLOAD") != NULL && strstr(err.message, "fast") != NULL);
-        unsetenv("CUZK_GPU_UPLOAD");
+        CHECK(strstr(err.message, "gpu_eval") != NULL);
         cuzk_wtns_free(w);
         cuzk_zkey_free(zk);
     }

@@ -71,34 +71,34 @@ static void make_scalar(limb_t k[4], int skew)
                     make_scalar(k + 4 * i, skew);                                                    \
                 }                                                                                    \
                 const unsigned char *P = (const unsigned char *)pts, *K = (const unsigned char *)k;  \
-                G##_msm_naive(&want, P, K, n);                                                       \
-                CHECK(G##_msm_pippenger(&got, P, K, NULL, n, 1 + (int)(n % 3)) == CUZK_OK);          \
+                G##_msm_naive_var(&want, P, K, n);                                                       \
+                CHECK(G##_msm_pippenger_var(&got, P, K, NULL, n, 1 + (int)(n % 3)) == CUZK_OK);          \
                 CHECK(G##_eq(&got, &want));                                                          \
                 for (int mode = MSM_XYZZ_BUCKETS; mode <= MSM_AFFINE_BUCKETS; mode++) {              \
-                    CHECK(G##_msm_pippenger_mode(&got, P, K, NULL, n, 2, mode) == CUZK_OK);          \
+                    CHECK(G##_msm_pippenger_mode_var(&got, P, K, NULL, n, 2, mode) == CUZK_OK);          \
                     CHECK(G##_eq(&got, &want));                                                      \
                 }                                                                                    \
                 /* the prover's split: 1s summed, the rest by Pippenger */                           \
                 size_t no, nt;                                                                       \
-                msm_classify(K, 0, n, ones, &no, tail, &nt);                                         \
+                msm_classify_var(K, 0, n, ones, &no, tail, &nt);                                         \
                 size_t nz = 0;                                                                       \
                 for (size_t i = 0; i < n; i++)                                                       \
                     nz += msm_scalar_class(K, i) == MSM_ZERO;                                        \
                 CHECK(no + nt + nz == n);                                                            \
-                CHECK(G##_msm_sum(&s, P, ones, no) == CUZK_OK);                                      \
-                CHECK(G##_msm_pippenger(&t, P, K, tail, nt, 2) == CUZK_OK);                          \
+                CHECK(G##_msm_sum_var(&s, P, ones, no) == CUZK_OK);                                      \
+                CHECK(G##_msm_pippenger_var(&t, P, K, tail, nt, 2) == CUZK_OK);                          \
                 G##_add_var(&got, &s, &t);                                                           \
                 CHECK(G##_eq(&got, &want));                                                          \
                 /* the sum of all points, against adding one by one */                               \
                 for (size_t i = 0; i < n; i++)                                                       \
                     idx[i] = (uint32_t)i;                                                            \
-                CHECK(G##_msm_sum(&s, P, idx, n) == CUZK_OK);                                        \
+                CHECK(G##_msm_sum_var(&s, P, idx, n) == CUZK_OK);                                        \
                 G##_set_infinity(&t);                                                                \
                 for (size_t i = 0; i < n; i++)                                                       \
                     G##_add_affine_var(&t, &t, &pts[i]);                                             \
                 CHECK(G##_eq(&s, &t));                                                               \
                 /* without an index list (n >= 2 MSM_SUM_MIN_SHARE: shared by the threads) */       \
-                CHECK(G##_msm_sum(&s, P, NULL, n) == CUZK_OK);                                       \
+                CHECK(G##_msm_sum_var(&s, P, NULL, n) == CUZK_OK);                                       \
                 CHECK(G##_eq(&s, &t));                                                               \
                 free(pts);                                                                           \
                 free(k);                                                                             \
@@ -115,12 +115,12 @@ static void make_scalar(limb_t k[4], int skew)
         G##_affine_neg(&pq[1], &pq[0]);                                                              \
         pq[2] = pq[0];                                                                               \
         pq[3] = pq[0];                                                                               \
-        CHECK(G##_msm_sum(&s, (const unsigned char *)pq, NULL, 2) == CUZK_OK && G##_is_infinity(&s)); \
-        CHECK(G##_msm_sum(&s, (const unsigned char *)(pq + 2), NULL, 2) == CUZK_OK);                 \
+        CHECK(G##_msm_sum_var(&s, (const unsigned char *)pq, NULL, 2) == CUZK_OK && G##_is_infinity(&s)); \
+        CHECK(G##_msm_sum_var(&s, (const unsigned char *)(pq + 2), NULL, 2) == CUZK_OK);                 \
         G##_double(&t, &g);                                                                          \
         CHECK(G##_eq(&s, &t));                                                                       \
-        CHECK(G##_msm_sum(&s, (const unsigned char *)pq, NULL, 0) == CUZK_OK && G##_is_infinity(&s)); \
-        CHECK(G##_msm_pippenger(&s, (const unsigned char *)pq, NULL, NULL, 0, 2) == CUZK_OK &&       \
+        CHECK(G##_msm_sum_var(&s, (const unsigned char *)pq, NULL, 0) == CUZK_OK && G##_is_infinity(&s)); \
+        CHECK(G##_msm_pippenger_var(&s, (const unsigned char *)pq, NULL, NULL, 0, 2) == CUZK_OK &&       \
               G##_is_infinity(&s));                                                                  \
         /* a scalar near 2^255 and r - 1 */                                                          \
         limb_t big[8] = {0};                                                                         \
@@ -131,8 +131,8 @@ static void make_scalar(limb_t k[4], int skew)
         big[5] = ~0ULL;                                                                              \
         big[6] = ~0ULL;                                                                              \
         big[7] = 0x7fffffffffffffffULL;                                                              \
-        G##_msm_naive(&t, (const unsigned char *)pq, (const unsigned char *)big, 2);                 \
-        CHECK(G##_msm_pippenger(&s, (const unsigned char *)pq, (const unsigned char *)big, NULL, 2, 1) == CUZK_OK); \
+        G##_msm_naive_var(&t, (const unsigned char *)pq, (const unsigned char *)big, 2);                 \
+        CHECK(G##_msm_pippenger_var(&s, (const unsigned char *)pq, (const unsigned char *)big, NULL, 2, 1) == CUZK_OK); \
         CHECK(G##_eq(&s, &t));                                                                       \
     }
 

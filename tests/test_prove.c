@@ -7,8 +7,9 @@
  *     of one circuit are all different and all valid;
  *   - mismatched inputs are refused with a message, and a witness that does
  *     not satisfy the circuit never yields a proof.
- * The backend is the library's (CUZK_CPU_BACKEND picks it; ctest runs both)
- * and, for the slow path, this program's.
+ * The library runs on this program's backend (cuzk_set_cpu_backend; ctest
+ * runs both), and so does the slow path. r and s come from the printed
+ * seed.
  * Usage: test_prove_<backend> FIXTURES_DIR */
 #include "groth16/prove.h"
 #include "msm/msms.h"
@@ -17,6 +18,8 @@
 
 
 static const char *fixtures;
+/* cuzk_prove's options for the calls that need none: r and s from the seed */
+static const cuzk_prove_options seeded = {.random = test_random_bytes};
 
 static void fixture_path(char *out, size_t cap, const char *curve, const char *file)
 {
@@ -45,7 +48,7 @@ static void fixture_path(char *out, size_t cap, const char *curve, const char *f
         C##_fr_sqr(&rinv2, &R);                                                                       \
         C##_fr_inv(&rinv2, &rinv2);                                                                   \
         for (uint64_t i = 0; i < zk->n_coefs; i++) {                                                  \
-            zkey_coef e = zkey_coef_at(zk, i);                                                        \
+            zkey_coef e = zkey_coef_at(zk->coefs, i);                                                        \
             limb_t v[4];                                                                              \
             memcpy(v, e.value, 32);                                                                   \
             C##_fr_from_raw(&t, v);                                                                   \
@@ -99,11 +102,11 @@ static void fixture_path(char *out, size_t cap, const char *curve, const char *f
             C##_fr_to_raw(ws + 4 * i, &w[i]);                                                         \
         C##_g1_jacobian pa, pb1, pc, ph, A, B1, Cp, d1, x1;                                           \
         C##_g2_jacobian pb2, B, d2, x2;                                                               \
-        C##_g1_msm_naive(&pa, zk->a, (const unsigned char *)ws, nv);                                  \
-        C##_g1_msm_naive(&pb1, zk->b1, (const unsigned char *)ws, nv);                                \
-        C##_g2_msm_naive(&pb2, zk->b2, (const unsigned char *)ws, nv);                                \
-        C##_g1_msm_naive(&pc, zk->c, (const unsigned char *)(ws + 4 * npub1), nv - npub1);            \
-        C##_g1_msm_naive(&ph, zk->h, (const unsigned char *)h, n);                                    \
+        C##_g1_msm_naive_var(&pa, zk->a, (const unsigned char *)ws, nv);                                  \
+        C##_g1_msm_naive_var(&pb1, zk->b1, (const unsigned char *)ws, nv);                                \
+        C##_g2_msm_naive_var(&pb2, zk->b2, (const unsigned char *)ws, nv);                                \
+        C##_g1_msm_naive_var(&pc, zk->c, (const unsigned char *)(ws + 4 * npub1), nv - npub1);            \
+        C##_g1_msm_naive_var(&ph, zk->h, (const unsigned char *)h, n);                                    \
         C##_g1_affine al, be1, de1, aff;                                                              \
         C##_g2_affine be2, de2, aff2;                                                                 \
         memcpy(&al, zk->alpha1, sizeof(al));                                                          \
@@ -249,7 +252,7 @@ static void test_proofs_verify(const char *curve, const char *name, int count)
         char *pub;
         cuzk_error err;
         cuzk_timings t;
-        cuzk_prove_options opts = {.threads = 1 + i % 2};
+        cuzk_prove_options opts = {.threads = 1 + i % 2, .random = test_random_bytes};
         CHECK(cuzk_prove(zk, w, &opts, &proofs[i], &pub, &t, &err) == CUZK_OK);
         CHECK(strcmp(pub, pub_want) == 0);
         /* without jansson (the GPU machine's build) the JSON verifier is
@@ -292,17 +295,17 @@ static void test_cancel_inside(const char *curve)
     core_prove_out out;
     memset(&out, 0, sizeof(out));
     CHECK(cuzk_core()->groth16_prove(&in, &out) == CUZK_ERR_CANCELLED);
-    CHECK(out.seconds[CORE_PHASE_EVAL] > 0 && out.seconds[CORE_PHASE_NTT] == 0); /* stopped after eval */
+    CHECK(out.seconds[PROOF_PHASE_EVAL] > 0 && out.seconds[PROOF_PHASE_NTT] == 0); /* stopped after eval */
     atomic_store(&flag, 0);
     memset(&out, 0, sizeof(out));
     CHECK(cuzk_core()->groth16_prove(&in, &out) == CUZK_OK); /* the flag clear: the whole proof */
-    CHECK(out.seconds[CORE_PHASE_MSM_H] > 0);
+    CHECK(out.seconds[PROOF_PHASE_MSM_H] > 0);
     cuzk_prove_options opts = {.threads = 1, .device = CUZK_DEVICE_CPU};
     prove_state *st;
     cuzk_error err;
     CHECK(prove_prepare(zk, w, r, s, &opts, &flag, &st, &err) == CUZK_OK);
     atomic_store(&flag, 1);
-    CHECK(prove_compute(st, -1, &err) == CUZK_ERR_CANCELLED);
+    CHECK(prove_compute(st, NULL, &err) == CUZK_ERR_CANCELLED);
     CHECK(strstr(err.message, "cancelled") != NULL);
     prove_state_free(st);
     cuzk_wtns_free(w);
@@ -323,10 +326,10 @@ static void test_bad_inputs(const char *curve, const char *other_curve)
     char *proof = NULL, *pub = NULL;
     cuzk_error err;
     /* witness of another circuit: wrong length */
-    CHECK(cuzk_prove(zk, w_tiny, NULL, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT);
+    CHECK(cuzk_prove(zk, w_tiny, &seeded, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT);
     CHECK(strstr(err.message, "expects 1003") != NULL && proof == NULL && pub == NULL);
     /* witness of the other curve */
-    CHECK(cuzk_prove(zk, w_other, NULL, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT);
+    CHECK(cuzk_prove(zk, w_other, &seeded, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT);
     CHECK(strstr(err.message, other_curve[2] == 's' ? "BLS12-381 witness" : "BN254 witness") != NULL);
     /* the constant signal is not 1 */
     size_t n = w->bf.size;
@@ -336,13 +339,13 @@ static void test_bad_inputs(const char *curve, const char *other_curve)
     copy[v0] = 2;
     cuzk_wtns *bad;
     CHECK(cuzk_wtns_open_memory(&bad, copy, n, "bad.wtns", &err) == CUZK_OK);
-    CHECK(cuzk_prove(zk, bad, NULL, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT && strstr(err.message, "constant"));
+    CHECK(cuzk_prove(zk, bad, &seeded, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT && strstr(err.message, "constant"));
     cuzk_wtns_free(bad);
     /* a witness that does not satisfy the constraints: no proof comes out */
     copy[v0] = 1;
     copy[v0 + 32 * 500] ^= 1;
     CHECK(cuzk_wtns_open_memory(&bad, copy, n, "bad.wtns", &err) == CUZK_OK);
-    CHECK(cuzk_prove(zk, bad, NULL, &proof, &pub, NULL, &err) == CUZK_ERR_INTERNAL);
+    CHECK(cuzk_prove(zk, bad, &seeded, &proof, &pub, NULL, &err) == CUZK_ERR_INTERNAL);
     CHECK(strstr(err.message, "own verification") != NULL && proof == NULL && pub == NULL);
     cuzk_wtns_free(bad);
     free(copy);
@@ -354,7 +357,7 @@ static void test_bad_inputs(const char *curve, const char *other_curve)
     memset(copy + entry + 8, 0xff, 4); /* signal */
     cuzk_zkey *badk;
     CHECK(cuzk_zkey_open_memory(&badk, copy, n, "bad.zkey", &err) == CUZK_OK);
-    CHECK(cuzk_prove(badk, w, NULL, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT);
+    CHECK(cuzk_prove(badk, w, &seeded, &proof, &pub, NULL, &err) == CUZK_ERR_FORMAT);
     CHECK(strstr(err.message, "bad.zkey: section 4") && strstr(err.message, "entry 7"));
     cuzk_zkey_free(badk);
     free(copy);
@@ -374,6 +377,9 @@ int main(int argc, char **argv)
     test_require_backend();
     fixtures = argv[1];
     test_init("test_prove");
+    cuzk_error err;
+    CHECK(cuzk_set_cpu_backend(CUZK_BACKEND_ADX ? CUZK_CPU_BACKEND_ADX : CUZK_CPU_BACKEND_PORTABLE, &err) == CUZK_OK);
+    CHECK(!strcmp(cuzk_cpu_backend(), CUZK_BACKEND_NAME));
     printf("library backend: %s\n", cuzk_cpu_backend());
     static const char *curves[2] = {"bn128", "bls12381"};
     for (int k = 0; k < 2; k++) {

@@ -1,14 +1,20 @@
-/* Shared by the test programs: a seeded generator whose seed is printed on
- * failure, random limbs with long runs of 0 and 1 bits (where carry bugs
- * hide), and CHECK.
+/* Shared by every test program: a seeded generator whose seed is printed
+ * on failure, random limbs with long runs of 0 and 1 bits (where carry bugs
+ * hide), the seeded source the library's testing hooks take (r and s, a
+ * random setup's toxic waste), and CHECK. Every random input of a test
+ * comes from the seed, so a failure replays.
  *
  *   CUZK_TEST_SEED=n   rerun with a given seed (printed on every failure)
  *   CUZK_TEST_ITERS=n  random iterations per property (default per test)
+ *
+ * Programs built per CPU backend (they include the core's headers) name it
+ * with CUZK_BACKEND_NAME; the others test the library as linked.
  */
 #ifndef CUZK_TEST_UTIL_H
 #define CUZK_TEST_UTIL_H
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +25,12 @@
 #endif
 
 #define TEST_UNUSED __attribute__((unused))
+
+#ifdef CUZK_BACKEND_NAME
+#define TEST_BACKEND CUZK_BACKEND_NAME
+#else
+#define TEST_BACKEND "library"
+#endif
 
 /* 1 when the CPU has BMI2 and ADX (CPUID leaf 7: EBX bits 8 and 19). */
 TEST_UNUSED static int test_cpu_has_adx(void)
@@ -46,7 +58,8 @@ TEST_UNUSED static void test_require_backend(void)
 static uint64_t test_seed;
 static uint64_t test_rng[4];
 static const char *test_context = "";
-static long test_checks;
+static _Atomic long test_checks; /* engine tests check from their hook's threads too */
+static _Atomic uint64_t test_random_counter;
 
 #define CHECK(cond)                                                                                     \
     do {                                                                                                \
@@ -54,7 +67,7 @@ static long test_checks;
         if (!(cond)) {                                                                                  \
             fprintf(stderr, "%s:%d: CHECK failed: %s\n  context: %s\n  backend: %s\n  rerun with "      \
                             "CUZK_TEST_SEED=%" PRIu64 "\n",                                             \
-                    __FILE__, __LINE__, #cond, test_context, CUZK_BACKEND_NAME, test_seed);            \
+                    __FILE__, __LINE__, #cond, test_context, TEST_BACKEND, test_seed);            \
             exit(1);                                                                                    \
         }                                                                                               \
     } while (0)
@@ -89,7 +102,25 @@ static void test_init(const char *name)
     uint64_t x = test_seed;
     for (int i = 0; i < 4; i++)
         test_rng[i] = splitmix64(&x);
-    printf("%s (%s backend): seed %" PRIu64 "\n", name, CUZK_BACKEND_NAME, test_seed);
+    atomic_store(&test_random_counter, x);
+    printf("%s (%s backend): seed %" PRIu64 "\n", name, TEST_BACKEND, test_seed);
+}
+
+/* A cuzk_random_fn for the library's testing hooks (cuzk_prove_options,
+ * cuzk_engine_config, cuzk_setup_options .random): splitmix64 over a
+ * counter that starts from the seed. Thread-safe (engine workers draw at
+ * once); which job gets which bytes may vary with scheduling, the bytes
+ * drawn do not. */
+TEST_UNUSED static int test_random_bytes(void *ctx, unsigned char *out, size_t len)
+{
+    (void)ctx;
+    uint64_t x = atomic_fetch_add(&test_random_counter, (len + 7) / 8 * 0x9e3779b97f4a7c15ULL);
+    for (size_t i = 0; i < len; i += 8) {
+        uint64_t v = splitmix64(&x);
+        size_t n = len - i < 8 ? len - i : 8;
+        memcpy(out + i, &v, n);
+    }
+    return 0; /* CUZK_OK */
 }
 
 TEST_UNUSED static long test_iters(long dflt)
@@ -146,7 +177,7 @@ TEST_UNUSED static int test_hex_to_bytes(unsigned char *out, size_t len, const c
 
 static void test_done(const char *name)
 {
-    printf("%s (%s backend): %ld checks passed\n", name, CUZK_BACKEND_NAME, test_checks);
+    printf("%s (%s backend): %ld checks passed\n", name, TEST_BACKEND, test_checks);
 }
 
 #endif

@@ -13,7 +13,7 @@
 #include "../msm/msm.cuh"
 #include "../ntt/ntt.cuh"
 #include "../util/context.cuh"
-#include "../../src/util/size_text.h"
+#include "../../src/formats/zkey_coef.h"
 
 namespace gpu {
 
@@ -116,19 +116,16 @@ template <class Curve> struct key_impl : key_base {
     // reports it. false + CUZK_OK: not resident, and no error.
     int upload_matrices(const unsigned char *co, uint64_t n_coefs, cuzk_gpu_msg *msg)
     {
-        const size_t esz = 12 + 32;
         uint64_t count[2] = {0, 0};
         std::vector<uint32_t> ptr[2];
         for (int m = 0; m < 2; m++)
             ptr[m].assign((size_t)domain + 1, 0);
         for (uint64_t i = 0; i < n_coefs; i++) {
-            uint32_t mrs[3];
-            memcpy(mrs, co + i * esz, 12);
-            const unsigned char *v = co + i * esz + 12;
-            if (mrs[0] > 1 || mrs[1] >= domain || mrs[2] >= n_vars || !fr_canonical(v))
+            const zkey_coef e = zkey_coef_at(co, i);
+            if (!zkey_coef_indices_ok(&e, domain, n_vars) || !fr_canonical(e.value))
                 return CUZK_OK;
-            count[mrs[0]]++;
-            ptr[mrs[0]][mrs[1] + 1]++;
+            count[e.matrix]++;
+            ptr[e.matrix][e.constraint + 1]++;
         }
         if (count[0] > UINT32_MAX || count[1] > UINT32_MAX)
             return CUZK_OK;
@@ -145,11 +142,10 @@ template <class Curve> struct key_impl : key_base {
             v_host[m].resize((count[m] ? count[m] : 1) * 32);
         }
         for (uint64_t i = 0; i < n_coefs; i++) {
-            uint32_t mrs[3];
-            memcpy(mrs, co + i * esz, 12);
-            uint32_t at = fill[mrs[0]][mrs[1]]++;
-            s_host[mrs[0]][at] = mrs[2];
-            memcpy(&v_host[mrs[0]][(size_t)at * 32], co + i * esz + 12, 32);
+            const zkey_coef e = zkey_coef_at(co, i);
+            uint32_t at = fill[e.matrix][e.constraint]++;
+            s_host[e.matrix][at] = e.signal;
+            memcpy(&v_host[e.matrix][(size_t)at * 32], e.value, 32);
         }
         for (int m = 0; m < 2; m++) {
             GPU_RC(upload(&row_ptr[m], (const unsigned char *)ptr[m].data(), ptr[m].size(), msg));
@@ -216,6 +212,8 @@ template <class Curve> struct key_impl : key_base {
         *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + windows + msm + ((uint64_t)16 << 20);
     }
 
+    // The upload of what src/gpu/residency.c decided fits: the points and
+    // NTT tables, and the matrices when given (in->coefs).
     int init(device_ctx *ctx, const cuzk_gpu_key_in *in, cuzk_gpu_msg *msg)
     {
         n_vars = in->n_vars;
@@ -223,28 +221,8 @@ template <class Curve> struct key_impl : key_base {
         domain = in->domain_size;
         while ((1u << log_n) < domain)
             log_n++;
-        // plan: the key plus one proof's working set must fit in the
-        // budget (or, without one, the free memory less 1 GiB; checked
-        // once here, before any proof runs). The matrices come along when
-        // they fit as well.
         uint64_t key_bytes, matrix_bytes, work;
-        footprint(in, in->msm_chunk, &key_bytes, &matrix_bytes, &work);
-        uint64_t room = in->budget;
-        if (!room) {
-            size_t free_b = 0, total_b = 0;
-            GPU_TRY(msg, cudaMemGetInfo(&free_b, &total_b));
-            room = free_b > ((size_t)1 << 30) ? free_b - ((size_t)1 << 30) : 0;
-        }
-        bool with_matrices = in->coefs && key_bytes + matrix_bytes + work <= room;
-        if (with_matrices)
-            key_bytes += matrix_bytes;
-        if (key_bytes + work > room) {
-            snprintf(msg->text, sizeof(msg->text),
-                     "the key (%s) and one proof's working set (%s) do not fit in the %s %s",
-                     cuzk_size_str(key_bytes).s, cuzk_size_str(work).s, cuzk_size_str(room).s,
-                     in->budget ? "this GPU's memory budget leaves" : "of the GPU's free memory (less 1 GiB)");
-            return CUZK_ERR_NO_MEMORY;
-        }
+        footprint(in, 0, &key_bytes, &matrix_bytes, &work);
         bytes = key_bytes;
         vars = n_vars;
         up_ctx = ctx;
@@ -254,8 +232,10 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));
         GPU_RC(upload(&c, in->pts_c, (size_t)n_vars - n_public - 1, msg));
         GPU_RC(upload(&h, in->pts_h, domain, msg));
-        if (with_matrices)
+        if (in->coefs)
             GPU_RC(upload_matrices(in->coefs, in->n_coefs, msg));
+        if (resident_matrices)
+            bytes += matrix_bytes;
         GPU_RC(dom.init(log_n, ctx->stream, msg));
         GPU_TRY(msg, cudaStreamSynchronize(ctx->copy_stream));
         GPU_TRY(msg, cudaStreamSynchronize(ctx->stream));
@@ -291,19 +271,22 @@ template <class Curve> struct key_impl : key_base {
     {
         cudaStream_t st = ctx->stream;
         size_t n = (size_t)1 << log_n;
-        cudaEvent_t ev[GPU_PHASES + 1] = {};
+        // events in the order the steps run: the start, then the end of
+        // the upload, the evaluation, the NTTs, MSM H, A, B1, B2, C
+        enum { EV_START, EV_UPLOAD, EV_EVAL, EV_NTT, EV_MSM_H, EV_MSM_A, EV_MSM_B1, EV_MSM_B2, EV_MSM_C, EVS };
+        cudaEvent_t ev[EVS] = {};
         struct events_guard {
             cudaEvent_t *e;
             ~events_guard()
             {
-                for (int i = 0; i <= GPU_PHASES; i++)
+                for (int i = 0; i < EVS; i++)
                     if (e[i])
                         (void)cudaEventDestroy(e[i]);
             }
         } guard{ev};
         for (auto &e : ev)
             GPU_TRY(msg, cudaEventCreate(&e));
-        GPU_TRY(msg, cudaEventRecord(ev[0], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_START], st));
 
         const bool on_device = in->a == nullptr;
         if (on_device && !resident_matrices)
@@ -351,7 +334,7 @@ template <class Curve> struct key_impl : key_base {
         } counted_guard{&counted};
         if (on_device) {
             l_ones = lists.p, l_tail = l_ones + n_vars, l_ones_c = l_tail + n_vars, l_tail_c = l_ones_c + n_vars;
-            GPU_TRY(msg, cudaEventRecord(ev[1], st)); // upload done
+            GPU_TRY(msg, cudaEventRecord(ev[EV_UPLOAD], st));
             GPU_RC(d_counts.alloc(8, st, msg));
             GPU_RC(witness_split(wit_p, n_vars, n_public + 1, l_ones, l_tail, l_ones_c, l_tail_c, d_counts.p, st,
                                  msg));
@@ -379,14 +362,14 @@ template <class Curve> struct key_impl : key_base {
                 GPU_TRY(msg, cudaMemcpyAsync(l_ones_c, in->ones_c, n_ones_c * 4, cudaMemcpyHostToDevice, st));
             if (n_tail_c)
                 GPU_TRY(msg, cudaMemcpyAsync(l_tail_c, in->tail_c, n_tail_c * 4, cudaMemcpyHostToDevice, st));
-            GPU_TRY(msg, cudaEventRecord(ev[1], st));
+            GPU_TRY(msg, cudaEventRecord(ev[EV_UPLOAD], st));
         }
-        GPU_TRY(msg, cudaEventRecord(ev[2], st)); // evaluation done (empty when the CPU evaluated)
+        GPU_TRY(msg, cudaEventRecord(ev[EV_EVAL], st)); // empty when the CPU evaluated
 
         GPU_RC(h_evaluations(dom, da.p, db.p, dc.p, st, msg));
         db.release();
         dc.release();
-        GPU_TRY(msg, cudaEventRecord(ev[3], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_NTT], st));
 
         const uint32_t *w = wit_p, *wc = wit_p + 8 * ((size_t)n_public + 1);
         cuzk_gpu_msm_result *r = out->msm;
@@ -395,7 +378,7 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(msm_pippenger_chunked<Fp>(h, (const uint32_t *)da.p, nullptr, domain, chunk, wh, &r[GPU_MSM_H].nwin,
                                  &r[GPU_MSM_H].c, st, msg));
         da.release();
-        GPU_TRY(msg, cudaEventRecord(ev[4], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_H], st));
         if (on_device) {
             GPU_TRY(msg, cudaEventSynchronize(counted));
             n_ones = counts_host[0], n_tail = counts_host[1], n_ones_c = counts_host[2], n_tail_c = counts_host[3];
@@ -403,13 +386,13 @@ template <class Curve> struct key_impl : key_base {
         out->n_ones = n_ones;
         out->n_tail = n_tail;
         GPU_RC(split_msm<Fp>(a, w, l_ones, n_ones, l_tail, n_tail, chunk, wa, &r[GPU_MSM_A], st, msg));
-        GPU_TRY(msg, cudaEventRecord(ev[5], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_A], st));
         GPU_RC(split_msm<Fp>(b1, w, l_ones, n_ones, l_tail, n_tail, chunk, wb1, &r[GPU_MSM_B1], st, msg));
-        GPU_TRY(msg, cudaEventRecord(ev[6], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_B1], st));
         GPU_RC(split_msm<Fp2>(b2, w, l_ones, n_ones, l_tail, n_tail, chunk, win2.p, &r[GPU_MSM_B2], st, msg));
-        GPU_TRY(msg, cudaEventRecord(ev[7], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_B2], st));
         GPU_RC(split_msm<Fp>(c, wc, l_ones_c, n_ones_c, l_tail_c, n_tail_c, chunk, wcc, &r[GPU_MSM_C], st, msg));
-        GPU_TRY(msg, cudaEventRecord(ev[8], st));
+        GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_C], st));
 
         GPU_RC(fetch<Fp>(wh, false, &r[GPU_MSM_H], st, msg));
         GPU_RC(fetch<Fp>(wa, true, &r[GPU_MSM_A], st, msg));
@@ -417,10 +400,17 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(fetch<Fp2>(win2.p, true, &r[GPU_MSM_B2], st, msg));
         GPU_RC(fetch<Fp>(wcc, true, &r[GPU_MSM_C], st, msg));
         GPU_TRY(msg, cudaStreamSynchronize(st));
-        for (int i = 0; i < GPU_PHASES; i++) {
+        static const int phase_of[EVS] = {-1, -1, PROOF_PHASE_EVAL, PROOF_PHASE_NTT, PROOF_PHASE_MSM_H,
+                                          PROOF_PHASE_MSM_A, PROOF_PHASE_MSM_B1, PROOF_PHASE_MSM_B2,
+                                          PROOF_PHASE_MSM_C};
+        memset(out->ms, 0, sizeof(out->ms));
+        for (int i = EV_UPLOAD; i < EVS; i++) {
             float f = 0;
-            GPU_TRY(msg, cudaEventElapsedTime(&f, ev[i], ev[i + 1]));
-            out->ms[i] = f;
+            GPU_TRY(msg, cudaEventElapsedTime(&f, ev[i - 1], ev[i]));
+            if (i == EV_UPLOAD)
+                out->upload_ms = f;
+            else
+                out->ms[phase_of[i]] = f;
         }
         return CUZK_OK;
     }

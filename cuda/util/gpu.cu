@@ -10,6 +10,15 @@
 
 #include "context.cuh"
 
+namespace gpu {
+std::atomic<bool> profile_on{false};
+}
+
+extern "C" void cuzk_gpu_set_profile(int on)
+{
+    gpu::profile_on.store(on != 0, std::memory_order_relaxed);
+}
+
 extern "C" int cuzk_cuda_device_count(int *count)
 {
     *count = 0;

@@ -2,6 +2,8 @@
 // failing call, file and line; stream-ordered allocations.
 #pragma once
 
+#include <atomic>
+
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +37,14 @@ inline int fail_msg(cuzk_gpu_msg *msg, int code, const char *text)
             return ::gpu::fail((msg), gpu_e_, #call, __FILE__, __LINE__);                               \
     } while (0)
 
-// After a kernel launch: the launch error, if any.
-#define GPU_LAUNCHED(msg, what) GPU_TRY(msg, cudaPeekAtLastError())
+// After a kernel launch: the launch error, if any, named by the kernel
+// ("launching msm_accumulate failed at ...").
+#define GPU_LAUNCHED(msg, what)                                                                         \
+    do {                                                                                                \
+        cudaError_t gpu_e_ = cudaPeekAtLastError();                                                     \
+        if (gpu_e_ != cudaSuccess)                                                                      \
+            return ::gpu::fail((msg), gpu_e_, "launching " what, __FILE__, __LINE__);                   \
+    } while (0)
 
 #define GPU_RC(expr)                                                                                    \
     do {                                                                                                \
@@ -74,9 +82,13 @@ template <class T> struct dev_buf {
     }
 };
 
-// With CUZK_GPU_PROFILE set in the environment, times the steps of an
-// algorithm with events and prints them to stderr at the end (this
-// synchronizes the stream: for measuring, not for production).
+// Whether step_profile is on (cuzk_gpu_set_profile; bench_gpu sets it for
+// CUZK_GPU_PROFILE=1: the library reads no environment).
+extern std::atomic<bool> profile_on;
+
+// With profiling on, times the steps of an algorithm with events and
+// prints them to stderr at the end (this synchronizes the stream: for
+// measuring, not for production).
 struct step_profile {
     const char *what;
     cudaStream_t st;
@@ -86,7 +98,7 @@ struct step_profile {
     const char *name[16];
     step_profile(const char *w, cudaStream_t s) : what(w), st(s)
     {
-        on = getenv("CUZK_GPU_PROFILE") != nullptr;
+        on = profile_on.load(std::memory_order_relaxed);
         mark("start");
     }
     void mark(const char *step)

@@ -23,7 +23,7 @@
 
 #include "../../include/cuzk.h"
 #include "../formats/binwriter.h"
-#include "../formats/curve.h"
+#include "../ec/curve_desc.h"
 #include "../util/error.h"
 #include "../util/sha256.h"
 

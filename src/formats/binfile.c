@@ -156,3 +156,30 @@ int binfile_peek_magic(const char *path, char magic[5], cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: file too short (%zu bytes) to identify", path, got);
     return CUZK_OK;
 }
+
+int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
+                  cuzk_error *err)
+{
+    const binfile_section *h = binfile_require(bf, 1, "header", err);
+    if (!h)
+        return err ? err->code : CUZK_ERR_FORMAT;
+    const unsigned char *p = binfile_data(bf, h);
+    if (h->size < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, too short for n8",
+                              bf->name, (unsigned long long)h->size);
+    uint32_t n8 = read_u32le(p);
+    if (n8 != 32)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 1 (header): field size n8 = %u, expected 32 (BN254 or BLS12-381)", bf->name,
+                              n8);
+    if (h->size != 4 + (uint64_t)n8 + rest)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, expected %u", bf->name,
+                              (unsigned long long)h->size, 4 + n8 + rest);
+    *curve = curve_by_r(p + 4, n8);
+    if (!*curve)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: section 1 (header): the prime is neither BN254's nor BLS12-381's scalar field",
+                              bf->name);
+    *body = p + 4 + n8;
+    return CUZK_OK;
+}

@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "../../include/cuzk.h"
+#include "../util/util.h"
+#include "../ec/curve_desc.h"
 
 #define BINFILE_MAX_SECTIONS 64
 
@@ -55,29 +57,25 @@ static inline const unsigned char *binfile_data(const binfile *bf, const binfile
     return bf->data + s->offset;
 }
 
-static inline uint32_t read_u32le(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t read_u64le(const unsigned char *p)
-{
-    return (uint64_t)read_u32le(p) | (uint64_t)read_u32le(p + 4) << 32;
-}
+/* The header section shared by .wtns and .r1cs: u32 n8 (= 32), the
+ * scalar-field prime, then `rest` more bytes (so the section holds exactly
+ * 4 + 32 + rest). Sets *curve and *body (the bytes after the prime); on
+ * failure a message naming the file and section 1. */
+int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
+                  cuzk_error *err);
 
 /* Maps a whole regular file read-only (*map NULL for an empty file). */
 int map_file(const char *path, void **map, size_t *size, cuzk_error *err);
 void unmap_file(void *map, size_t size);
 
-/* The public open functions of a file type stamped from one parser:
- * cuzk_T_open(out, path, err), cuzk_T_open_memory(out, data, len, name, err)
- * and cuzk_T_free(obj), for `struct cuzk_T { binfile bf; ... }` and
+/* The open functions of a file type, stamped from one parser:
+ * NAME_open(out, path, err), NAME_open_memory(out, data, len, name, err)
+ * and NAME_free(obj), for `struct cuzk_T { binfile bf; ... }` and
  * `static int T_parse(struct cuzk_T *, cuzk_error *)`, which runs on an
- * opened container. */
-#define BINFILE_DEFINE_OPEN(T, MAGIC, MAX_VERSION) BINFILE_DEFINE_OPEN_RELEASE(T, MAGIC, MAX_VERSION, (void))
-/* The same with RELEASE(obj) run by cuzk_T_free before the file closes
- * (what a type holds besides its mapping: a GPU copy of a key). */
-#define BINFILE_DEFINE_OPEN_RELEASE(T, MAGIC, MAX_VERSION, RELEASE)                                     \
+ * opened container. NAME is the public cuzk_T for .wtns and .r1cs; a .zkey's
+ * public functions live with the proving key (src/groth16/key.c), which
+ * also frees its GPU copies. */
+#define BINFILE_DEFINE_OPEN(T, NAME, MAGIC, MAX_VERSION)                                                \
     static int T##_open_any(struct cuzk_##T **out, const char *path, const void *data, size_t len,      \
                             const char *name, cuzk_error *err)                                          \
     {                                                                                                   \
@@ -99,22 +97,21 @@ void unmap_file(void *map, size_t size);
         *out = obj;                                                                                     \
         return CUZK_OK;                                                                                 \
     }                                                                                                   \
-    int cuzk_##T##_open(struct cuzk_##T **out, const char *path, cuzk_error *err)                       \
+    int NAME##_open(struct cuzk_##T **out, const char *path, cuzk_error *err)                           \
     {                                                                                                   \
         if (!path)                                                                                      \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
         return T##_open_any(out, path, NULL, 0, NULL, err);                                             \
     }                                                                                                   \
-    int cuzk_##T##_open_memory(struct cuzk_##T **out, const void *data, size_t len, const char *name,   \
-                               cuzk_error *err)                                                         \
+    int NAME##_open_memory(struct cuzk_##T **out, const void *data, size_t len, const char *name,       \
+                           cuzk_error *err)                                                             \
     {                                                                                                   \
         return T##_open_any(out, NULL, data, len, name ? name : MAGIC, err);                            \
     }                                                                                                   \
-    void cuzk_##T##_free(struct cuzk_##T *obj)                                                          \
+    void NAME##_free(struct cuzk_##T *obj)                                                              \
     {                                                                                                   \
         if (!obj)                                                                                       \
             return;                                                                                     \
-        RELEASE(obj);                                                                                   \
         binfile_close(&obj->bf);                                                                        \
         free(obj);                                                                                      \
     }

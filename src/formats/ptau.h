@@ -6,7 +6,7 @@
 #define CUZK_FORMATS_PTAU_H
 
 #include "binfile.h"
-#include "curve.h"
+#include "../ec/curve_desc.h"
 
 enum {
     PTAU_SEC_HEADER = 1,

@@ -77,7 +77,7 @@ static int r1cs_parse(struct cuzk_r1cs *r, cuzk_error *err)
     return CUZK_OK;
 }
 
-BINFILE_DEFINE_OPEN(r1cs, "r1cs", 1)
+BINFILE_DEFINE_OPEN(r1cs, cuzk_r1cs, "r1cs", 1)
 
 void cuzk_r1cs_get_info(const cuzk_r1cs *r, cuzk_r1cs_info *info)
 {

@@ -6,7 +6,7 @@
 #define CUZK_FORMATS_R1CS_H
 
 #include "binfile.h"
-#include "curve.h"
+#include "../ec/curve_desc.h"
 
 struct cuzk_r1cs {
     binfile bf;

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "../../include/cuzk.h"
-#include "curve.h"
+#include "../ec/curve_desc.h"
 
 /* Largest JSON file read: a vk with ~1.5 M public inputs. */
 #define SNARKJS_JSON_MAX_BYTES (256u << 20)

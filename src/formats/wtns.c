@@ -33,7 +33,7 @@ static int wtns_parse(struct cuzk_wtns *w, cuzk_error *err)
     return CUZK_OK;
 }
 
-BINFILE_DEFINE_OPEN(wtns, "wtns", 2)
+BINFILE_DEFINE_OPEN(wtns, cuzk_wtns, "wtns", 2)
 
 void cuzk_wtns_get_info(const cuzk_wtns *w, cuzk_wtns_info *info)
 {

@@ -4,7 +4,7 @@
 #define CUZK_FORMATS_WTNS_H
 
 #include "binfile.h"
-#include "curve.h"
+#include "../ec/curve_desc.h"
 
 struct cuzk_wtns {
     binfile bf;

@@ -70,8 +70,7 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "%s: section 2 (header): the base-field prime q is neither BN254's nor BLS12-381's", name);
     uint32_t n8r = read_u32le(h + 4 + n8q);
-    uint64_t expected = 4 + n8q + 4 + (uint64_t)n8r + 12 + 9 * (uint64_t)zk->curve->g1_bytes / 2 * 2;
-    expected = 4 + (uint64_t)n8q + 4 + n8r + 12 + 3 * zk->curve->g1_bytes + 3 * zk->curve->g2_bytes;
+    uint64_t expected = 4 + (uint64_t)n8q + 4 + n8r + 12 + 3 * zk->curve->g1_bytes + 3 * zk->curve->g2_bytes;
     if (n8r != zk->curve->n8r)
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 2 (header): scalar size n8r = %u, expected %u for %s",
                               name, n8r, zk->curve->n8r, zk->curve->display);
@@ -122,7 +121,7 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients) has %llu bytes, too short for a count",
                               name, (unsigned long long)cs->size);
     zk->n_coefs = read_u32le(binfile_data(bf, cs));
-    uint64_t csize = 4 + zk->n_coefs * (12 + n8r);
+    uint64_t csize = 4 + zk->n_coefs * ZKEY_COEF_BYTES; /* n8r = 32, checked above */
     if (cs->size != csize)
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
                               "%s: section 4 (coefficients) has %llu bytes, expected %llu for the %llu entries it declares",
@@ -138,17 +137,7 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
     return CUZK_OK;
 }
 
-/* Drops the GPU copy of the key, if the prover made one. */
-static void zkey_release(struct cuzk_zkey *zk)
-{
-    for (int g = 0; g < ZKEY_MAX_GPUS; g++) {
-        if (zk->gpu_key[g] && zk->gpu_key_free)
-            zk->gpu_key_free(zk->gpu_key[g]);
-        zk->gpu_key[g] = NULL;
-    }
-}
-
-BINFILE_DEFINE_OPEN_RELEASE(zkey, "zkey", 2, zkey_release)
+BINFILE_DEFINE_OPEN(zkey, zkey_file, "zkey", 2)
 
 void cuzk_zkey_get_info(const cuzk_zkey *zk, cuzk_zkey_info *info)
 {
@@ -227,9 +216,8 @@ int cuzk_zkey_check(const cuzk_zkey *zk, int subgroup, int threads, cuzk_error *
         threads = n > 0 ? (int)n : 1;
     }
     for (uint64_t i = 0; i < zk->n_coefs; i++) {
-        zkey_coef c = zkey_coef_at(zk, i);
-        if (c.matrix > 1 || c.constraint >= zk->domain_size || c.signal >= zk->n_vars ||
-            !bytes_below(c.value, zk->curve->r, zk->curve->n8r))
+        zkey_coef c = zkey_coef_at(zk->coefs, i);
+        if (!zkey_coef_indices_ok(&c, zk->domain_size, zk->n_vars) || !bytes_below(c.value, zk->curve->r, 32))
             return cuzk_error_set(err, CUZK_ERR_FORMAT,
                                   "%s: section 4 (coefficients): entry %llu (matrix %u, constraint %u, signal %u) is "
                                   "out of range: expected matrix 0 or 1, constraint < %u, signal < %u, value < r",
@@ -312,7 +300,7 @@ int zkey_write(const char *path, const zkey_parts *p, cuzk_error *err)
     binwriter_section_end(&w);
     binwriter_section_begin(&w, ZKEY_SEC_COEFS);
     binwriter_u32(&w, (uint32_t)p->n_coefs);
-    binwriter_write(&w, p->coefs, p->n_coefs * (12 + c->n8r));
+    binwriter_write(&w, p->coefs, p->n_coefs * ZKEY_COEF_BYTES);
     binwriter_section_end(&w);
     binwriter_section_begin(&w, ZKEY_SEC_A);
     binwriter_write(&w, p->a, nv * g1);

@@ -1,23 +1,17 @@
 #include "prove.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../../cuda/gpu.h"
+#include "../gpu/residency.h"
 #include "../formats/snarkjs_json.h"
+#include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/rand.h"
 #include "../util/util.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int check_pair(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, cuzk_error *err)
 {
@@ -35,7 +29,7 @@ static int check_pair(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, cuz
     unsigned log_n = 0;
     while ((1u << log_n) < zk->domain_size)
         log_n++;
-    unsigned max_log = zk->curve->id == CUZK_CURVE_BN254 ? 27 : 31;
+    unsigned max_log = zk->curve->two_adicity - 1; /* the odd coset of the 2n-domain */
     if (log_n > max_log)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "%s: domain 2^%u is too large: the odd coset needs a 2^%u-th root of unity (%s has "
@@ -64,193 +58,15 @@ static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *
     return cuzk_error_set(err, rc, "proving with %s failed: %s", zk->bf.name, cuzk_strerror(rc));
 }
 
-#if CUZK_HAVE_CUDA
-/* The key's points go to a GPU with the first proof there and stay until
- * cuzk_zkey_free or prove_gpu_key_drop: one lock for every key's uploads. */
-static pthread_mutex_t gpu_key_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int gpu_index_ok(int device)
-{
-    return device >= 0 && device < ZKEY_MAX_GPUS;
-}
-
-/* CUZK_GPU_UPLOAD: how host data goes to the GPU. "pageable" (the
- * default, measured: the driver stages the copy) or "pinned" (through the
- * device's pinned slots, filled by several host threads; to be measured
- * against it). Returns 0 or 1, or -1 (and err set) for anything else. */
-static int gpu_upload_pinned(cuzk_error *err)
-{
-    const char *v = getenv("CUZK_GPU_UPLOAD");
-    /* pinned by default: session 6, run 2 (H200), 2^24 BLS12-381 proof's
-     * witness upload 64.5 -> 12.2 ms, the proof 0.443 -> 0.391 s */
-    if (!v || !*v || !strcmp(v, "pinned"))
-        return 1;
-    if (!strcmp(v, "pageable"))
-        return 0;
-    cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "CUZK_GPU_UPLOAD: expected 'pageable' or 'pinned', found '%.40s'",
-                   v);
-    return -1;
-}
-
-static cuzk_gpu_key_in gpu_key_input(const struct cuzk_zkey *zk, int device, uint64_t budget, uint64_t msm_chunk)
-{
-    cuzk_gpu_key_in in = {
-        .curve = zk->curve->id,
-        .device = device,
-        .n_vars = zk->n_vars,
-        .n_public = zk->n_public,
-        .domain_size = zk->domain_size,
-        .pts_a = zk->a,
-        .pts_b1 = zk->b1,
-        .pts_b2 = zk->b2,
-        .pts_c = zk->c,
-        .pts_h = zk->h,
-        .coefs = zk->coefs,
-        .n_coefs = zk->n_coefs,
-        .budget = budget,
-        .msm_chunk = msm_chunk,
-        .pinned_upload = gpu_upload_pinned(NULL) == 1,
-    };
-    /* CUZK_GPU_EVAL=cpu keeps the constraint matrices off the GPU (less
-     * device memory; the CPU evaluates a and b for every proof) */
-    const char *where = getenv("CUZK_GPU_EVAL");
-    if (where && !strcmp(where, "cpu"))
-        in.coefs = NULL, in.n_coefs = 0;
-    return in;
-}
-
-/* The key on GPU `device`, uploading it on first use within `budget`
- * bytes (0: the device's free memory) beside a proof whose MSMs take at
- * most msm_chunk points at a time (0: all). Without a budget, a failed upload
- * is not tried again: the stored status and message come back. With one
- * (the engine's plan) it may be tried again later. */
-static int gpu_key_get(const struct cuzk_zkey *zkc, int device, uint64_t budget, uint64_t msm_chunk, cuzk_timings *t,
-                       cuzk_error *err)
-{
-    struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc; /* a cache: the key itself does not change */
-    if (!gpu_index_ok(device))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "GPU %d: at most %d GPUs are supported", device,
-                              ZKEY_MAX_GPUS);
-    if (gpu_upload_pinned(err) < 0)
-        return CUZK_ERR_INVALID_ARGUMENT;
-    pthread_mutex_lock(&gpu_key_lock);
-    if (zk->gpu_key_state[device] == 0) {
-        double t0 = now();
-        cuzk_gpu_key_in in = gpu_key_input(zk, device, budget, msm_chunk);
-        cuzk_gpu_msg m = {{0}};
-        int rc = cuzk_gpu_key_upload(&in, &zk->gpu_key[device], &m);
-        zk->gpu_key_free = cuzk_gpu_key_free;
-        if (rc == CUZK_OK || !budget) {
-            zk->gpu_key_rc[device] = rc;
-            zk->gpu_key_state[device] = rc == CUZK_OK ? 1 : 2;
-        }
-        if (rc != CUZK_OK) {
-            snprintf(zk->gpu_key_error, sizeof(zk->gpu_key_error), "%s", m.text);
-            pthread_mutex_unlock(&gpu_key_lock);
-            return cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", device, zk->bf.name, m.text);
-        }
-        if (t)
-            t->key_upload = now() - t0;
-    }
-    int rc = zk->gpu_key_rc[device];
-    if (rc != CUZK_OK)
-        cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", device, zk->bf.name, zk->gpu_key_error);
-    pthread_mutex_unlock(&gpu_key_lock);
-    return rc;
-}
-
-/* Whether the key is on GPU `device` with its constraint matrices: then
- * the GPU evaluates a, b and splits the witness itself. */
-static int gpu_key_evaluates(const struct cuzk_zkey *zk, int device)
-{
-    if (!gpu_index_ok(device))
-        return 0;
-    pthread_mutex_lock(&gpu_key_lock);
-    int yes = zk->gpu_key_state[device] == 1 && cuzk_gpu_key_evaluates(zk->gpu_key[device]);
-    pthread_mutex_unlock(&gpu_key_lock);
-    return yes;
-}
-
-/* Whether an earlier upload of this key to `device` failed for good (then
- * gpu_key_get answers without touching the GPU). */
-static int gpu_key_failed(const struct cuzk_zkey *zk, int device)
-{
-    if (!gpu_index_ok(device))
-        return 0;
-    pthread_mutex_lock(&gpu_key_lock);
-    int failed = zk->gpu_key_state[device] == 2;
-    pthread_mutex_unlock(&gpu_key_lock);
-    return failed;
-}
-
-void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, uint64_t msm_chunk, prove_gpu_plan *plan)
-{
-    memset(plan, 0, sizeof(*plan));
-    cuzk_gpu_key_in in = gpu_key_input(zk, device, 0, 0);
-    cuzk_gpu_key_footprint(&in, msm_chunk, &plan->key_bytes, &plan->matrix_bytes, &plan->work_bytes);
-    if (!gpu_index_ok(device))
-        return;
-    pthread_mutex_lock(&gpu_key_lock);
-    if (zk->gpu_key_state[device] == 1) {
-        plan->resident = 1;
-        plan->resident_bytes = cuzk_gpu_key_bytes(zk->gpu_key[device]);
-        if (cuzk_gpu_key_evaluates(zk->gpu_key[device]))
-            plan->stage_bytes = cuzk_gpu_stage_bytes(zk->gpu_key[device]);
-    }
-    pthread_mutex_unlock(&gpu_key_lock);
-}
-
-uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zkc, int device)
-{
-    struct cuzk_zkey *zk = (struct cuzk_zkey *)zkc;
-    if (!gpu_index_ok(device))
-        return 0;
-    pthread_mutex_lock(&gpu_key_lock);
-    struct cuzk_gpu_key *gone = NULL;
-    if (zk->gpu_key_state[device] == 1) {
-        gone = zk->gpu_key[device];
-        zk->gpu_key[device] = NULL;
-        zk->gpu_key_state[device] = 0;
-    }
-    pthread_mutex_unlock(&gpu_key_lock);
-    uint64_t freed = cuzk_gpu_key_bytes(gone);
-    cuzk_gpu_key_free(gone); /* outside the lock: it waits for the GPU's compute lock */
-    return freed;
-}
-int prove_gpu_memory(int g, uint64_t *free_bytes, uint64_t *total_bytes)
-{
-    cuzk_gpu_msg m = {{0}};
-    return cuzk_gpu_memory(g, free_bytes, total_bytes, &m);
-}
-#else
-int prove_gpu_memory(int g, uint64_t *free_bytes, uint64_t *total_bytes)
-{
-    (void)g;
-    *free_bytes = *total_bytes = 0;
-    return CUZK_ERR_NO_DEVICE;
-}
-
-void prove_gpu_footprint(const struct cuzk_zkey *zk, int device, uint64_t msm_chunk, prove_gpu_plan *plan)
-{
-    (void)zk;
-    (void)device;
-    (void)msm_chunk;
-    memset(plan, 0, sizeof(*plan));
-}
-
-uint64_t prove_gpu_key_drop(const struct cuzk_zkey *zk, int device)
-{
-    (void)zk;
-    (void)device;
-    return 0;
-}
-#endif
-
 struct prove_state {
     const struct cuzk_zkey *zk;
     const struct cuzk_wtns *w;
+    const struct cuzk_core_ops *core; /* the CPU backend, chosen at prepare for every stage */
     int auto_device; /* CUZK_DEVICE_AUTO: a GPU that cannot prove hands over to the CPU */
     int no_verify;
+    int pinned;        /* GPU uploads through the pinned slots (CUZK_GPU_UPLOAD_PINNED) */
+    int cpu_eval;      /* the CPU evaluates a, b for the GPU (CUZK_GPU_EVAL_CPU) */
+    uint64_t forced_chunk; /* opts->gpu_msm_chunk (testing): the MSMs' chunk whatever the plan says */
     const atomic_int *cancel;
     unsigned char r[32], s[32]; /* in.r and in.s point here */
     core_prove_in in;
@@ -258,9 +74,7 @@ struct prove_state {
     cuzk_timings t;
     int gpu;        /* -1: the CPU path */
     int gpu_proved; /* compute ran on the GPU: finalize finishes the MSMs and blinds */
-    int stage;      /* the engine's plan lets compute pre-stage the witness */
-    uint64_t msm_chunk; /* the engine's plan: MSMs over at most this many points at a time (0: all) */
-    int staged;     /* it did */
+    int staged;     /* compute pre-staged the witness */
 #if CUZK_HAVE_CUDA
     unsigned char *a, *b; /* A w, B w (domain_size Fr each) */
     uint32_t *ones, *tail, *ones_c, *tail_c;
@@ -290,13 +104,20 @@ static void free_gpu_inputs(prove_state *st)
     st->ones = st->tail = st->ones_c = st->tail_c = NULL;
 }
 
+/* Whether the key's copy on the state's GPU evaluates a, b itself. */
+static int gpu_evaluates(const prove_state *st)
+{
+    int evaluates = 0;
+    return !st->cpu_eval && residency_state_of(st->zk, st->gpu, &evaluates) == RESIDENCY_RESIDENT && evaluates;
+}
+
 /* The GPU path's CPU part, unless the key's matrices are on the GPU:
  * a = A w, b = B w, and the witness split into the indices of its 1s and
  * of the rest (for A/B and for C). */
 static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
 {
     const struct cuzk_zkey *zk = st->zk;
-    if (gpu_key_evaluates(zk, st->gpu)) {
+    if (gpu_evaluates(st)) {
         /* the key's matrices are on the GPU: nothing to do here (before a
          * key's first upload this is not known yet, so its first proof is
          * evaluated here, which the GPU accepts as well) */
@@ -313,9 +134,8 @@ static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
     if (!st->a || !st->b || !st->ones || !st->tail || !st->ones_c || !st->tail_c)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
                               zk->domain_size);
-    const struct cuzk_core_ops *core = cuzk_core();
-    double t0 = now();
-    int rc = core->groth16_eval(&st->in, st->a, st->b, &st->out);
+    double t0 = cuzk_now();
+    int rc = st->core->groth16_eval(&st->in, st->a, st->b, &st->out);
     if (rc != CUZK_OK)
         return core_error(zk, rc, &st->out, err);
     if ((rc = cancelled(st, err)) != CUZK_OK)
@@ -323,57 +143,38 @@ static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
     cuzk_gpu_prove_in *g = &st->gin;
     *g = (cuzk_gpu_prove_in){.a = st->a, .b = st->b, .witness = st->in.witness, .ones = st->ones,
                              .tail = st->tail, .ones_c = st->ones_c, .tail_c = st->tail_c};
-    core->groth16_classify(&st->in, st->ones, &g->n_ones, st->tail, &g->n_tail, st->ones_c, &g->n_ones_c,
-                           st->tail_c, &g->n_tail_c);
+    st->core->groth16_classify_var(&st->in, st->ones, &g->n_ones, st->tail, &g->n_tail, st->ones_c, &g->n_ones_c,
+                                   st->tail_c, &g->n_tail_c);
     st->out.n_ones = g->n_ones;
     st->out.n_tail = g->n_tail;
-    st->out.seconds[CORE_PHASE_EVAL] = now() - t0;
+    st->out.seconds[PROOF_PHASE_EVAL] = cuzk_now() - t0;
     return CUZK_OK;
 }
 
-/* The GPU runs H's transforms and every MSM; it leaves window sums. */
-static int compute_gpu(prove_state *st, cuzk_error *err)
+/* The GPU runs H's transforms and every MSM with the key's copy `key`; it
+ * leaves window sums. */
+static int compute_gpu(prove_state *st, cuzk_gpu_key *key, int stage, uint64_t msm_chunk, cuzk_error *err)
 {
     if (!(st->gout = malloc(sizeof(*st->gout))))
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     cuzk_gpu_msg m = {{0}};
     int rc;
-    /* prepared for a GPU that evaluates, but this one's copy of the key
-     * came without its matrices: the CPU evaluates now */
-    if (!st->gin.a && !gpu_key_evaluates(st->zk, st->gpu) && (rc = prepare_gpu_inputs(st, err)) != CUZK_OK)
+    /* prepared for a GPU that evaluates, but this copy of the key came
+     * without its matrices: the CPU evaluates now */
+    if (!st->gin.a && !cuzk_gpu_key_evaluates(key) && (rc = prepare_gpu_inputs(st, err)) != CUZK_OK)
         return rc;
     const int gpu_evaluated = st->gin.a == NULL;
-    pthread_mutex_lock(&gpu_key_lock);
-    cuzk_gpu_key *key = st->zk->gpu_key[st->gpu]; /* gpu_key_get succeeded: resident until the engine's plan
-                                                     drops it, which it does not while a job computes */
-    pthread_mutex_unlock(&gpu_key_lock);
+    st->gin.pinned_upload = st->pinned;
     /* pre-staging (the engine's plan allows it): the witness goes up
      * outside the compute lock, while another proof computes */
-    const int pinned = gpu_upload_pinned(err);
-    if (pinned < 0)
-        return CUZK_ERR_INVALID_ARGUMENT;
-    st->gin.pinned_upload = pinned;
     cuzk_gpu_staged *staged = NULL;
-    if (st->stage && gpu_evaluated && cuzk_gpu_key_evaluates(key)) {
+    if (stage && gpu_evaluated && cuzk_gpu_key_evaluates(key)) {
         cuzk_gpu_msg sm = {{0}};
-        if (cuzk_gpu_stage(key, st->in.witness, pinned, &staged, &sm) == CUZK_OK)
+        if (cuzk_gpu_stage(key, st->in.witness, st->pinned, &staged, &sm) == CUZK_OK)
             st->gin.staged = staged;
         /* else the proof uploads the witness itself, as without a plan */
     }
-    /* CUZK_GPU_MSM_CHUNK (testing): the streamed path at any size */
-    uint64_t chunk = st->msm_chunk;
-    const char *env = getenv("CUZK_GPU_MSM_CHUNK");
-    if (env && *env) {
-        char *end;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (*end || env[0] == '-' || v < 1) {
-            cuzk_gpu_staged_free(staged);
-            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                                  "CUZK_GPU_MSM_CHUNK: expected a positive number of points, found '%.40s'", env);
-        }
-        chunk = v;
-    }
-    st->gin.msm_chunk = chunk;
+    st->gin.msm_chunk = st->forced_chunk ? st->forced_chunk : msm_chunk;
     rc = cuzk_gpu_prove(key, &st->gin, st->gout, &m);
     st->gin.staged = NULL;
     cuzk_gpu_staged_free(staged);
@@ -386,61 +187,90 @@ static int compute_gpu(prove_state *st, cuzk_error *err)
     core_prove_out *out = &st->out;
     out->n_ones = g->n_ones;
     out->n_tail = g->n_tail;
-    if (gpu_evaluated)
-        out->seconds[CORE_PHASE_EVAL] = g->ms[GPU_PHASE_EVAL] / 1e3;
-    out->seconds[CORE_PHASE_NTT] = g->ms[GPU_PHASE_NTT] / 1e3;
-    out->seconds[CORE_PHASE_MSM_H] = g->ms[GPU_PHASE_MSM_H] / 1e3;
-    out->seconds[CORE_PHASE_MSM_A] = g->ms[GPU_PHASE_MSM_A] / 1e3;
-    out->seconds[CORE_PHASE_MSM_B1] = g->ms[GPU_PHASE_MSM_B1] / 1e3;
-    out->seconds[CORE_PHASE_MSM_B2] = g->ms[GPU_PHASE_MSM_B2] / 1e3;
-    out->seconds[CORE_PHASE_MSM_C] = g->ms[GPU_PHASE_MSM_C] / 1e3;
-    st->t.gpu_upload = g->ms[GPU_PHASE_UPLOAD] / 1e3;
+    for (int p = 0; p < PROOF_PHASES; p++)
+        if (p != PROOF_PHASE_EVAL || gpu_evaluated) /* else the CPU's time stays */
+            out->seconds[p] = g->ms[p] / 1e3;
+    st->t.gpu_upload = g->upload_ms / 1e3;
     st->gpu_proved = 1;
     snprintf(st->t.device, sizeof(st->t.device), "gpu %d", st->gpu);
     return CUZK_OK;
+}
+
+/* Stage 2 on the GPU path: the key's copy (uploaded now if absent), then
+ * the GPU call. A key that does not fit sends an auto-device proof to the
+ * CPU (st->gpu becomes -1). */
+static int compute_gpu_path(prove_state *st, const prove_gpu_grant *grant, cuzk_error *err)
+{
+    if (grant)
+        st->gpu = grant->gpu;
+    residency_request req = {
+        .gpu = st->gpu,
+        .pinned = st->pinned,
+        .cpu_eval = st->cpu_eval,
+        .planned = grant != NULL,
+        .with_matrices = grant ? grant->with_matrices : 1,
+    };
+    cuzk_gpu_key *key = NULL;
+    cuzk_error kerr = {0};
+    int rc = residency_acquire(st->zk, &req, &key, &st->t.key_upload, &kerr);
+    if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
+        /* the key does not fit this GPU: the CPU proves instead */
+        cuzk_error note;
+        cuzk_error_set(&note, rc, "GPU %d cannot hold %s: %s", st->gpu, st->zk->bf.name, kerr.message);
+        prove_route_cpu(st, note.message);
+        return CUZK_OK;
+    }
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", st->gpu, st->zk->bf.name, kerr.message);
+    rc = compute_gpu(st, key, grant && grant->stage, grant ? grant->msm_chunk : 0, err);
+    residency_release(st->zk, st->gpu);
+    return rc;
 }
 
 /* The CPU finishes each MSM (Horner over the window sums, one inversion),
  * then blinds. */
 static void finish_gpu(prove_state *st)
 {
-    const struct cuzk_core_ops *core = cuzk_core();
-    double tb = now();
+    double tb = cuzk_now();
     unsigned char pa[96], pb1[96], pb2[192], pc[96], ph[96];
     unsigned char *dst[GPU_MSMS] = {pa, pb1, pb2, pc, ph};
     for (int k = 0; k < GPU_MSMS; k++) {
         const cuzk_gpu_msm_result *r = &st->gout->msm[k];
-        core->msm_combine(st->in.curve, k == GPU_MSM_B2 ? 2 : 1, r->windows[0], sizeof(r->windows[0]), r->nwin,
-                          r->c, k == GPU_MSM_H ? NULL : r->sum, dst[k]);
+        st->core->msm_combine(st->in.curve, k == GPU_MSM_B2 ? 2 : 1, r->windows[0], sizeof(r->windows[0]), r->nwin,
+                              r->c, k == GPU_MSM_H ? NULL : r->sum, dst[k]);
     }
     core_msm_results mr = {pa, pb1, pb2, pc, ph};
-    core->groth16_blind(&st->in, &mr, &st->out);
-    st->out.seconds[CORE_PHASE_BLIND] = now() - tb;
+    st->core->groth16_blind(&st->in, &mr, &st->out);
+    st->out.seconds[PROOF_PHASE_BLIND] = cuzk_now() - tb;
     free(st->gout);
     st->gout = NULL;
 }
 #endif
 
+/* The core's phase times into the caller's timings, with the witness
+ * counts. */
 static void fill_timings(cuzk_timings *t, const core_prove_out *out)
 {
-    t->eval = out->seconds[CORE_PHASE_EVAL];
-    t->ntt = out->seconds[CORE_PHASE_NTT];
-    t->msm_a = out->seconds[CORE_PHASE_MSM_A];
-    t->msm_b1 = out->seconds[CORE_PHASE_MSM_B1];
-    t->msm_b2 = out->seconds[CORE_PHASE_MSM_B2];
-    t->msm_c = out->seconds[CORE_PHASE_MSM_C];
-    t->msm_h = out->seconds[CORE_PHASE_MSM_H];
-    t->blind = out->seconds[CORE_PHASE_BLIND];
+#define FILL_CORE(ID, field) t->field = out->seconds[PROOF_PHASE_##ID];
+#define FILL_GPU(ID, field)
+#define FILL_LIB(ID, field)
+#define FILL(ID, field, label, kind) FILL_##kind(ID, field)
+    CUZK_TIMINGS(FILL)
+#undef FILL
+#undef FILL_LIB
+#undef FILL_GPU
+#undef FILL_CORE
     t->witness_ones = out->n_ones;
     t->witness_other = out->n_tail;
 }
 
 /* The pairing check of a proof with the key's own verification key. */
-static int self_verify(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const core_prove_out *out)
+static int self_verify(const prove_state *st)
 {
+    const struct cuzk_zkey *zk = st->zk;
     core_vk vk = {zk->alpha1, zk->beta2, zk->gamma2, zk->delta2, zk->ic, (size_t)zk->n_public + 1};
-    core_proof proof = {out->a, out->b, out->c};
-    return cuzk_core()->groth16_verify(zk->curve->id, &vk, w->values + 32, &proof);
+    core_proof proof = {st->out.a, st->out.b, st->out.c};
+    return st->core->groth16_verify(zk->curve->id, &vk, st->w->values + 32, &proof);
 }
 
 /* Picks CPU or GPU for opts->device; *gpu_index = -1 for the CPU. */
@@ -467,6 +297,23 @@ static int choose_device(const cuzk_prove_options *opts, int *gpu_index, cuzk_er
     if (idx < 0 || idx >= count)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "GPU %d does not exist (found %d)", idx, count);
     *gpu_index = idx;
+    return CUZK_OK;
+}
+
+/* The options' enum fields, checked before any work. */
+static int check_options(const cuzk_prove_options *opts, cuzk_error *err)
+{
+    if (!opts)
+        return CUZK_OK;
+    if (opts->gpu_upload != CUZK_GPU_UPLOAD_PINNED && opts->gpu_upload != CUZK_GPU_UPLOAD_PAGEABLE)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "prove options: gpu_upload must be CUZK_GPU_UPLOAD_PINNED (0) or "
+                              "CUZK_GPU_UPLOAD_PAGEABLE (1), got %d",
+                              opts->gpu_upload);
+    if (opts->gpu_eval != CUZK_GPU_EVAL_GPU && opts->gpu_eval != CUZK_GPU_EVAL_CPU)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "prove options: gpu_eval must be CUZK_GPU_EVAL_GPU (0) or CUZK_GPU_EVAL_CPU (1), got %d",
+                              opts->gpu_eval);
     return CUZK_OK;
 }
 
@@ -533,8 +380,10 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
     if (!zk || !w || !out)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_prepare: NULL argument");
     *out = NULL;
-    double t0 = now();
-    int rc = check_pair(zk, w, err);
+    double t0 = cuzk_now();
+    int rc = check_options(opts, err);
+    if (rc == CUZK_OK)
+        rc = check_pair(zk, w, err);
     if (rc != CUZK_OK)
         return rc;
     int gpu = -1;
@@ -545,32 +394,42 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     st->zk = zk;
     st->w = w;
+    st->core = cuzk_core();
     st->auto_device = !opts || opts->device == CUZK_DEVICE_AUTO;
     st->no_verify = opts && opts->no_verify;
+    st->pinned = !opts || opts->gpu_upload == CUZK_GPU_UPLOAD_PINNED;
+    st->cpu_eval = opts && opts->gpu_eval == CUZK_GPU_EVAL_CPU;
+    st->forced_chunk = opts ? opts->gpu_msm_chunk : 0;
     st->cancel = cancel;
     st->gpu = gpu;
     if (r && s) {
         memcpy(st->r, r, 32);
         memcpy(st->s, s, 32);
-    } else if ((rc = curve_random_scalar(st->r, zk->curve)) != CUZK_OK ||
-               (rc = curve_random_scalar(st->s, zk->curve)) != CUZK_OK) {
-        prove_state_free(st);
-        return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
+    } else {
+        cuzk_random_fn random = opts ? opts->random : NULL;
+        void *ctx = opts ? opts->random_ctx : NULL;
+        if ((rc = curve_random_scalar(st->r, zk->curve, random, ctx)) != CUZK_OK ||
+            (rc = curve_random_scalar(st->s, zk->curve, random, ctx)) != CUZK_OK) {
+            prove_state_free(st);
+            return cuzk_error_set(err, rc, "cannot draw the proof's random blinding: %s", cuzk_strerror(rc));
+        }
     }
     st->in = prove_core_input(zk, w, st->r, st->s, thread_count(opts), cancel);
     snprintf(st->t.device, sizeof(st->t.device), "cpu");
 #if CUZK_HAVE_CUDA
-    if (st->gpu >= 0 && gpu_key_failed(zk, st->gpu)) {
-        /* an earlier upload of this key failed: decide now, as compute
-         * would, rather than evaluate for a GPU that cannot take it */
-        cuzk_error kerr = {0};
-        rc = gpu_key_get(zk, st->gpu, 0, 0, NULL, &kerr);
+    cuzk_error kerr = {0};
+    if (st->gpu >= 0 && (rc = residency_failure(zk, st->gpu, &kerr)) != CUZK_OK) {
+        /* an earlier upload of this key there failed for good: decide now,
+         * as compute would, rather than evaluate for a GPU that cannot
+         * take it */
         if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
-            snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", kerr.message);
+            cuzk_error note;
+            cuzk_error_set(&note, rc, "GPU %d cannot hold %s: %s", st->gpu, zk->bf.name, kerr.message);
+            snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", note.message);
             st->gpu = -1;
-        } else if (rc != CUZK_OK) {
+        } else {
             prove_state_free(st);
-            return cuzk_error_set(err, rc, "%s", kerr.message);
+            return cuzk_error_set(err, rc, "GPU %d cannot hold %s: %s", gpu, zk->bf.name, kerr.message);
         }
     }
     if (st->gpu >= 0 && (rc = prepare_gpu_inputs(st, err)) != CUZK_OK) {
@@ -578,57 +437,33 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
         return rc;
     }
 #endif
-    st->t.prepare = now() - t0;
+    st->t.prepare = cuzk_now() - t0;
     *out = st;
     return CUZK_OK;
 }
 
-static int compute(prove_state *st, int gpu, uint64_t budget, int stage, uint64_t msm_chunk, cuzk_error *err)
+int prove_compute(prove_state *st, const prove_gpu_grant *grant, cuzk_error *err)
 {
     if (!st)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_compute: NULL argument");
-    st->stage = stage;
-    st->msm_chunk = msm_chunk;
-    double t0 = now();
+    double t0 = cuzk_now();
     int rc = cancelled(st, err);
     if (rc != CUZK_OK)
         return rc;
 #if CUZK_HAVE_CUDA
-    if (st->gpu >= 0) {
-        if (gpu >= 0)
-            st->gpu = gpu;
-        cuzk_error kerr = {0};
-        rc = gpu_key_get(st->zk, st->gpu, budget, msm_chunk, &st->t, &kerr);
-        if (rc == CUZK_ERR_NO_MEMORY && st->auto_device) {
-            /* the key does not fit this GPU: the CPU proves instead */
-            prove_route_cpu(st, kerr.message);
-        } else if (rc != CUZK_OK) {
-            return cuzk_error_set(err, rc, "%s", kerr.message);
-        } else if ((rc = compute_gpu(st, err)) != CUZK_OK)
-            return rc;
-    }
+    if (st->gpu >= 0 && (rc = compute_gpu_path(st, grant, err)) != CUZK_OK)
+        return rc;
 #else
-    (void)gpu;
-    (void)budget;
+    (void)grant;
 #endif
     if (st->gpu < 0) {
         if ((rc = cancelled(st, err)) != CUZK_OK)
             return rc;
-        if ((rc = cuzk_core()->groth16_prove(&st->in, &st->out)) != CUZK_OK)
+        if ((rc = st->core->groth16_prove(&st->in, &st->out)) != CUZK_OK)
             return core_error(st->zk, rc, &st->out, err);
     }
-    st->t.compute = now() - t0;
+    st->t.compute = cuzk_now() - t0;
     return CUZK_OK;
-}
-
-int prove_compute(prove_state *st, int gpu, cuzk_error *err)
-{
-    return compute(st, gpu, 0, 0, 0, err);
-}
-
-int prove_compute_budget(prove_state *st, int gpu, uint64_t budget, int stage, uint64_t msm_chunk, cuzk_error *err)
-{
-    return compute(st, gpu, budget, stage, msm_chunk, err);
 }
 
 int prove_state_staged(const prove_state *st)
@@ -655,7 +490,7 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_finalize: bad argument");
     const struct cuzk_zkey *zk = st->zk;
     const struct cuzk_wtns *w = st->w;
-    double t0 = now();
+    double t0 = cuzk_now();
     int rc = CUZK_OK;
 #if CUZK_HAVE_CUDA
     if (st->gpu_proved && st->gout)
@@ -663,8 +498,8 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
 #endif
     fill_timings(&st->t, &st->out);
     if (!st->no_verify) {
-        double tv = now();
-        rc = self_verify(zk, w, &st->out);
+        double tv = cuzk_now();
+        rc = self_verify(st);
 #if CUZK_HAVE_CUDA
         if (rc == CUZK_ERR_INVALID_PROOF && st->gpu_proved && st->auto_device) {
             /* A GPU fault must not cost the caller the proof: the CPU proves
@@ -673,7 +508,7 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
             if ((rc = cancelled(st, err)) != CUZK_OK)
                 return rc;
             memset(&st->out, 0, sizeof(st->out));
-            rc = cuzk_core()->groth16_prove(&st->in, &st->out);
+            rc = st->core->groth16_prove(&st->in, &st->out);
             if (rc != CUZK_OK)
                 return core_error(zk, rc, &st->out, err);
             fill_timings(&st->t, &st->out);
@@ -681,10 +516,10 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
             snprintf(st->t.device_note, sizeof(st->t.device_note),
                      "GPU %d's proof failed its pairing check, so the CPU proved again (please report this)",
                      st->gpu);
-            rc = self_verify(zk, w, &st->out);
+            rc = self_verify(st);
         }
 #endif
-        st->t.verify = now() - tv;
+        st->t.verify = cuzk_now() - tv;
         if (rc == CUZK_ERR_INVALID_PROOF)
             return cuzk_error_set(err, CUZK_ERR_INTERNAL,
                                   "the proof failed its own verification and was not written: is %s a witness for "
@@ -694,7 +529,7 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
             return rc;
     }
     if (proof_json) {
-        double tj = now();
+        double tj = cuzk_now();
         *proof_json = snarkjs_proof_json(zk->curve, st->out.a, st->out.b, st->out.c);
         *public_json = snarkjs_public_json(w->values + 32, zk->n_public);
         if (!*proof_json || !*public_json) {
@@ -703,9 +538,9 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
             *proof_json = *public_json = NULL;
             return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory writing the proof");
         }
-        st->t.json = now() - tj;
+        st->t.json = cuzk_now() - tj;
     }
-    st->t.finalize = now() - t0;
+    st->t.finalize = cuzk_now() - t0;
     return CUZK_OK;
 }
 
@@ -717,7 +552,7 @@ int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, co
     prove_state *st = NULL;
     int rc = prove_prepare(zk, w, r, s, opts, NULL, &st, err);
     if (rc == CUZK_OK)
-        rc = prove_compute(st, -1, err);
+        rc = prove_compute(st, NULL, err);
     if (rc == CUZK_OK)
         rc = prove_finalize(st, NULL, NULL, err);
     if (rc == CUZK_OK) {
@@ -735,16 +570,16 @@ int cuzk_prove(const cuzk_zkey *zk, const cuzk_wtns *w, const cuzk_prove_options
     if (!zk || !w || !proof_json || !public_json)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_prove: NULL argument");
     *proof_json = *public_json = NULL;
-    double t0 = now();
+    double t0 = cuzk_now();
     prove_state *st = NULL;
     int rc = prove_prepare(zk, w, NULL, NULL, opts, NULL, &st, err);
     if (rc == CUZK_OK)
-        rc = prove_compute(st, -1, err);
+        rc = prove_compute(st, NULL, err);
     if (rc == CUZK_OK)
         rc = prove_finalize(st, proof_json, public_json, err);
     if (rc == CUZK_OK && timings) {
         *timings = st->t;
-        timings->total = now() - t0;
+        timings->total = cuzk_now() - t0;
     }
     prove_state_free(st);
     return rc;

@@ -24,22 +24,17 @@
 
 #ifndef CUZK_PROVE_COMMON
 #define CUZK_PROVE_COMMON
-CUZK_INLINE double prove_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "../formats/zkey_coef.h"
 
 /* The witness split, shared by the CPU and GPU provers: indices of values 1
  * and of values other than 0 and 1, over all n_vars (A, B1, B2) and, for C,
  * over the private signals only, relative to the first of them. */
-CUZK_INLINE void groth16_classify(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,
+CUZK_INLINE void groth16_classify_var(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,
                                   size_t *n_tail, uint32_t *ones_c, size_t *n_ones_c, uint32_t *tail_c,
                                   size_t *n_tail_c)
 {
     const uint32_t npub1 = in->n_public + 1;
-    msm_classify(in->witness, 0, in->n_vars, ones, n_ones, tail, n_tail);
+    msm_classify_var(in->witness, 0, in->n_vars, ones, n_ones, tail, n_tail);
     size_t no = 0, nt = 0;
     for (size_t i = 0; i < *n_ones; i++)
         if (ones[i] >= npub1)
@@ -60,14 +55,12 @@ CUZK_INLINE void groth16_classify(const core_prove_in *in, uint32_t *ones, size_
  * unsorted section falls back to one thread. */
 CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_prove_out *out, int threads)
 {
-    const size_t esz = 12 + 32;
     const unsigned char *co = in->coefs;
     uint64_t n = in->n_coefs;
     int sorted = 1;
     uint32_t prev = 0;
     for (uint64_t i = 0; i < n && sorted; i++) {
-        uint32_t row;
-        memcpy(&row, co + i * esz + 4, 4);
+        uint32_t row = zkey_coef_row(co, i);
         sorted = row >= prev;
         prev = row;
     }
@@ -81,7 +74,7 @@ CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_
     for (int t = 0; t <= parts; t++) {
         uint64_t s = n * (uint64_t)t / (uint64_t)parts;
         /* move to the first entry of a constraint */
-        while (s > 0 && s < n && memcmp(co + s * esz + 4, co + (s - 1) * esz + 4, 4) == 0)
+        while (s > 0 && s < n && zkey_coef_row(co, s) == zkey_coef_row(co, s - 1))
             s++;
         start[t] = s;
     }
@@ -89,23 +82,19 @@ CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int t = 0; t < parts; t++) {
         for (uint64_t i = start[t]; i < start[t + 1] && i < n; i++) {
-            const unsigned char *e = co + i * esz;
-            uint32_t m, row, sig;
-            memcpy(&m, e, 4);
-            memcpy(&row, e + 4, 4);
-            memcpy(&sig, e + 8, 4);
+            zkey_coef e = zkey_coef_at(co, i);
             PV_FR v, w;
-            memcpy(v.l, e + 12, 32);
-            if (m > 1 || row >= in->domain_size || sig >= in->n_vars ||
+            memcpy(v.l, e.value, 32);
+            if (!zkey_coef_indices_ok(&e, in->domain_size, in->n_vars) ||
                 !(PV_(fr_raw_is_canonical_mask)(v.l) & 1)) {
 #pragma omp critical(cuzk_bad_coef)
                 if (i < bad)
                     bad = i;
                 continue;
             }
-            memcpy(w.l, in->witness + 32 * (size_t)sig, 32);
+            memcpy(w.l, in->witness + 32 * (size_t)e.signal, 32);
             PV_(fr_mul)(&v, &v, &w);
-            PV_FR *dst = (m == 0 ? a : b) + row;
+            PV_FR *dst = (e.matrix == 0 ? a : b) + e.constraint;
             PV_(fr_add)(dst, dst, &v);
         }
     }
@@ -125,9 +114,9 @@ CUZK_INLINE int PV_(msm_g1_split)(PV_G1 *r, const unsigned char *pts, const unsi
                                   int threads)
 {
     PV_G1 s, t;
-    int rc = PV_(g1_msm_sum)(&s, pts, ones, n_ones);
+    int rc = PV_(g1_msm_sum_var)(&s, pts, ones, n_ones);
     if (rc == CUZK_OK)
-        rc = PV_(g1_msm_pippenger)(&t, pts, scalars, tail, n_tail, threads);
+        rc = PV_(g1_msm_pippenger_var)(&t, pts, scalars, tail, n_tail, threads);
     if (rc == CUZK_OK)
         PV_(g1_add_var)(r, &s, &t);
     return rc;
@@ -222,7 +211,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     unsigned log_n = 0;
     while (((size_t)1 << log_n) < n)
         log_n++;
-    double t0 = prove_now();
+    double t0 = cuzk_now();
     int rc = CUZK_OK;
     PV_FR *a = calloc(n, sizeof(PV_FR)), *b = calloc(n, sizeof(PV_FR)), *c = malloc(n * sizeof(PV_FR));
     uint32_t *ones = malloc(nv * sizeof(uint32_t)), *tail = malloc(nv * sizeof(uint32_t));
@@ -240,8 +229,8 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 #pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
     for (size_t i = 0; i < n; i++)
         PV_(fr_mul)(&c[i], &a[i], &b[i]);
-    double t1 = prove_now();
-    out->seconds[CORE_PHASE_EVAL] = t1 - t0;
+    double t1 = cuzk_now();
+    out->seconds[PROOF_PHASE_EVAL] = t1 - t0;
     if (in->cancel && atomic_load(in->cancel)) {
         rc = CUZK_ERR_CANCELLED;
         goto done;
@@ -260,8 +249,8 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
         PV_(fr_sub)(&a[i], &a[i], &c[i]);
         PV_(fr_to_raw)(a[i].l, &a[i]);
     }
-    double t2 = prove_now();
-    out->seconds[CORE_PHASE_NTT] = t2 - t1;
+    double t2 = cuzk_now();
+    out->seconds[PROOF_PHASE_NTT] = t2 - t1;
     if (in->cancel && atomic_load(in->cancel)) {
         rc = CUZK_ERR_CANCELLED;
         goto done;
@@ -270,55 +259,55 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     /* msm: classify once for A, B1, B2; C uses the same lists past the
      * publics, shifted */
     size_t n_ones, n_tail, n_ones_c, n_tail_c;
-    groth16_classify(in, ones, &n_ones, tail, &n_tail, ones_c, &n_ones_c, tail_c, &n_tail_c);
+    groth16_classify_var(in, ones, &n_ones, tail, &n_tail, ones_c, &n_ones_c, tail_c, &n_tail_c);
     out->n_ones = n_ones;
     out->n_tail = n_tail;
     PV_G1 pa, pb1, pc, ph;
     PV_G2 pb2, s2, t2g;
-    double tm = prove_now();
+    double tm = cuzk_now();
     if ((rc = PV_(msm_g1_split)(&pa, in->pts_a, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
         goto done;
-    out->seconds[CORE_PHASE_MSM_A] = prove_now() - tm;
+    out->seconds[PROOF_PHASE_MSM_A] = cuzk_now() - tm;
     if (in->cancel && atomic_load(in->cancel)) {
         rc = CUZK_ERR_CANCELLED;
         goto done;
     }
-    tm = prove_now();
+    tm = cuzk_now();
     if ((rc = PV_(msm_g1_split)(&pb1, in->pts_b1, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
         goto done;
-    out->seconds[CORE_PHASE_MSM_B1] = prove_now() - tm;
+    out->seconds[PROOF_PHASE_MSM_B1] = cuzk_now() - tm;
     if (in->cancel && atomic_load(in->cancel)) {
         rc = CUZK_ERR_CANCELLED;
         goto done;
     }
-    tm = prove_now();
-    if ((rc = PV_(g2_msm_sum)(&s2, in->pts_b2, ones, n_ones)) != CUZK_OK ||
-        (rc = PV_(g2_msm_pippenger)(&t2g, in->pts_b2, in->witness, tail, n_tail, threads)) != CUZK_OK)
+    tm = cuzk_now();
+    if ((rc = PV_(g2_msm_sum_var)(&s2, in->pts_b2, ones, n_ones)) != CUZK_OK ||
+        (rc = PV_(g2_msm_pippenger_var)(&t2g, in->pts_b2, in->witness, tail, n_tail, threads)) != CUZK_OK)
         goto done;
     PV_(g2_add_var)(&pb2, &s2, &t2g);
-    out->seconds[CORE_PHASE_MSM_B2] = prove_now() - tm;
+    out->seconds[PROOF_PHASE_MSM_B2] = cuzk_now() - tm;
     if (in->cancel && atomic_load(in->cancel)) {
         rc = CUZK_ERR_CANCELLED;
         goto done;
     }
-    tm = prove_now();
+    tm = cuzk_now();
     if ((rc = PV_(msm_g1_split)(&pc, in->pts_c, in->witness + 32 * npub1, ones_c, n_ones_c, tail_c, n_tail_c,
                                 threads)) != CUZK_OK)
         goto done;
-    out->seconds[CORE_PHASE_MSM_C] = prove_now() - tm;
+    out->seconds[PROOF_PHASE_MSM_C] = cuzk_now() - tm;
     if (in->cancel && atomic_load(in->cancel)) {
         rc = CUZK_ERR_CANCELLED;
         goto done;
     }
-    tm = prove_now();
-    if ((rc = PV_(g1_msm_pippenger)(&ph, in->pts_h, (const unsigned char *)a, NULL, n, threads)) != CUZK_OK)
+    tm = cuzk_now();
+    if ((rc = PV_(g1_msm_pippenger_var)(&ph, in->pts_h, (const unsigned char *)a, NULL, n, threads)) != CUZK_OK)
         goto done;
-    out->seconds[CORE_PHASE_MSM_H] = prove_now() - tm;
+    out->seconds[PROOF_PHASE_MSM_H] = cuzk_now() - tm;
 
     /* blind, in constant time: r and s are the proof's secrets */
-    tm = prove_now();
+    tm = cuzk_now();
     PV_(blind)(in, &pa, &pb1, &pb2, &pc, &ph, out);
-    out->seconds[CORE_PHASE_BLIND] = prove_now() - tm;
+    out->seconds[PROOF_PHASE_BLIND] = cuzk_now() - tm;
 
 done:
     PV_(fr_ntt_domain_free)(&dom);

@@ -66,7 +66,7 @@ static int circuit_power(const cuzk_r1cs *r, const char *path, unsigned *power, 
     for (uint64_t x = rows; x > 1; x >>= 1)
         p++;
     p += 1;
-    unsigned max_power = r->curve->id == CUZK_CURVE_BN254 ? 27 : 31;
+    unsigned max_power = r->curve->two_adicity - 1; /* the odd coset of the 2n-domain */
     if (p > max_power)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "%s: %u constraints + %u public signals need a 2^%u domain, too large for %s (at most "
@@ -388,11 +388,12 @@ static int write_coefs(binwriter *w, const cuzk_r1cs *r, uint64_t n_coefs)
     return CUZK_OK;
 }
 
-/* Nonzero, uniform below r. */
-static int random_nonzero(unsigned char out[32], const curve_desc *c)
+/* Nonzero, uniform below r, from the options' source (the OS CSPRNG
+ * without one). */
+static int random_nonzero(unsigned char out[32], const curve_desc *c, const cuzk_setup_options *o)
 {
     for (;;) {
-        int rc = curve_random_scalar(out, c);
+        int rc = curve_random_scalar(out, c, o->random, o->random_ctx);
         if (rc != CUZK_OK)
             return rc;
         unsigned char acc = 0;
@@ -403,11 +404,12 @@ static int random_nonzero(unsigned char out[32], const curve_desc *c)
     }
 }
 
-int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads, cuzk_progress_fn progress,
-                      void *progress_ctx, cuzk_error *err)
+/* cuzk_setup_random with the options' device, progress and random source. */
+static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk_setup_options *o, cuzk_error *err)
 {
-    if (!r1cs_path || !zkey_path)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_setup_random: NULL argument");
+    const int threads = o->threads;
+    const cuzk_progress_fn progress = o->progress;
+    void *const progress_ctx = o->progress_ctx;
     cuzk_r1cs *r;
     int rc = cuzk_r1cs_open(&r, r1cs_path, err);
     if (rc != CUZK_OK)
@@ -441,20 +443,20 @@ int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads,
     /* the toxic waste; tau must not be a 2n-th root of unity (H's domain),
      * which the H kind checks (probability 2n / r, below 2^-200) */
     for (int tries = 0;; tries++) {
-        if ((rc = random_nonzero(st.tau, c)) != CUZK_OK)
+        if ((rc = random_nonzero(st.tau, c, o)) != CUZK_OK)
             break;
         rc = cuzk_core()->setup_random_points(&st, SETUP_KIND_H, 0, 0, buf);
         if (rc != CUZK_ERR_INTERNAL || tries == 8)
             break;
     }
     if (rc == CUZK_OK)
-        rc = random_nonzero(st.alpha, c);
+        rc = random_nonzero(st.alpha, c, o);
     if (rc == CUZK_OK)
-        rc = random_nonzero(st.beta, c);
+        rc = random_nonzero(st.beta, c, o);
     if (rc == CUZK_OK)
-        rc = random_nonzero(st.gamma, c);
+        rc = random_nonzero(st.gamma, c, o);
     if (rc == CUZK_OK)
-        rc = random_nonzero(st.delta, c);
+        rc = random_nonzero(st.delta, c, o);
     if (rc != CUZK_OK) {
         rc = cuzk_error_set(err, rc, "setup of %s: no randomness: %s", r1cs_path, cuzk_strerror(rc));
         goto done;
@@ -475,9 +477,8 @@ int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads,
     random_writer rw = {&w, &st, buf, 0, (unsigned long long)npub1 + n + (nv - npub1) + 3 * nv, progress,
                         progress_ctx, 0, NULL, {0}, {0}};
     int gpus = 0;
-    /* CUZK_SETUP_DEVICE=cpu keeps the products on the CPU */
-    const char *dev = getenv("CUZK_SETUP_DEVICE");
-    if (cuzk_has_cuda() && !(dev && !strcmp(dev, "cpu")) && cuzk_gpu_count(&gpus) == CUZK_OK && gpus > 0 &&
+    /* the products on GPU 0 unless the options keep them on the CPU */
+    if (o->device != CUZK_DEVICE_CPU && cuzk_has_cuda() && cuzk_gpu_count(&gpus) == CUZK_OK && gpus > 0 &&
         (gpu_scalars = malloc((size_t)RANDOM_CHUNK * 32)) != NULL) {
         rw.scalars = gpu_scalars;
         rw.gpu = 1;
@@ -523,4 +524,35 @@ done:
     free(buf);
     cuzk_r1cs_free(r);
     return rc;
+}
+
+int cuzk_setup_random(const char *r1cs_path, const char *zkey_path, int threads, cuzk_progress_fn progress,
+                      void *progress_ctx, cuzk_error *err)
+{
+    cuzk_setup_options o = {.threads = threads, .progress = progress, .progress_ctx = progress_ctx};
+    return cuzk_setup(r1cs_path, NULL, zkey_path, &o, err);
+}
+
+int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_path, const cuzk_setup_options *opts,
+               cuzk_error *err)
+{
+    if (!r1cs_path || !zkey_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_setup: NULL argument");
+    cuzk_setup_options o = {0};
+    if (opts)
+        o = *opts;
+    if (o.device != CUZK_DEVICE_AUTO && o.device != CUZK_DEVICE_CPU && o.device != CUZK_DEVICE_GPU)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "setup options: device must be CUZK_DEVICE_AUTO, _CPU or _GPU, got %d", o.device);
+    if (o.threads < 0)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "setup options: threads must be >= 0, got %d",
+                              o.threads);
+    if (ptau_path)
+        return cuzk_setup_ptau(r1cs_path, ptau_path, zkey_path, o.threads, err);
+    int gpus = 0;
+    if (o.device == CUZK_DEVICE_GPU && (cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0))
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "setup of %s: %s", r1cs_path,
+                              cuzk_has_cuda() ? "no CUDA GPU found (device gpu was asked for)"
+                                              : "this cuzk was built without CUDA (device gpu was asked for)");
+    return setup_random(r1cs_path, zkey_path, &o, err);
 }

@@ -1,5 +1,8 @@
 /* Multi-scalar multiplication on the CPU, stamped per group (G1 and G2 of
- * each curve). Public inputs only (_var throughout).
+ * each curve). Variable time in the scalars, which are the witness (and
+ * h): which points are summed, and every bucket index, depend on them —
+ * _var throughout. docs/prover.md says what that reveals and why it is the
+ * accepted trade (the blinding, r and s, never meets this code).
  *
  * Before including, define:
  *   MSM_G    the group prefix, e.g. bn254_g1
@@ -50,7 +53,7 @@ CUZK_INLINE int msm_scalar_class(const unsigned char *scalars, size_t i)
 
 /* Splits indices [first, first + n) by scalar class: ones[] and tail[] get
  * the indices (relative to `first`) of scalars 1 and of the others. */
-CUZK_INLINE void msm_classify(const unsigned char *scalars, size_t first, size_t n, uint32_t *ones, size_t *n_ones,
+CUZK_INLINE void msm_classify_var(const unsigned char *scalars, size_t first, size_t n, uint32_t *ones, size_t *n_ones,
                               uint32_t *tail, size_t *n_tail)
 {
     size_t no = 0, nt = 0;
@@ -184,7 +187,7 @@ CUZK_INLINE void MS_(add_pairs)(MSM_AFF *out, const MSM_AFF *in, size_t count)
  * thread: a tree of batched affine additions. Infinity points are skipped;
  * equal and opposite points are handled. Uses 2 * ceil(n/2) affine points
  * of scratch memory; CUZK_ERR_NO_MEMORY if unavailable. */
-CUZK_INLINE int MS_(sum_serial)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
+CUZK_INLINE int MS_(sum_serial_var)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
 {
     MG_(set_infinity)(r);
     if (n == 0)
@@ -227,13 +230,13 @@ CUZK_INLINE int MS_(sum_serial)(MSM_JAC *r, const unsigned char *pts, const uint
 #ifndef MSM_SUM_MIN_SHARE
 #define MSM_SUM_MIN_SHARE 1024
 #endif
-CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
+CUZK_INLINE int MS_(sum_var)(MSM_JAC *r, const unsigned char *pts, const uint32_t *idx, size_t n)
 {
     size_t shares = (size_t)omp_get_max_threads();
     if (shares > n / MSM_SUM_MIN_SHARE)
         shares = n / MSM_SUM_MIN_SHARE;
     if (shares <= 1)
-        return MS_(sum_serial)(r, pts, idx, n);
+        return MS_(sum_serial_var)(r, pts, idx, n);
     MSM_JAC *part = malloc(shares * sizeof(MSM_JAC));
     if (!part)
         return CUZK_ERR_NO_MEMORY;
@@ -242,7 +245,7 @@ CUZK_INLINE int MS_(sum)(MSM_JAC *r, const unsigned char *pts, const uint32_t *i
     for (size_t t = 0; t < shares; t++) {
         size_t lo = n * t / shares, hi = n * (t + 1) / shares;
         const unsigned char *p = idx ? pts : pts + lo * sizeof(MSM_AFF);
-        if (MS_(sum_serial)(&part[t], p, idx ? idx + lo : NULL, hi - lo) != CUZK_OK) {
+        if (MS_(sum_serial_var)(&part[t], p, idx ? idx + lo : NULL, hi - lo) != CUZK_OK) {
 #pragma omp atomic write
             rc = CUZK_ERR_NO_MEMORY;
         }
@@ -417,7 +420,7 @@ enum { MSM_AUTO, MSM_XYZZ_BUCKETS, MSM_AFFINE_BUCKETS };
  * with `mode` choosing the bucket arithmetic (MSM_AUTO: batch-affine when a
  * task has enough points per bucket to amortize its inversions).
  * CUZK_ERR_NO_MEMORY if the buckets cannot be allocated. */
-CUZK_INLINE int MS_(pippenger_mode)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
+CUZK_INLINE int MS_(pippenger_mode_var)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
                                     const uint32_t *idx, size_t n, int threads, int mode)
 {
     MG_(set_infinity)(r);
@@ -490,15 +493,15 @@ CUZK_INLINE int MS_(pippenger_mode)(MSM_JAC *r, const unsigned char *pts, const 
     return CUZK_OK;
 }
 
-CUZK_INLINE int MS_(pippenger)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
+CUZK_INLINE int MS_(pippenger_var)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars,
                                const uint32_t *idx, size_t n, int threads)
 {
-    return MS_(pippenger_mode)(r, pts, scalars, idx, n, threads, MSM_AUTO);
+    return MS_(pippenger_mode_var)(r, pts, scalars, idx, n, threads, MSM_AUTO);
 }
 
 /* The straightforward reference: sum of k_i * P_i by double-and-add. For
  * tests of the fast paths. */
-CUZK_INLINE void MS_(naive)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars, size_t n)
+CUZK_INLINE void MS_(naive_var)(MSM_JAC *r, const unsigned char *pts, const unsigned char *scalars, size_t n)
 {
     MG_(set_infinity)(r);
     for (size_t i = 0; i < n; i++) {

@@ -1,4 +1,5 @@
-/* Bytes from the operating system's CSPRNG (getrandom(2)). */
+/* Random bytes: the operating system's CSPRNG (getrandom(2)), or a test's
+ * seeded source where an option passes one. */
 #ifndef CUZK_UTIL_RAND_H
 #define CUZK_UTIL_RAND_H
 
@@ -22,6 +23,16 @@ CUZK_INLINE int cuzk_os_random(void *buf, size_t len)
         len -= (size_t)got;
     }
     return CUZK_OK;
+}
+
+/* len bytes from `random` (a caller's source, testing only: include/cuzk.h,
+ * cuzk_random_fn) or, when it is NULL, from the OS CSPRNG. A failing
+ * source gives CUZK_ERR_RANDOM. */
+CUZK_INLINE int cuzk_random_bytes(cuzk_random_fn random, void *ctx, void *buf, size_t len)
+{
+    if (!random)
+        return cuzk_os_random(buf, len);
+    return random(ctx, buf, len) == CUZK_OK ? CUZK_OK : CUZK_ERR_RANDOM;
 }
 
 /* 2 * n_bytes lowercase hex digits of fresh random bytes and a NUL into out

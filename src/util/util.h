@@ -1,7 +1,7 @@
-/* Small helpers every layer uses: limb types, constant-time masks, macros.
- *
- * Everything in src/ is static and compiled into one translation unit per
- * arithmetic backend (see src/core.c), so these are all static inline.
+/* Small helpers every layer uses: limb types, constant-time masks,
+ * little-endian loads, macros. All static inline: the arithmetic core
+ * (src/core.c, one translation unit per CPU backend) and every other file
+ * include them alike.
  */
 #ifndef CUZK_UTIL_H
 #define CUZK_UTIL_H
@@ -34,6 +34,17 @@ typedef unsigned __int128 dlimb_t;
 #define CUZK_UNUSED __attribute__((unused))
 #define CUZK_INLINE static inline
 #define CUZK_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* Little-endian loads from bytes at any alignment (mapped files). */
+static inline uint32_t read_u32le(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t read_u64le(const unsigned char *p)
+{
+    return (uint64_t)read_u32le(p) | (uint64_t)read_u32le(p + 4) << 32;
+}
 
 /* Keeps the compiler from turning a mask computation back into a branch. */
 CUZK_ALWAYS_INLINE limb_t ct_launder(limb_t x)

@@ -1,6 +1,10 @@
 /* What the files of the cuzk command share: messages and exits (only this
- * program exits; the library returns status codes), option parsing, and
- * writing proof.json/public.json. */
+ * program exits; the library returns status codes), option parsing (the
+ * parsers are the library's, src/util/parse.c; the engine's options come
+ * from its table, src/engine/options.c), the environment variables the
+ * command maps to options (the library reads none), progress lines, and
+ * writing proof.json/public.json. The commands' entry points are in
+ * commands.h; nothing here depends on them. */
 #ifndef CUZK_TOOLS_CLI_H
 #define CUZK_TOOLS_CLI_H
 
@@ -14,23 +18,52 @@ int fail_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int fail_err(const cuzk_error *err);
 
-/* An integer in [lo, hi]; on failure prints "<flag> expects ..." (flag
- * names the input: "--workers", or "FILE:LINE: workers") and returns 2. */
-int parse_count(const char *flag, const char *s, long lo, long hi, int *out);
-/* A size in bytes in [lo, hi]: an integer, optionally with a K/M/G/T
- * suffix (powers of 1024), or 2^k; on failure prints what it expected and
- * returns 2 (tools/cuzk/serve.c). */
+/* Values of flags (or config lines): 0, or 2 after printing "<label>
+ * expects ..., got '<text>'" (label names the input: "--workers", or
+ * "FILE:LINE: workers"). */
+int parse_count(const char *label, const char *s, long lo, long hi, int *out);
 int parse_bytes(const char *label, const char *s, unsigned long long lo, unsigned long long hi,
                 unsigned long long *out);
-/* auto, gpu or cpu, as CUZK_DEVICE_*. */
-int parse_device(const char *flag, const char *s, int *out);
+int parse_size(const char *label, const char *s, unsigned long long max, unsigned long long *out); /* n or 2^k */
+int parse_device(const char *label, const char *s, int *out);
+int parse_threads(const char *s, int *out); /* --threads: 0 (all cores) to 1024 */
+
+/* The engine's option `name` (its table's name or alias, no "--") set from
+ * text: 0, 2 after a message naming label, or -1 when name is no engine
+ * option (or one for serve only, with !for_serve). */
+int cli_engine_option(cuzk_engine_config *cfg, const char *name, const char *label, const char *text, int for_serve);
+/* --no-NAME for an on/off engine option (--no-prestage): 0, or -1 if none. */
+int cli_engine_flag_off(cuzk_engine_config *cfg, const char *name, int for_serve);
+/* Whether flag (with its "--") is an engine option taking a value. */
+int cli_is_engine_option(const char *flag, int for_serve);
+/* The engine options' help: "  --name ARG\n        help" lines. */
+void cli_engine_options_help(FILE *out, int for_serve);
+
+/* The environment the command maps to options, read once per command: 0,
+ * or 2 after a message naming the variable, what it expects and found.
+ *   CUZK_CPU_BACKEND   portable | x86_64-adx | auto (cuzk_set_cpu_backend)
+ *   CUZK_GPU_UPLOAD    pinned | pageable      (gpu_upload)
+ *   CUZK_GPU_EVAL      gpu | cpu              (gpu_eval)
+ *   CUZK_GPU_MSM_CHUNK N                      (gpu_msm_chunk)
+ *   CUZK_SETUP_DEVICE  auto | gpu | cpu       (cuzk_setup_options.device) */
+int cli_env_backend(void);
+int cli_env_engine(cuzk_engine_config *cfg);
+int cli_env_prove(cuzk_prove_options *opts);
+int cli_env_setup(cuzk_setup_options *opts);
+
+/* Progress on stderr, only on a terminal: one line, redrawn at each whole
+ * percent (a cuzk_progress_fn; ctx is a progress_state). */
+typedef struct progress_state {
+    const char *what, *unit;
+    int last; /* last percent printed, -1 before the first */
+    int tty;
+    double start;
+} progress_state;
+void print_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total);
+/* Ends the progress line, if one was drawn. */
+void progress_done(const progress_state *ps);
 
 /* Writes proof.json and public.json so that both appear or neither. */
 int write_pair(const char *p1, const char *t1, const char *p2, const char *t2);
-
-int cmd_serve(int argc, char **argv);
-int cmd_submit(int argc, char **argv);
-void serve_usage(FILE *out);
-void submit_usage(FILE *out);
 
 #endif

@@ -1,27 +1,29 @@
-/* The cuzk command-line tool. Only this program exits; the library returns
- * status codes.
+/* The cuzk command-line tool: the subcommands that are one library call
+ * each (prove, setup, verify, zkey, info, circuit, version, selftest) and
+ * the dispatch; bench.c, serve.c and submit.c hold the larger ones, cli.c
+ * what they share. Only this program exits; the library returns status
+ * codes.
  *
  * Exit codes: 0 success; 1 a proof that does not verify (verify); 2 bad
  * input or usage, with a message on stderr. */
-#include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <time.h>
 
 #include "../../include/cuzk.h"
 #include "../../src/formats/binfile.h"
 #include "../../src/formats/params.h"
-#include "../../src/util/size_text.h"
 #include "../../src/formats/ptau.h"
 #include "../../src/formats/r1cs.h"
 #include "../../src/formats/wtns.h"
 #include "../../src/formats/zkey.h"
-#include "../../src/util/error.h"
+#include "../../src/groth16/timings.h"
+#include "../../src/util/clock.h"
 #include "../../src/util/file.h"
 #include "cli.h"
+#include "commands.h"
 
 static void usage(FILE *out)
 {
@@ -93,37 +95,6 @@ static void usage(FILE *out)
             "  help       print this message\n");
 }
 
-static int vfail(int code, const char *fmt, va_list ap)
-{
-    fputs("cuzk: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    return code;
-}
-
-int fail_code(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    code = vfail(code, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int code = vfail(2, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-int fail_err(const cuzk_error *err)
-{
-    return fail("%s", err->message[0] ? err->message : cuzk_strerror(err->code));
-}
-
 static int cmd_version(void)
 {
     int gpus = 0;
@@ -150,45 +121,6 @@ static int cmd_selftest(void)
     return 0;
 }
 
-static int parse_threads(const char *s, int *out);
-
-/* Writes two files so that both appear or neither: the first goes to a
- * temporary file, the second is written (atomically), then the first is
- * renamed into place. */
-int write_pair(const char *p1, const char *t1, const char *p2, const char *t2)
-{
-    cuzk_error err = {0};
-    char *tmp1 = tmp_path_for(p1);
-    if (!tmp1)
-        return fail("out of memory");
-    FILE *f = fopen(tmp1, "wb");
-    int ok = f && fwrite(t1, 1, strlen(t1), f) == strlen(t1);
-    int e = errno;
-    if (f && fclose(f) != 0 && ok) {
-        ok = 0;
-        e = errno;
-    }
-    if (!ok) {
-        remove(tmp1);
-        free(tmp1);
-        return fail("%s: cannot write: %s", p1, strerror(e));
-    }
-    if (write_file_atomic(p2, t2, strlen(t2), &err) != CUZK_OK) {
-        remove(tmp1);
-        free(tmp1);
-        return fail_err(&err);
-    }
-    if (rename(tmp1, p1) != 0) {
-        e = errno;
-        remove(tmp1);
-        remove(p2);
-        free(tmp1);
-        return fail("%s: cannot write: %s", p1, strerror(e));
-    }
-    free(tmp1);
-    return 0;
-}
-
 static int cmd_prove(int argc, char **argv)
 {
     const char *paths[4];
@@ -203,15 +135,8 @@ static int cmd_prove(int argc, char **argv)
         } else if (!strcmp(argv[i], "--device")) {
             if (i + 1 >= argc)
                 return fail("--device needs a value: auto, gpu or cpu");
-            const char *d = argv[++i];
-            if (!strcmp(d, "auto"))
-                opts.device = CUZK_DEVICE_AUTO;
-            else if (!strcmp(d, "gpu"))
-                opts.device = CUZK_DEVICE_GPU;
-            else if (!strcmp(d, "cpu"))
-                opts.device = CUZK_DEVICE_CPU;
-            else
-                return fail("--device expects auto, gpu or cpu, got '%s'", d);
+            if (parse_device("--device", argv[++i], &opts.device))
+                return 2;
         } else if (!strcmp(argv[i], "--gpu")) {
             if (i + 1 >= argc)
                 return fail("--gpu needs a value (a CUDA device index)");
@@ -237,8 +162,9 @@ static int cmd_prove(int argc, char **argv)
     }
     if (npaths != 4)
         return fail("prove takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got %d", npaths);
-    struct timespec ts0, ts1;
-    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    if (cli_env_prove(&opts))
+        return 2;
+    double t0 = cuzk_now();
     cuzk_error err = {0};
     cuzk_zkey *zk = NULL;
     cuzk_wtns *w = NULL;
@@ -248,8 +174,7 @@ static int cmd_prove(int argc, char **argv)
         cuzk_zkey_free(zk);
         return fail_err(&err);
     }
-    clock_gettime(CLOCK_MONOTONIC, &ts1);
-    double load = (double)(ts1.tv_sec - ts0.tv_sec) + 1e-9 * (double)(ts1.tv_nsec - ts0.tv_nsec);
+    double load = cuzk_now() - t0;
     char *proof = NULL, *pub = NULL;
     cuzk_timings t;
     int rc = cuzk_prove(zk, w, &opts, &proof, &pub, &t, &err);
@@ -267,65 +192,31 @@ static int cmd_prove(int argc, char **argv)
     else if (opts.device != CUZK_DEVICE_CPU && !json)
         fprintf(stderr, "cuzk: proved on %s\n", strcmp(t.device, "cpu") ? t.device : "the CPU (no GPU found)");
     if (timings) {
+        /* every time of a proof (src/groth16/phases.h); the GPU's when it ran */
         fprintf(stderr, "phase        seconds\n");
         fprintf(stderr, "load       %9.4f\n", load);
-        if (t.key_upload > 0)
-            fprintf(stderr, "key upload %9.4f  (once per key and process)\n", t.key_upload);
-        fprintf(stderr, "eval       %9.4f\n", t.eval);
-        if (t.gpu_upload > 0)
-            fprintf(stderr, "gpu upload %9.4f\n", t.gpu_upload);
-        fprintf(stderr, "ntt        %9.4f\n", t.ntt);
-        fprintf(stderr, "msm A      %9.4f\n", t.msm_a);
-        fprintf(stderr, "msm B1     %9.4f\n", t.msm_b1);
-        fprintf(stderr, "msm B2     %9.4f\n", t.msm_b2);
-        fprintf(stderr, "msm C      %9.4f\n", t.msm_c);
-        fprintf(stderr, "msm H      %9.4f\n", t.msm_h);
-        fprintf(stderr, "blind      %9.4f\n", t.blind);
-        fprintf(stderr, "verify     %9.4f%s\n", t.verify, opts.no_verify ? " (skipped)" : "");
-        fprintf(stderr, "json       %9.4f\n", t.json);
+        for (size_t i = 0; i < TIMING_FIELDS; i++) {
+            const timing_field *f = &timing_fields[i];
+            double v = timing_value(&t, f);
+            if (f->kind == TIMING_GPU && v <= 0)
+                continue;
+            const char *note = f->offset == offsetof(cuzk_timings, key_upload)          ? "  (once per key and process)"
+                               : f->offset == offsetof(cuzk_timings, verify) && opts.no_verify ? " (skipped)"
+                                                                                              : "";
+            fprintf(stderr, "%-10s %9.4f%s\n", f->label, v, note);
+        }
         fprintf(stderr, "total      %9.4f (%s; %s backend; witness: %llu ones, %llu other)\n", load + t.total,
                 t.device, cuzk_cpu_backend(), t.witness_ones, t.witness_other);
     }
-    if (json)
-        printf("{\"load\": %.6f, \"eval\": %.6f, \"ntt\": %.6f, \"msm_a\": %.6f, \"msm_b1\": %.6f, "
-               "\"msm_b2\": %.6f, \"msm_c\": %.6f, \"msm_h\": %.6f, \"blind\": %.6f, \"verify\": %.6f, "
-               "\"json\": %.6f, \"total\": %.6f, \"key_upload\": %.6f, \"gpu_upload\": %.6f, "
-               "\"device\": \"%s\", \"backend\": \"%s\", \"witness_ones\": %llu, \"witness_other\": %llu}\n",
-               load, t.eval, t.ntt, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c, t.msm_h, t.blind, t.verify, t.json,
-               load + t.total, t.key_upload, t.gpu_upload, t.device, cuzk_cpu_backend(), t.witness_ones,
-               t.witness_other);
+    if (json) {
+        printf("{\"load\": %.6f", load);
+        for (size_t i = 0; i < TIMING_FIELDS; i++)
+            printf(", \"%s\": %.6f", timing_fields[i].key, timing_value(&t, &timing_fields[i]));
+        printf(", \"total\": %.6f, \"device\": \"%s\", \"backend\": \"%s\", \"witness_ones\": %llu, "
+               "\"witness_other\": %llu}\n",
+               load + t.total, t.device, cuzk_cpu_backend(), t.witness_ones, t.witness_other);
+    }
     return 0;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Progress on stderr, only when it is a terminal: one line, redrawn at
- * each whole percent. */
-typedef struct progress_state {
-    const char *what, *unit;
-    int last; /* last percent printed, -1 before the first */
-    int tty;
-    double start;
-} progress_state;
-
-static void print_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
-{
-    progress_state *ps = ctx;
-    int pct = total ? (int)(done * 100 / total) : 0;
-    if (!ps->tty || pct == ps->last)
-        return;
-    if (ps->last < 0)
-        ps->start = now_seconds();
-    ps->last = pct;
-    double el = now_seconds() - ps->start;
-    fprintf(stderr, "\r%s: %3d%% %-10s %7.2f M %s/s  %6.1f s ", ps->what, pct, stage,
-            el > 0 ? (double)done / el / 1e6 : 0.0, ps->unit, el);
-    fflush(stderr);
 }
 
 static int cmd_setup(int argc, char **argv)
@@ -352,17 +243,15 @@ static int cmd_setup(int argc, char **argv)
     if (npaths != 2)
         return fail("setup takes 2 files: <circuit.r1cs> <circuit.zkey>, got %d", npaths);
     cuzk_error err = {0};
-    if (ptau) {
-        if (cuzk_setup_ptau(paths[0], ptau, paths[1], threads, &err) != CUZK_OK)
-            return fail_err(&err);
-        return 0;
-    }
-    fprintf(stderr, "cuzk: warning: no --ptau: a setup from fresh randomness, for testing only (whoever runs it "
-                    "could keep the toxic waste and forge proofs)\n");
     progress_state ps = {"setup", "points", -1, isatty(2), 0};
-    int rc = cuzk_setup_random(paths[0], paths[1], threads, print_progress, &ps, &err);
-    if (ps.tty && ps.last >= 0)
-        fputc('\n', stderr);
+    cuzk_setup_options o = {.threads = threads, .progress = print_progress, .progress_ctx = &ps};
+    if (cli_env_setup(&o))
+        return 2;
+    if (!ptau)
+        fprintf(stderr, "cuzk: warning: no --ptau: a setup from fresh randomness, for testing only (whoever runs it "
+                        "could keep the toxic waste and forge proofs)\n");
+    int rc = cuzk_setup(paths[0], ptau, paths[1], &o, &err);
+    progress_done(&ps);
     if (rc != CUZK_OK)
         return fail_err(&err);
     return 0;
@@ -513,37 +402,6 @@ static int info_params(const char *path)
     return 0;
 }
 
-static int parse_threads(const char *s, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < 0 || v > 1024)
-        return fail("--threads expects an integer in [0, 1024] (0: all cores), got '%s'", s);
-    *out = (int)v;
-    return 0;
-}
-
-/* An unsigned integer, or 2^k: for sizes. */
-static int parse_size(const char *flag, const char *s, unsigned long long max, unsigned long long *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v;
-    if (s[0] == '2' && s[1] == '^') {
-        unsigned long k = strtoul(s + 2, &end, 10);
-        v = (errno || *end || end == s + 2 || k > 63) ? max + 1 : 1ull << k;
-    } else {
-        v = strtoull(s, &end, 10);
-        if (errno || *end || end == s || s[0] == '-')
-            v = max + 1;
-    }
-    if (v > max)
-        return fail("%s expects an integer or 2^k in [0, %llu], got '%s'", flag, max, s);
-    *out = v;
-    return 0;
-}
-
 static int cmd_circuit(int argc, char **argv)
 {
     if (argc < 1 || strcmp(argv[0], "sha256-chain") != 0)
@@ -595,13 +453,12 @@ static int cmd_circuit(int argc, char **argv)
     o.progress_ctx = &ps;
     cuzk_error err = {0};
     cuzk_circuit_info info;
-    double t0 = now_seconds();
+    double t0 = cuzk_now();
     int rc = cuzk_circuit_sha256_chain(paths[0], paths[1], &o, &info, &err);
-    if (ps.tty && ps.last >= 0)
-        fputc('\n', stderr);
+    progress_done(&ps);
     if (rc != CUZK_OK)
         return fail_err(&err);
-    double el = now_seconds() - t0;
+    double el = cuzk_now() - t0;
     unsigned long long values = info.witness_binary + info.witness_other;
     printf("blocks: %llu (+1 padding)\nconstraints: %llu\nwires: %llu\n", info.blocks, info.constraints, info.wires);
     printf("witness values in {0,1}: %llu of %llu (%.4f%%)\n", info.witness_binary, values,
@@ -651,231 +508,6 @@ static int cmd_info(int argc, char **argv)
     return info_params(path);
 }
 
-int parse_device(const char *flag, const char *d, int *out)
-{
-    if (!strcmp(d, "auto"))
-        *out = CUZK_DEVICE_AUTO;
-    else if (!strcmp(d, "gpu"))
-        *out = CUZK_DEVICE_GPU;
-    else if (!strcmp(d, "cpu"))
-        *out = CUZK_DEVICE_CPU;
-    else
-        return fail("%s expects auto, gpu or cpu, got '%s'", flag, d);
-    return 0;
-}
-
-int parse_count(const char *flag, const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi)
-        return fail("%s expects an integer in [%ld, %ld], got '%s'", flag, lo, hi, s);
-    *out = (int)v;
-    return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* cuzk bench: N proofs of one key and witness through the engine. */
-static int cmd_bench(int argc, char **argv)
-{
-    const char *paths[2];
-    int npaths = 0, jobs = 20, json = 0;
-    cuzk_engine_config cfg = {.workers = 1};
-    for (int i = 0; i < argc; i++) {
-        int bad = 0;
-        if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
-            bad = parse_count("--jobs", argv[++i], 1, 100000, &jobs);
-        else if (!strcmp(argv[i], "--workers") && i + 1 < argc)
-            bad = parse_count("--workers", argv[++i], 1, 256, &cfg.workers);
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            bad = parse_threads(argv[++i], &cfg.threads_per_worker);
-        else if (!strcmp(argv[i], "--device") && i + 1 < argc)
-            bad = parse_device("--device", argv[++i], &cfg.device);
-        else if (!strcmp(argv[i], "--prepare-workers") && i + 1 < argc)
-            bad = parse_count("--prepare-workers", argv[++i], 0, 256, &cfg.prepare_workers);
-        else if (!strcmp(argv[i], "--finalize-workers") && i + 1 < argc)
-            bad = parse_count("--finalize-workers", argv[++i], 0, 256, &cfg.finalize_workers);
-        else if (!strcmp(argv[i], "--prestage"))
-            cfg.prestage = 1;
-        else if (!strcmp(argv[i], "--no-prestage"))
-            cfg.prestage = -1;
-        else if (!strcmp(argv[i], "--gpu-memory") && i + 1 < argc)
-            bad = parse_bytes("--gpu-memory", argv[++i], 0, 1ull << 50, &cfg.gpu_memory_budget);
-        else if ((!strcmp(argv[i], "--gpu-workers") || !strcmp(argv[i], "--gpu-workers-per-device")) && i + 1 < argc) {
-            const char *label = argv[i];
-            bad = parse_count(label, argv[++i], 0, 64, &cfg.gpu_workers_per_device);
-        } else if (!strcmp(argv[i], "--ready-depth") && i + 1 < argc) {
-            int v = 0;
-            bad = parse_count("--ready-depth", argv[++i], 0, 65536, &v);
-            cfg.ready_queue_depth = (unsigned)v;
-        } else if (!strcmp(argv[i], "--finalize-depth") && i + 1 < argc) {
-            int v = 0;
-            bad = parse_count("--finalize-depth", argv[++i], 0, 65536, &v);
-            cfg.finalize_queue_depth = (unsigned)v;
-        } else if (!strcmp(argv[i], "--ahead") && i + 1 < argc)
-            bad = parse_count("--ahead", argv[++i], -1, 65536, &cfg.prepare_ahead);
-        else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return fail("bench: unknown option '%s' (or it needs a value)", argv[i]);
-        else if (npaths == 2)
-            return fail("bench takes 2 files: <circuit.zkey> <witness.wtns>; '%s' is a third", argv[i]);
-        else
-            paths[npaths++] = argv[i];
-        if (bad)
-            return bad;
-    }
-    if (npaths != 2)
-        return fail("bench takes 2 files: <circuit.zkey> <witness.wtns>, got %d", npaths);
-    cfg.max_jobs = (unsigned)jobs;
-    cuzk_error err = {0};
-    cuzk_engine *e;
-    if (cuzk_engine_create(&cfg, &e, &err) != CUZK_OK)
-        return fail_err(&err);
-    /* the first proof loads the key (and uploads it to a GPU): not timed */
-    unsigned long long id;
-    cuzk_job_request req = {.key_path = paths[0], .witness_path = paths[1], .priority = CUZK_PRIORITY_NORMAL};
-    cuzk_job_info info;
-    if (cuzk_engine_submit(e, &req, &id, &err) != CUZK_OK || cuzk_engine_wait(e, id, -1, &info, &err) != CUZK_OK) {
-        cuzk_engine_destroy(e);
-        return fail_err(&err);
-    }
-    if (info.state != CUZK_JOB_DONE) {
-        cuzk_engine_destroy(e);
-        return fail("%s", info.error);
-    }
-    char device[16];
-    snprintf(device, sizeof(device), "%s", info.timings.device);
-    if (cuzk_engine_release(e, id, &err) != CUZK_OK) { /* cannot fail for an ended job */
-    }
-    unsigned long long *ids = malloc((size_t)jobs * sizeof(*ids));
-    double *lat = malloc((size_t)jobs * sizeof(*lat));
-    if (!ids || !lat) {
-        free(ids);
-        free(lat);
-        cuzk_engine_destroy(e);
-        return fail("out of memory");
-    }
-    /* busy fractions over the timed run only (the stats count from the
-     * engine's start, which includes the untimed first proof) */
-    cuzk_engine_stats st0;
-    cuzk_engine_get_stats(e, &st0);
-    double t0 = now_seconds();
-    for (int i = 0; i < jobs; i++)
-        if (cuzk_engine_submit(e, &req, &ids[i], &err) != CUZK_OK) {
-            free(ids);
-            free(lat);
-            cuzk_engine_destroy(e);
-            return fail_err(&err);
-        }
-    /* the stages and waits of the pipeline, in a job's order, then the
-     * phases inside them */
-    enum { QW, LOAD, PREP, RW, COMP, FW, FIN, EVAL, UPLOAD, NTT, MSM, BLIND, VERIFY, NPH };
-    static const char *names[NPH] = {"queue wait", "load", "prepare", "ready wait", "compute", "final. wait",
-                                     "finalize", "eval", "gpu upload", "ntt", "msm (all)", "blind", "verify"};
-    double sum[NPH] = {0};
-    int failed = 0;
-    for (int i = 0; i < jobs; i++) {
-        if (cuzk_engine_wait(e, ids[i], -1, &info, &err) != CUZK_OK || info.state != CUZK_JOB_DONE) {
-            if (!failed)
-                fprintf(stderr, "cuzk: job %d failed: %s\n", i, info.error);
-            failed++;
-            continue;
-        }
-        const cuzk_timings *t = &info.timings;
-        lat[i] = info.latency;
-        double ph[NPH] = {info.queue_wait, info.load, t->prepare, info.ready_wait, t->compute, info.finalize_wait,
-                          t->finalize, t->eval, t->gpu_upload, t->ntt,
-                          t->msm_a + t->msm_b1 + t->msm_b2 + t->msm_c + t->msm_h, t->blind, t->verify};
-        for (int p = 0; p < NPH; p++)
-            sum[p] += ph[p];
-    }
-    double wall = now_seconds() - t0;
-    cuzk_engine_stats st;
-    cuzk_engine_get_stats(e, &st);
-    cuzk_engine_destroy(e);
-    double span = st.uptime - st0.uptime;
-    if (span > 0) {
-        st.prepare_busy = (st.prepare_busy * st.uptime - st0.prepare_busy * st0.uptime) / span;
-        st.worker_busy = (st.worker_busy * st.uptime - st0.worker_busy * st0.uptime) / span;
-        st.finalize_busy = (st.finalize_busy * st.uptime - st0.finalize_busy * st0.uptime) / span;
-        for (int g = 0; g < st.gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
-            st.gpu_busy[g] = (st.gpu_busy[g] * st.uptime - st0.gpu_busy[g] * st0.uptime) / span;
-        for (int w = 0; w < st.workers && w < CUZK_ENGINE_MAX_WORKERS; w++)
-            st.compute_worker_busy[w] =
-                (st.compute_worker_busy[w] * st.uptime - st0.compute_worker_busy[w] * st0.uptime) / span;
-    }
-    if (failed) {
-        free(ids);
-        free(lat);
-        return fail("%d of %d jobs failed", failed, jobs);
-    }
-    qsort(lat, (size_t)jobs, sizeof(*lat), cmp_double);
-    double p50 = lat[jobs / 2], p90 = lat[(int)(jobs * 0.9)], p99 = lat[(int)(jobs * 0.99)];
-    int nw = st.workers < CUZK_ENGINE_MAX_WORKERS ? st.workers : CUZK_ENGINE_MAX_WORKERS;
-    if (json) {
-        printf("{\"jobs\": %d, \"workers\": %d, \"device\": \"%s\", \"wall\": %.6f, \"proofs_per_s\": %.4f, "
-               "\"latency_p50\": %.6f, \"latency_p90\": %.6f, \"latency_p99\": %.6f, \"worker_busy\": %.4f",
-               jobs, st.workers, device, wall, jobs / wall, p50, p90, p99, st.worker_busy);
-        printf(", \"prepare_workers\": %d, \"finalize_workers\": %d, \"gpus\": %d, \"ready_queue_depth\": %u, "
-               "\"finalize_queue_depth\": %u, \"prepare_ahead\": %d, \"ready_max\": %u, \"finalize_queue_max\": %u, "
-               "\"prepare_busy\": %.4f, \"finalize_busy\": %.4f",
-               st.prepare_workers, st.finalize_workers, st.gpus, st.ready_queue_depth, st.finalize_queue_depth,
-               st.prepare_ahead, st.ready_max, st.finalize_queue_max, st.prepare_busy, st.finalize_busy);
-        printf(", \"compute_worker_busy\": [");
-        for (int w = 0; w < nw; w++)
-            printf("%s%.4f", w ? ", " : "", st.compute_worker_busy[w]);
-        printf("], \"gpu_busy\": [");
-        for (int g = 0; g < st.gpus; g++)
-            printf("%s%.4f", g ? ", " : "", st.gpu_busy[g]);
-        printf("]");
-        static const char *keys[NPH] = {"queue_wait", "load", "prepare", "ready_wait", "compute",
-                                        "finalize_wait", "finalize", "eval", "gpu_upload", "ntt",
-                                        "msm", "blind", "verify"};
-        for (int p = 0; p < NPH; p++)
-            printf(", \"mean_%s\": %.6f", keys[p], sum[p] / jobs);
-        printf("}\n");
-    } else {
-        printf("%d proofs, %d in flight, on %s: %.3f s, %.2f proofs/s\n", jobs, st.workers, device, wall,
-               jobs / wall);
-        printf("latency (submit to proof) p50 %.4f s, p90 %.4f s, p99 %.4f s\n", p50, p90, p99);
-        printf("pipeline: %d prepare, %d compute (%s), %d finalize workers; ready queue %u (most held %u, "
-               "%d prepared ahead), finalize queue %u (most held %u)\n",
-               st.prepare_workers, st.workers, st.gpus ? "GPU" : "CPU", st.finalize_workers, st.ready_queue_depth,
-               st.ready_max, st.prepare_ahead, st.finalize_queue_depth, st.finalize_queue_max);
-        printf("busy (share of the timed run): prepare %.1f %%, compute %.1f %%, finalize %.1f %%\n", 100 * st.prepare_busy,
-               100 * st.worker_busy, 100 * st.finalize_busy);
-        for (int w = 0; w < nw; w++) {
-            char where[16];
-            if (st.compute_worker_gpu[w] >= 0)
-                snprintf(where, sizeof(where), "GPU %d", st.compute_worker_gpu[w]);
-            else
-                snprintf(where, sizeof(where), "CPU");
-            printf("  compute worker %d (%s) %.1f %%\n", w, where, 100 * st.compute_worker_busy[w]);
-        }
-        for (int g = 0; g < st.gpus; g++)
-            printf("  GPU %d computing %.1f %%; memory plan: budget %s, keys %s, proofs' pool %s\n", g,
-                   100 * st.gpu_busy[g], cuzk_size_str(st.gpu_budget[g]).s, cuzk_size_str(st.gpu_key_bytes[g]).s,
-                   cuzk_size_str(st.gpu_pool_bytes[g]).s);
-        if (st.gpus)
-            printf("  plan: %llu proofs with the witness pre-staged, %llu without; %llu waits for room, %llu key "
-                   "copies dropped, %llu proofs on the streamed path, %llu sent to the CPU\n",
-                   st.plan_staged, st.plan_unstaged, st.plan_waits, st.plan_drops, st.plan_chunked, st.plan_cpu);
-        printf("mean per proof (stages and waits, then phases):\n");
-        for (int p = 0; p < NPH; p++)
-            printf("  %-11s %9.4f s\n", names[p], sum[p] / jobs);
-    }
-    free(ids);
-    free(lat);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -883,6 +515,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    /* the one variable every command honours (the others are read by the
+     * commands they concern) */
+    if (cli_env_backend())
+        return 2;
     if (argc > 2 && (!strcmp(cmd, "version") || !strcmp(cmd, "selftest")))
         return fail("'%s' takes no arguments, got '%s'", cmd, argv[2]);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))

@@ -1,23 +1,28 @@
 /* cuzk serve: options from the command line and from an optional config
  * file (--config FILE: "key = value" lines, keys named like the long
- * options), then the daemon (src/server/server.c). Every option goes
- * through apply_option, so a file and the command line accept exactly the
- * same values and name the offending input the same way. */
+ * options), then the daemon (src/server/server.c). The daemon's own
+ * options are here; the engine's come from its one table
+ * (src/engine/options.c), which cuzk bench and the engine's own checks
+ * read too. Every option goes through apply_option, so a file and the
+ * command line accept exactly the same values and name the offending input
+ * the same way. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/engine/options.h"
 #include "cli.h"
+#include "commands.h"
 
 #define CONFIG_MAX_BYTES (1u << 20) /* a config file is a few lines; a larger one is a wrong path */
 #define CONFIG_MAX_LINE 4096
+#define CUZK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { OPT_LISTEN, OPT_STATE_DIR, OPT_WORKERS, OPT_GPU_WORKERS, OPT_THREADS, OPT_DEVICE, OPT_MAX_JOBS, OPT_KEY_CACHE_BYTES,
-       OPT_GPU_MEMORY, OPT_PRESTAGE, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
+/* The daemon's own options (the engine's follow them in the help). */
+enum { OPT_LISTEN, OPT_STATE_DIR, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
 
-/* The options, in the order of the help; `help` is printed under each. */
 static const struct {
     const char *name, *arg, *help;
 } options[N_OPTS] = {
@@ -27,33 +32,13 @@ static const struct {
     [OPT_STATE_DIR] = {"state-dir", "DIR",
                        "the job journal (created if missing); jobs accepted before a crash run\n"
                        "again after a restart on the same DIR. Required"},
-    [OPT_WORKERS] = {"workers", "W", "proofs in flight at once on the CPU (no GPU), 1-256 (default 1)"},
-    [OPT_GPU_WORKERS] = {"gpu-workers-per-device", "G",
-                         "proofs in flight at once per GPU, 1-64 (default 2: one computes while the\n"
-                         "next one's witness goes up; they share the GPU's compute lock)"},
-    [OPT_THREADS] = {"threads", "T", "CPU threads per proof, 0-1024 (default 0: the cores shared among the workers)"},
-    [OPT_DEVICE] = {"device", "auto|gpu|cpu", "where proofs run (default auto: a GPU when present)"},
-    [OPT_MAX_JOBS] = {"max-jobs", "N",
-                      "jobs queued or running at once, 1-1000000 (default 1024); beyond it\n"
-                      "submissions get 429 and Retry-After"},
-    [OPT_KEY_CACHE_BYTES] = {"key-cache-bytes", "B",
-                             "evict unused keys (least recently used) beyond B bytes of key files\n"
-                             "(default 0: no budget)"},
-    [OPT_GPU_MEMORY] = {"gpu-memory", "B",
-                        "device memory each GPU may hold for keys and proofs (docs/engine.md);\n"
-                        "a proof that cannot fit even alone runs on the CPU (device auto) or fails\n"
-                        "(device gpu) (default 0: the GPU's free memory at start less 1 GiB)"},
-    [OPT_PRESTAGE] = {"prestage", "0|1",
-                      "1 (default): a GPU proof's witness goes up outside the GPU's compute\n"
-                      "lock while another proof computes, when the memory plan has room\n"
-                      "(docs/engine.md); 0: inside the lock"},
     [OPT_MAX_BODY] = {"max-body", "B",
                       "largest request body, 1024 to 2^40 (default 256M); an uploaded witness is\n"
                       "4/3 of its file in base64"},
     [OPT_RESULT_TTL] = {"result-ttl", "S", "seconds results are kept, 1 to 2592000 (default 3600)"},
 };
 
-void serve_usage(FILE *out)
+static void serve_usage(FILE *out)
 {
     fprintf(out, "usage: cuzk serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [options]\n"
                  "\n"
@@ -64,7 +49,8 @@ void serve_usage(FILE *out)
                  "        read options from FILE first: one 'key = value' a line, keys named like\n"
                  "        the options below without '--' (state-dir = /var/lib/cuzk), '#' starts a\n"
                  "        comment (at the start of a line or after a blank); options given on the\n"
-                 "        command line override the file\n");
+                 "        command line override the file, the file the environment variables\n"
+                 "        named below\n");
     for (int i = 0; i < N_OPTS; i++) {
         fprintf(out, "  --%s %s\n        ", options[i].name, options[i].arg);
         for (const char *p = options[i].help; *p; p++) {
@@ -74,45 +60,10 @@ void serve_usage(FILE *out)
         }
         fputc('\n', out);
     }
+    cli_engine_options_help(out, 1);
     fprintf(out, "  --help\n        print this message\n"
                  "\n"
                  "Sizes (B) are bytes, or with a K, M, G or T suffix (powers of 1024), or 2^k.\n");
-}
-
-int parse_bytes(const char *label, const char *s, unsigned long long lo, unsigned long long hi,
-                       unsigned long long *out)
-{
-    char *end;
-    unsigned long long v = 0;
-    int ok = 0;
-    errno = 0;
-    if (s[0] == '2' && s[1] == '^') {
-        unsigned long k = strtoul(s + 2, &end, 10);
-        ok = !errno && !*end && end != s + 2 && s[2] != '-' && k < 64;
-        if (ok)
-            v = 1ull << k;
-    } else if (s[0] >= '0' && s[0] <= '9') {
-        v = strtoull(s, &end, 10);
-        ok = !errno;
-        int shift = 0;
-        if (ok && *end) {
-            const char *units = "KMGT";
-            const char *u = strchr(units, *end);
-            ok = u && *u && end[1] == 0;
-            if (ok)
-                shift = 10 * (int)(u - units + 1);
-        }
-        if (ok && shift) {
-            ok = v <= (~0ull >> shift);
-            v <<= shift;
-        }
-    }
-    if (!ok || v < lo || v > hi)
-        return fail("%s expects a size in [%llu, %llu] bytes (an integer, with an optional K, M, G or T suffix, "
-                    "or 2^k), got '%s'",
-                    label, lo, hi, s);
-    *out = v;
-    return 0;
 }
 
 typedef struct serve_opts {
@@ -142,60 +93,49 @@ static int parse_listen(const char *label, const char *v, serve_opts *o)
     return 0;
 }
 
-/* Applies one option; label names it in messages ("--workers" or
- * "FILE:LINE: workers"). value must outlive the serve (state-dir keeps it). */
-static int apply_option(serve_opts *o, int opt, const char *label, const char *v)
+/* Applies one option, the daemon's or the engine's; label names it in
+ * messages ("--workers" or "FILE:LINE: workers"). value must outlive the
+ * serve (state-dir keeps it). */
+static int apply_option(serve_opts *o, const char *name, const char *label, const char *v)
 {
     cuzk_serve_config *c = &o->cfg;
-    int n;
-    switch (opt) {
-    case OPT_LISTEN:
+    int rc = cli_engine_option(&c->engine, name, label, v, 1);
+    if (rc >= 0)
+        return rc;
+    if (!strcmp(name, "listen"))
         return parse_listen(label, v, o);
-    case OPT_STATE_DIR:
+    if (!strcmp(name, "state-dir")) {
         if (!*v)
             return fail("%s expects a directory, got ''", label);
         c->state_dir = v;
         return 0;
-    case OPT_WORKERS:
-        return parse_count(label, v, 1, 256, &c->engine.workers);
-    case OPT_GPU_WORKERS:
-        return parse_count(label, v, 1, 64, &c->engine.gpu_workers_per_device);
-    case OPT_THREADS:
-        return parse_count(label, v, 0, 1024, &c->engine.threads_per_worker);
-    case OPT_DEVICE:
-        return parse_device(label, v, &c->engine.device);
-    case OPT_MAX_JOBS:
-        if (parse_count(label, v, 1, 1000000, &n))
-            return 2;
-        c->engine.max_jobs = (unsigned)n;
-        return 0;
-    case OPT_KEY_CACHE_BYTES:
-        return parse_bytes(label, v, 0, 1ull << 62, &c->engine.key_cache_bytes);
-    case OPT_GPU_MEMORY:
-        return parse_bytes(label, v, 0, 1ull << 50, &c->engine.gpu_memory_budget);
-    case OPT_PRESTAGE:
-        if (parse_count(label, v, 0, 1, &n))
-            return 2;
-        c->engine.prestage = n ? 1 : -1; /* the engine's 0 is its default (on) */
-        return 0;
-    case OPT_MAX_BODY:
+    }
+    if (!strcmp(name, "max-body"))
         return parse_bytes(label, v, 1024, 1ull << 40, &c->max_body);
-    case OPT_RESULT_TTL:
+    if (!strcmp(name, "result-ttl")) {
+        int n;
         if (parse_count(label, v, 1, 86400 * 30, &n))
             return 2;
         c->result_ttl = n;
         return 0;
-    default:
-        return fail("%s: internal error: option %d", label, opt);
     }
+    return fail("%s: internal error: option '%s'", label, name);
 }
 
+/* Options are numbered: the daemon's first, then the engine table's; -1
+ * for none (an engine alias counts as its option). */
 static int option_index(const char *name)
 {
     for (int i = 0; i < N_OPTS; i++)
         if (!strcmp(name, options[i].name))
             return i;
-    return -1;
+    const engine_option *e = engine_option_find(name);
+    return e ? N_OPTS + (int)(e - engine_options) : -1;
+}
+
+static const char *option_arg(int opt)
+{
+    return opt < N_OPTS ? options[opt].arg : engine_options[opt - N_OPTS].arg;
 }
 
 static void option_names(char *buf, size_t n)
@@ -204,6 +144,8 @@ static void option_names(char *buf, size_t n)
     buf[0] = 0;
     for (int i = 0; i < N_OPTS && used < n; i++)
         used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", options[i].name);
+    for (size_t i = 0; i < engine_option_count && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, ", %s", engine_options[i].name);
 }
 
 /* Reads FILE whole (bounded); *text is NUL-terminated, freed by the caller. */
@@ -249,7 +191,8 @@ static char *trim(char *s)
  * each line; a key may appear once. */
 static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
 {
-    int seen[N_OPTS] = {0};
+    /* the line each option was set on: the daemon's, then the engine's */
+    int seen[N_OPTS + 64] = {0};
     char label[CONFIG_MAX_LINE + 4200];
     unsigned line_no = 0;
     char *p = text, *end = text + len;
@@ -280,8 +223,8 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
         *eq = 0;
         char *key = trim(line), *value = trim(eq + 1);
         int opt = option_index(key);
-        if (opt < 0) {
-            char names[256];
+        if (opt < 0 || opt >= (int)CUZK_ARRAY_SIZE(seen)) {
+            char names[1024];
             option_names(names, sizeof(names));
             if (!strcmp(key, "config"))
                 return fail("%s:%u: 'config' cannot be set in a config file", path, line_no);
@@ -293,8 +236,8 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
         seen[opt] = (int)line_no;
         snprintf(label, sizeof(label), "%s:%u: %s", path, line_no, key);
         if (!*value)
-            return fail("%s has no value (expected %s)", label, options[opt].arg);
-        int bad = apply_option(o, opt, label, value);
+            return fail("%s has no value (expected %s)", label, option_arg(opt));
+        int bad = apply_option(o, key, label, value);
         if (bad)
             return bad;
     }
@@ -315,6 +258,11 @@ int cmd_serve(int argc, char **argv)
             return 0;
         }
         int known = !strcmp(a, "--config") || (!strncmp(a, "--", 2) && option_index(a + 2) >= 0);
+        if (!known && !strncmp(a, "--no-", 5)) { /* --no-prestage: an on/off option set to 0, no value */
+            cuzk_serve_config probe = {0};
+            if (cli_engine_flag_off(&probe.engine, a + 2, 1) == 0)
+                continue;
+        }
         if (!known)
             return fail("serve: unknown option '%s'; see cuzk serve --help", a);
         if (i + 1 >= argc)
@@ -331,6 +279,10 @@ int cmd_serve(int argc, char **argv)
     o.cfg.host = o.host;
     o.cfg.port = 8080;
     o.cfg.engine.workers = 1;
+    /* the environment's options (CUZK_GPU_UPLOAD, ...), under the file's
+     * and the command line's */
+    if (cli_env_engine(&o.cfg.engine))
+        return 2;
     char *text = NULL;
     if (config) {
         size_t len = 0;
@@ -342,10 +294,14 @@ int cmd_serve(int argc, char **argv)
             return bad;
         }
     }
-    for (int i = 0; i + 1 < argc; i += 2) {
+    for (int i = 0; i < argc; i += 2) {
+        if (cli_engine_flag_off(&o.cfg.engine, argv[i] + 2, 1) == 0) {
+            i--; /* a flag without a value */
+            continue;
+        }
         if (!strcmp(argv[i], "--config"))
             continue;
-        int bad = apply_option(&o, option_index(argv[i] + 2), argv[i], argv[i + 1]);
+        int bad = apply_option(&o, argv[i] + 2, argv[i], argv[i + 1]);
         if (bad) {
             free(text);
             return bad;

@@ -25,7 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../src/util/clock.h"
 #include "cli.h"
+#include "commands.h"
 #include "http_client.h"
 
 #define SUBMIT_DEFAULT_SERVER "127.0.0.1:8080"
@@ -36,7 +38,7 @@
 
 enum { EXIT_JOB = 1, EXIT_INPUT = 2, EXIT_DAEMON = 3, EXIT_TIMEOUT = 4 };
 
-void submit_usage(FILE *out)
+static void submit_usage(FILE *out)
 {
     fprintf(out,
             "usage: cuzk submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
@@ -90,13 +92,6 @@ typedef struct submit_opts {
     double wait; /* seconds; < 0: no limit */
     int no_upload, status, busy_retries;
 } submit_opts;
-
-static double now_mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void sleep_seconds(double s)
 {
@@ -160,7 +155,7 @@ static int exchange(const submit_opts *o, const char *method, const char *target
 static int retry_lost(const submit_opts *o, double *lost_since, const http_error *he, const char *repeat,
                       double deadline)
 {
-    double t = now_mono();
+    double t = cuzk_now();
     if (*lost_since < 0) {
         *lost_since = t;
         fprintf(stderr, "cuzk: lost the daemon at %s (%s); %s for up to %.0f s\n", o->server, he->message, repeat,
@@ -465,7 +460,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
     for (int attempt = 0;;) { /* attempt: the 429s so far */
         http_response r;
         http_error he;
-        double left = deadline - now_mono();
+        double left = deadline - cuzk_now();
         double idle = left < SUBMIT_IDLE ? (left > 1 ? left : 1) : SUBMIT_IDLE;
         rc = exchange(o, "POST", "/v1/proofs", &body, idle, &r, &he);
         if (rc == EXIT_INPUT)
@@ -513,10 +508,10 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
         int status = r.status, after = r.retry_after < 1 ? 1 : r.retry_after > 60 ? 60 : r.retry_after;
         http_response_free(&r);
         if (status == 429) {
-            if (attempt >= o->busy_retries || now_mono() + after > deadline) {
+            if (attempt >= o->busy_retries || cuzk_now() + after > deadline) {
                 rc = fail_code(EXIT_DAEMON, "the daemon at %s is full (%s); gave up after %d retr%s (--busy-retries%s)",
                            o->server, msg, attempt, attempt == 1 ? "y" : "ies",
-                           now_mono() + after > deadline ? ", --wait" : "");
+                           cuzk_now() + after > deadline ? ", --wait" : "");
                 goto out;
             }
             fprintf(stderr, "cuzk: the daemon at %s is full (%s); retrying in %d s (%d of %d)\n", o->server, msg,
@@ -552,7 +547,7 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
     snprintf(last, sizeof(last), "%s", state0);
     double lost_since = -1;
     for (;;) {
-        double left = deadline - now_mono();
+        double left = deadline - cuzk_now();
         double slice = left < SUBMIT_POLL_SLICE ? (left > 0 ? left : 0) : SUBMIT_POLL_SLICE;
         if (last[0])
             snprintf(target, sizeof(target), "/v1/proofs/%s?wait=%.3f&state=%s", id, slice, last);
@@ -606,7 +601,7 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
                 fprintf(stderr, "cuzk: job %s %s\n", id, state);
                 snprintf(last, sizeof(last), "%s", state);
             }
-            if (now_mono() >= deadline)
+            if (cuzk_now() >= deadline)
                 rc = fail_code(EXIT_TIMEOUT,
                            "--wait passed; job %s is still %s on the daemon at %s: cuzk submit --job %s <proof.json> "
                            "<public.json> fetches it later, DELETE /v1/proofs/%s cancels it",
@@ -729,7 +724,7 @@ int cmd_submit(int argc, char **argv)
         return fail("%s%s%s", source ? source : "", source ? ": " : "", he.message);
     if (o.status)
         return print_status(&o);
-    double deadline = o.wait < 0 ? INFINITY : now_mono() + o.wait;
+    double deadline = o.wait < 0 ? INFINITY : cuzk_now() + o.wait;
     char id[201], state[16] = "";
     if (o.job)
         snprintf(id, sizeof(id), "%s", o.job);

@@ -1,4 +1,4 @@
-#include "curve.h"
+#include "curve_desc.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -6,16 +6,15 @@
 #include "../../include/cuzk.h"
 #include "../field/params_bls12_381.h"
 #include "../field/params_bn254.h"
-#include "../util/error.h"
 #include "../util/rand.h"
-#include "binfile.h"
 
 static const uint64_t bn254_q[4] = BN254_FP_MODULUS, bn254_r[4] = BN254_FR_MODULUS;
 static const uint64_t bls_q[6] = BLS12_381_FP_MODULUS, bls_r[4] = BLS12_381_FR_MODULUS;
 
+/* two-adicity: BN254's r - 1 = 2^28 * odd, BLS12-381's 2^32 * odd */
 static const curve_desc curves[] = {
-    {CUZK_CURVE_BN254, "bn128", "BN254", 32, 32, bn254_q, bn254_r, 64, 128},
-    {CUZK_CURVE_BLS12_381, "bls12381", "BLS12-381", 48, 32, bls_q, bls_r, 96, 192},
+    {CUZK_CURVE_BN254, "bn128", "BN254", 32, 32, bn254_q, bn254_r, 64, 128, 28, 0x3f},
+    {CUZK_CURVE_BLS12_381, "bls12381", "BLS12-381", 48, 32, bls_q, bls_r, 96, 192, 32, 0x7f},
 };
 
 const curve_desc *curve_by_id(int id)
@@ -86,40 +85,13 @@ void curve_prime_bytes(unsigned char *out, const uint64_t *m, uint32_t n8)
             out[8 * i + k] = (unsigned char)(m[i] >> (8 * k));
 }
 
-int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
-                  cuzk_error *err)
-{
-    const binfile_section *h = binfile_require(bf, 1, "header", err);
-    if (!h)
-        return err ? err->code : CUZK_ERR_FORMAT;
-    const unsigned char *p = binfile_data(bf, h);
-    if (h->size < 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, too short for n8",
-                              bf->name, (unsigned long long)h->size);
-    uint32_t n8 = read_u32le(p);
-    if (n8 != 32)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: section 1 (header): field size n8 = %u, expected 32 (BN254 or BLS12-381)", bf->name,
-                              n8);
-    if (h->size != 4 + (uint64_t)n8 + rest)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: section 1 (header) has %llu bytes, expected %u", bf->name,
-                              (unsigned long long)h->size, 4 + n8 + rest);
-    *curve = curve_by_r(p + 4, n8);
-    if (!*curve)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: section 1 (header): the prime is neither BN254's nor BLS12-381's scalar field",
-                              bf->name);
-    *body = p + 4 + n8;
-    return CUZK_OK;
-}
-
-int curve_random_scalar(unsigned char out[32], const curve_desc *c)
+int curve_random_scalar(unsigned char out[32], const curve_desc *c, cuzk_random_fn random, void *random_ctx)
 {
     for (;;) {
-        int rc = cuzk_os_random(out, 32);
+        int rc = cuzk_random_bytes(random, random_ctx, out, 32);
         if (rc != CUZK_OK)
             return rc;
-        out[31] &= c->id == CUZK_CURVE_BN254 ? 0x3f : 0x7f; /* r < 2^254 resp. 2^255 */
+        out[31] &= c->r_top_mask;
         if (bytes_below(out, c->r, 32))
             return CUZK_OK;
     }

@@ -1,0 +1,125 @@
+/* The engine's insides, shared by its files (include/cuzk.h "engine" is
+ * the API; docs/engine.md the design):
+ *
+ *   engine.c     configuration, the job table, submit/wait/result/cancel/
+ *                release, the stats, create and destroy
+ *   workers.c    the worker pools and the three stages a job runs through
+ *   queue.c      the priority queues between the stages
+ *   key_cache.c  the keys the jobs share
+ *   src/gpu/     each GPU's memory plan (plan.c) and the keys' copies on
+ *                GPUs (residency.c)
+ *
+ * A job goes through three stages (src/groth16/prove.h), each with its own
+ * pool of threads, and through bounded priority queues between them:
+ *
+ *   in (admission, max_jobs) -> prepare workers -> ready (ready_queue_depth)
+ *   -> compute workers -> finalize queue (finalize_queue_depth)
+ *   -> finalize workers -> ended
+ *
+ * Prepare (CPU) loads the key and witness and, for a GPU, evaluates a and b
+ * and splits the witness; compute runs the GPU call (gpu_workers_per_device
+ * compute workers per GPU) or, without a GPU, the whole CPU proof; finalize
+ * (CPU) finishes the GPU's MSMs, blinds, verifies and writes the JSON. So
+ * the CPU prepares job n+1 and finalizes job n-1 while the GPU computes
+ * job n.
+ *
+ * Bounds: a stage takes a job only when the next queue has room for it
+ * (the queue's bound counts the jobs in the stage feeding it), so a job
+ * waits in the earlier queue, where a higher-priority job that arrives
+ * later can still pass it; prepared data in host memory is bounded by the
+ * ready queue's depth plus the jobs computing.
+ *
+ * One mutex guards the engine's state; nothing slow runs under it: keys and
+ * witnesses are opened, stages run and prepared data is freed with it
+ * released. While a worker runs a stage, the job's key, witness and prove
+ * state belong to that worker; while the job waits in a queue, they belong
+ * to the engine (the lock), so cancel can free them at once. The key cache
+ * and the memory plan have locks of their own; the engine's may be held
+ * when the key cache's is taken (never the other way), the plan's is never
+ * taken with the engine's held. */
+#ifndef CUZK_ENGINE_IMPL_H
+#define CUZK_ENGINE_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "../../include/cuzk.h"
+#include "../gpu/residency.h"
+#include "../groth16/prove.h"
+#include "key_cache.h"
+#include "queue.h"
+
+#define ENGINE_JOB_BUCKETS 4096 /* job lookup hash: ids are sequential */
+
+typedef struct job {
+    cuzk_job_info info;
+    char *key_name, *key_path, *witness_path;
+    void *witness; /* the witness's bytes, when given as bytes (w maps them) */
+    size_t witness_len;
+    char *proof, *pub;
+    double t_submit;
+    double t_queued;   /* when it entered the queue it is in */
+    atomic_int cancel; /* read by the stage running it, without the lock */
+    key_entry *key;    /* held from prepare to the end */
+    cuzk_wtns *w;
+    prove_state *ps;
+    pq_node queued;    /* in its queue's priority FIFO */
+    struct job *next_in_bucket;
+} job;
+
+enum { POOL_PREPARE, POOL_COMPUTE, POOL_FINALIZE };
+
+typedef struct worker {
+    struct cuzk_engine *e;
+    pthread_t thread;
+    int pool, index;
+    int gpu;                 /* compute workers: the GPU it proves on, -1 the CPU */
+    double busy, busy_since; /* under the lock; busy_since 0: idle */
+} worker;
+
+struct cuzk_engine {
+    cuzk_engine_config cfg; /* with the defaults filled in */
+    pthread_mutex_t mu;
+    pthread_cond_t prepare_cv, compute_cv, finalize_cv, ended;
+    pqueue q_in, q_ready, q_final;
+    unsigned preparing, computing, finalizing;
+    job *buckets[ENGINE_JOB_BUCKETS];
+    key_cache *keys;
+    gpu_plan *plan; /* the device-memory plan (src/gpu/plan.c) */
+    worker *workers;
+    int n_workers, n_started, n_prepare, n_compute, n_finalize;
+    int gpus;
+    int gpu_active[CUZK_ENGINE_MAX_GPUS]; /* jobs in compute on each GPU */
+    double gpu_since[CUZK_ENGINE_MAX_GPUS], gpu_busy[CUZK_ENGINE_MAX_GPUS];
+    int stopping;
+    unsigned active; /* queued + running */
+    unsigned running;
+    unsigned long long next_id, finish_seq, done, failed, cancelled;
+    double t_create;
+    /* sums over the jobs done, for the means in the stats */
+    double sum_queue_wait, sum_load, sum_prepare, sum_ready_wait, sum_compute, sum_finalize_wait, sum_finalize,
+        sum_verify, sum_latency;
+};
+
+/* What an ended job leaves to free once the engine's lock is released. */
+typedef struct leftovers {
+    prove_state *ps;
+    cuzk_wtns *w;
+    void *witness;
+    key_evicted evicted; /* keys the job's end pushed out of the cache */
+} leftovers;
+
+/* engine.c */
+/* Under the lock: the job ends (state DONE, FAILED or CANCELLED); it lets
+ * go of its key (the cache's budget applies at once) and its prepared data
+ * goes to *left. */
+void engine_end_job(cuzk_engine *e, job *j, int state, int status, const char *error, leftovers *left);
+/* Without the lock. */
+void engine_free_leftovers(cuzk_engine *e, leftovers *l);
+
+/* workers.c */
+void *engine_worker_main(void *arg);
+/* The testing hook (cuzk_engine_config.stage_hook), outside the lock. */
+void engine_hook(cuzk_engine *e, const job *j, int stage, int event);
+
+#endif

@@ -1,0 +1,53 @@
+/* The engine's cache of loaded keys: keys named by an id (preloaded with
+ * cuzk_engine_key_load, reloaded from its path when evicted) or by their
+ * path, counted in file bytes against a budget, evicted least recently
+ * used among those no job holds. A key leaving the cache leaves the GPU
+ * memory plan too (its copies are freed with it). Thread-safe, with a lock
+ * of its own under which no file is opened or freed. */
+#ifndef CUZK_ENGINE_KEY_CACHE_H
+#define CUZK_ENGINE_KEY_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../include/cuzk.h"
+#include "../gpu/residency.h"
+
+typedef struct key_cache key_cache;
+typedef struct key_entry key_entry; /* a cached key, held by a job from acquire to release */
+
+/* budget: file bytes of cached keys (0: no limit); plan (may be NULL): the
+ * plan the cache's keys are counted in. */
+int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_error *err);
+/* Frees every key; no entry may be held. */
+void key_cache_destroy(key_cache *kc);
+
+/* The key named `name` (an id or a path), loaded from `path` (or, for an
+ * evicted id, from the id's path) when not cached, and held: it stays
+ * until key_cache_release. */
+int key_cache_acquire(key_cache *kc, const char *name, const char *path, key_entry **out, cuzk_error *err);
+const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
+/* Keys that left the cache, to free (key_cache_free_evicted) once the
+ * caller holds no lock: freeing a key waits for its GPU copies. */
+typedef struct key_evicted {
+    struct cuzk_zkey **keys;
+    size_t n;
+} key_evicted;
+
+/* Lets go of a held key (NULL: none); keys over the budget leave the cache
+ * at once (the stats no longer count them) into *out. */
+void key_cache_release(key_cache *kc, key_entry *k, key_evicted *out);
+void key_cache_free_evicted(key_cache *kc, key_evicted *ev);
+
+/* cuzk_engine_key_load: loads (or replaces, CUZK_ERR_BUSY while held) the
+ * key under an id. */
+int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *err);
+/* cuzk_engine_key_evict: drops a cached key, by id or path, once no job
+ * holds it. */
+int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err);
+/* Whether an id was loaded (it may be evicted now: a job reloads it). */
+int key_cache_known(key_cache *kc, const char *name);
+/* Keys loaded now and their file bytes. */
+void key_cache_stats(key_cache *kc, unsigned *count, unsigned long long *bytes);
+
+#endif

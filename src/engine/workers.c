@@ -1,0 +1,268 @@
+/* The engine's worker pools and the stages of a job (engine_impl.h):
+ * prepare (CPU: key, witness, and for a GPU the evaluation and witness
+ * split), compute (the GPU call within the GPU's memory plan, or the whole
+ * CPU proof), finalize (CPU: the MSMs' last step, blinding, the pairing
+ * check, the JSON). Each pool waits on its own condition variable; a stage
+ * takes a job only when the next queue has room for it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/clock.h"
+#include "engine_impl.h"
+
+void engine_hook(cuzk_engine *e, const job *j, int stage, int event)
+{
+    if (e->cfg.stage_hook)
+        e->cfg.stage_hook(e->cfg.stage_hook_ctx, j ? j->info.id : 0, stage, event);
+}
+
+/* Under the lock: a worker starts or stops being busy. */
+static void busy_start(worker *w, double t)
+{
+    w->busy_since = t;
+}
+
+static void busy_stop(worker *w, double t)
+{
+    w->busy += t - w->busy_since;
+    w->busy_since = 0;
+}
+
+static void gpu_start(cuzk_engine *e, int gpu, double t)
+{
+    if (gpu >= 0 && e->gpu_active[gpu]++ == 0)
+        e->gpu_since[gpu] = t;
+}
+
+static void gpu_stop(cuzk_engine *e, int gpu, double t)
+{
+    if (gpu >= 0 && --e->gpu_active[gpu] == 0)
+        e->gpu_busy[gpu] += t - e->gpu_since[gpu];
+}
+
+/* The job's stage times so far, from its prove state (under the lock; the
+ * state's owner is the caller). */
+static void copy_timings(job *j)
+{
+    if (!j->ps)
+        return;
+    j->info.timings = *prove_state_timings(j->ps);
+    cuzk_timings *t = &j->info.timings;
+    t->total = t->prepare + t->compute + t->finalize;
+}
+
+/* Ends a job whose stage failed or was cancelled, or hands it to the next
+ * queue. Under the lock. */
+static void stage_done(cuzk_engine *e, job *j, int rc, const cuzk_error *err, pqueue *next, int next_stage,
+                       pthread_cond_t *next_cv, leftovers *left)
+{
+    if (atomic_load(&j->cancel)) /* whatever the stage returned */
+        engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, left);
+    else if (rc != CUZK_OK)
+        engine_end_job(e, j, CUZK_JOB_FAILED, rc, err->message, left);
+    else {
+        j->info.stage = next_stage;
+        j->t_queued = cuzk_now();
+        pq_push(next, &j->queued);
+        pthread_cond_broadcast(next_cv);
+    }
+}
+
+/* Every proof's options, from the engine's configuration. */
+static cuzk_prove_options proof_options(const cuzk_engine *e)
+{
+    const cuzk_engine_config *c = &e->cfg;
+    return (cuzk_prove_options){
+        .threads = c->threads_per_worker,
+        .device = c->device,
+        .gpu_upload = c->gpu_upload,
+        .gpu_eval = c->gpu_eval,
+        .gpu_msm_chunk = c->gpu_msm_chunk,
+        .random = c->random,
+        .random_ctx = c->random_ctx,
+    };
+}
+
+static void run_prepare(cuzk_engine *e, worker *wk, job *j)
+{
+    engine_hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
+    cuzk_error err = {0};
+    int rc = CUZK_OK;
+    double t0 = cuzk_now(), t1 = t0;
+    if (atomic_load(&j->cancel))
+        rc = CUZK_ERR_CANCELLED;
+    else {
+        rc = key_cache_acquire(e->keys, j->key_name, j->key_path, &j->key, &err);
+        if (rc == CUZK_OK)
+            rc = j->witness ? cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err)
+                            : cuzk_wtns_open(&j->w, j->witness_path, &err);
+        t1 = cuzk_now();
+        if (rc == CUZK_OK) {
+            cuzk_prove_options opts = proof_options(e);
+            rc = prove_prepare(key_entry_zkey(j->key), j->w, NULL, NULL, &opts, &j->cancel, &j->ps, &err);
+        }
+    }
+    engine_hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE);
+    leftovers left = {0};
+    pthread_mutex_lock(&e->mu);
+    double t = cuzk_now();
+    busy_stop(wk, t);
+    e->preparing--;
+    j->info.load = t1 - t0;
+    copy_timings(j);
+    stage_done(e, j, rc, &err, &e->q_ready, CUZK_STAGE_READY, &e->compute_cv, &left);
+    pthread_cond_broadcast(&e->prepare_cv); /* a failed job frees its ready slot */
+    pthread_mutex_unlock(&e->mu);
+    engine_free_leftovers(e, &left);
+}
+
+/* A GPU-path job on GPU g: room in the memory plan, then the GPU call (or
+ * the CPU, when nothing fits). */
+static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
+{
+    gpu_plan_hold hold;
+    int rc = gpu_plan_begin(e->plan, g, key_entry_zkey(j->key), e->cfg.gpu_eval == CUZK_GPU_EVAL_CPU, &j->cancel,
+                            e->cfg.device == CUZK_DEVICE_GPU, &hold, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (hold.to_cpu) {
+        prove_route_cpu(j->ps, hold.note);
+        return prove_compute(j->ps, NULL, err);
+    }
+    prove_gpu_grant grant = {.gpu = g, .with_matrices = hold.with_matrices, .stage = hold.stage,
+                             .msm_chunk = hold.msm_chunk};
+    rc = prove_compute(j->ps, &grant, err);
+    gpu_plan_end(e->plan, &hold, prove_state_gpu(j->ps) >= 0, prove_state_staged(j->ps));
+    return rc;
+}
+
+static void run_compute(cuzk_engine *e, worker *wk, job *j)
+{
+    engine_hook(e, j, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    cuzk_error err = {0};
+    int rc;
+    if (atomic_load(&j->cancel))
+        rc = CUZK_ERR_CANCELLED;
+    else if (wk->gpu >= 0 && prove_state_gpu(j->ps) >= 0)
+        rc = compute_planned(e, j, wk->gpu, &err);
+    else
+        rc = prove_compute(j->ps, NULL, &err); /* the CPU path */
+    engine_hook(e, j, CUZK_STAGE_COMPUTE, CUZK_HOOK_LEAVE);
+    leftovers left = {0};
+    pthread_mutex_lock(&e->mu);
+    double t = cuzk_now();
+    busy_stop(wk, t);
+    gpu_stop(e, wk->gpu, t);
+    e->computing--;
+    copy_timings(j);
+    stage_done(e, j, rc, &err, &e->q_final, CUZK_STAGE_FINALIZE_WAIT, &e->finalize_cv, &left);
+    pthread_cond_broadcast(&e->compute_cv); /* a failed job frees its finalize slot */
+    pthread_cond_broadcast(&e->prepare_cv); /* a compute worker is free */
+    pthread_mutex_unlock(&e->mu);
+    engine_free_leftovers(e, &left);
+}
+
+static void run_finalize(cuzk_engine *e, worker *wk, job *j)
+{
+    engine_hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
+    cuzk_error err = {0};
+    char *proof = NULL, *pub = NULL;
+    int rc = atomic_load(&j->cancel) ? CUZK_ERR_CANCELLED : prove_finalize(j->ps, &proof, &pub, &err);
+    engine_hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_LEAVE);
+    leftovers left = {0};
+    pthread_mutex_lock(&e->mu);
+    busy_stop(wk, cuzk_now());
+    e->finalizing--;
+    copy_timings(j);
+    if (atomic_load(&j->cancel)) {
+        engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
+    } else if (rc != CUZK_OK)
+        engine_end_job(e, j, CUZK_JOB_FAILED, rc, err.message, &left);
+    else {
+        j->proof = proof;
+        j->pub = pub;
+        proof = pub = NULL;
+        engine_end_job(e, j, CUZK_JOB_DONE, CUZK_OK, NULL, &left);
+    }
+    pthread_mutex_unlock(&e->mu);
+    cuzk_free(proof); /* a cancelled job's result is dropped */
+    cuzk_free(pub);
+    engine_free_leftovers(e, &left);
+}
+
+static job *pop_job(pqueue *q)
+{
+    pq_node *x = pq_pop(q);
+    return x ? PQ_OWNER(x, job, queued) : NULL;
+}
+
+/* Under the lock: the job this worker should take now, or NULL. A stage
+ * takes a job only when the next queue has room for it. */
+static job *take_job(cuzk_engine *e, worker *wk)
+{
+    double t = cuzk_now();
+    job *j = NULL;
+    switch (wk->pool) {
+    case POOL_PREPARE: {
+        /* within the ready queue's bound, and for a free compute worker
+         * or one of the jobs prepared ahead */
+        unsigned staged = e->q_ready.n + e->preparing;
+        unsigned wanted = (unsigned)(e->n_compute - (int)e->computing) + (unsigned)e->cfg.prepare_ahead;
+        if (staged >= e->cfg.ready_queue_depth || staged >= wanted || !(j = pop_job(&e->q_in)))
+            return NULL;
+        e->preparing++;
+        j->info.state = CUZK_JOB_RUNNING;
+        j->info.queue_wait = t - j->t_submit;
+        e->running++;
+        break;
+    }
+    case POOL_COMPUTE:
+        if (e->q_final.n + e->computing >= e->cfg.finalize_queue_depth || !(j = pop_job(&e->q_ready)))
+            return NULL;
+        e->computing++;
+        j->info.ready_wait = t - j->t_queued;
+        j->info.compute_worker = wk->index;
+        gpu_start(e, wk->gpu, t);
+        pthread_cond_broadcast(&e->prepare_cv); /* a ready slot is free */
+        break;
+    default:
+        if (!(j = pop_job(&e->q_final)))
+            return NULL;
+        e->finalizing++;
+        j->info.finalize_wait = t - j->t_queued;
+        pthread_cond_broadcast(&e->compute_cv); /* a finalize slot is free */
+        break;
+    }
+    j->info.stage = wk->pool == POOL_PREPARE   ? CUZK_STAGE_PREPARE
+                    : wk->pool == POOL_COMPUTE ? CUZK_STAGE_COMPUTE
+                                               : CUZK_STAGE_FINALIZE;
+    busy_start(wk, t);
+    return j;
+}
+
+void *engine_worker_main(void *arg)
+{
+    worker *wk = arg;
+    cuzk_engine *e = wk->e;
+    pthread_cond_t *cv = wk->pool == POOL_PREPARE   ? &e->prepare_cv
+                         : wk->pool == POOL_COMPUTE ? &e->compute_cv
+                                                    : &e->finalize_cv;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j = NULL;
+        while (!e->stopping && !(j = take_job(e, wk)))
+            pthread_cond_wait(cv, &e->mu);
+        if (!j)
+            break;
+        pthread_mutex_unlock(&e->mu);
+        if (wk->pool == POOL_PREPARE)
+            run_prepare(e, wk, j);
+        else if (wk->pool == POOL_COMPUTE)
+            run_compute(e, wk, j);
+        else
+            run_finalize(e, wk, j);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}

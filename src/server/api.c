@@ -1,0 +1,639 @@
+/* The daemon's HTTP API (docs/api.md): the routes, their checks of the
+ * client's input (every bad request a 4xx naming the field, what was
+ * expected and found) and their replies. */
+#include "../../include/cuzk.h"
+
+#if CUZK_HAVE_SERVER
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "../engine/stats.h"
+#include "../util/clock.h"
+#include "../util/error.h"
+#include "server_impl.h"
+
+typedef struct body {
+    char *data;
+    size_t len;
+    int too_large;
+} body;
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, json_t *o)
+{
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!text)
+        return MHD_NO;
+    size_t n = strlen(text);
+    char *t2 = realloc(text, n + 2);
+    if (t2) {
+        text = t2;
+        text[n++] = '\n';
+        text[n] = 0;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(n, text, MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    if (status == 429 || status == 503)
+        MHD_add_response_header(r, "Retry-After", "1");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return reply(c, status, json_pack("{s:s}", "error", msg));
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, char *text)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(r, "Content-Type", "text/plain; version=0.0.4");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static unsigned status_for(int rc)
+{
+    switch (rc) {
+    case CUZK_ERR_BUSY:
+        return 429;
+    case CUZK_ERR_NOT_FOUND:
+        return 404;
+    case CUZK_ERR_NO_MEMORY:
+    case CUZK_ERR_IO:
+        return 503;
+    default:
+        return 400;
+    }
+}
+
+static int b64_value(int ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A';
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0' + 52;
+    if (ch == '+' || ch == '-')
+        return 62;
+    if (ch == '/' || ch == '_')
+        return 63;
+    return -1;
+}
+
+/* Standard or URL-safe base64, padding optional; -1 on a bad character. */
+static long long b64_decode(const char *in, size_t len, unsigned char *out)
+{
+    unsigned acc = 0;
+    int bits = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (in[i] == '=')
+            break;
+        int v = b64_value((unsigned char)in[i]);
+        if (v < 0)
+            return -1;
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (long long)o;
+}
+
+static int parse_priority(json_t *p, int *out)
+{
+    if (!p) {
+        *out = CUZK_PRIORITY_NORMAL;
+        return 0;
+    }
+    if (json_is_integer(p) && json_integer_value(p) >= 0 && json_integer_value(p) <= 3) {
+        *out = (int)json_integer_value(p);
+        return 0;
+    }
+    static const char *names[4] = {"low", "normal", "high", "critical"};
+    if (json_is_string(p))
+        for (int i = 0; i < 4; i++)
+            if (!strcasecmp(json_string_value(p), names[i])) {
+                *out = i;
+                return 0;
+            }
+    return -1;
+}
+
+/* Client text quoted back in a message: at most 64 bytes, anything but
+ * printable ASCII shown as '?' (the answer must stay valid JSON text). */
+static void quote_found(const char *text, size_t len, char *out, size_t n)
+{
+    size_t k = 0, shown = len > 64 ? 64 : len;
+    for (size_t i = 0; i < shown && k + 1 < n; i++)
+        out[k++] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
+    for (const char *more = len > shown ? "..." : ""; *more && k + 1 < n; more++)
+        out[k++] = *more;
+    out[k] = 0;
+}
+
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
+    }
+}
+
+/* The request id of a POST /v1/proofs: the body's "request_id", or the
+ * Idempotency-Key header; given both, they must agree. 0 with out filled
+ * ("" when there is none), or -1 with msg naming the field, what it
+ * expects and what it got. */
+static int request_id_of(struct MHD_Connection *c, json_t *req, char out[REQUEST_ID_MAX + 1], char *msg, size_t n)
+{
+    char found[80];
+    json_t *field = json_object_get(req, "request_id");
+    const char *body_id = NULL;
+    if (field) {
+        if (!json_is_string(field)) {
+            snprintf(msg, n, "request body: \"request_id\" expects a string of " REQUEST_ID_RULE ", got %s",
+                     json_kind(field));
+            return -1;
+        }
+        body_id = json_string_value(field);
+        size_t len = json_string_length(field);
+        if (len != strlen(body_id) || !request_id_valid(body_id)) { /* a \u0000 inside counts as bad */
+            quote_found(body_id, len, found, sizeof(found));
+            snprintf(msg, n, "request body: \"request_id\" expects " REQUEST_ID_RULE ", got '%s'", found);
+            return -1;
+        }
+    }
+    const char *header_id = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+    if (header_id && !request_id_valid(header_id)) {
+        quote_found(header_id, strlen(header_id), found, sizeof(found));
+        snprintf(msg, n, "Idempotency-Key header: expects " REQUEST_ID_RULE ", got '%s'", found);
+        return -1;
+    }
+    if (body_id && header_id && strcmp(body_id, header_id)) {
+        snprintf(msg, n,
+                 "\"request_id\" '%s' and the Idempotency-Key header '%s' differ: give one, or the same id in both",
+                 body_id, header_id);
+        return -1;
+    }
+    snprintf(out, REQUEST_ID_MAX + 1, "%s", body_id ? body_id : header_id ? header_id : "");
+    return 0;
+}
+
+/* The job recorded under a client's request id (lock held). */
+static sjob *find_by_request_id(server *s, const char *request_id)
+{
+    for (sjob *j = s->jobs; j; j = j->next)
+        if (j->request_id[0] && !strcmp(j->request_id, request_id))
+            return j;
+    return NULL;
+}
+
+static pending_request *find_pending(server *s, const char *request_id)
+{
+    for (pending_request *p = s->pending; p; p = p->next)
+        if (!strcmp(p->request_id, request_id))
+            return p;
+    return NULL;
+}
+
+/* Under the table's lock: a POST whose request id is known already gets
+ * its answer here, the job the id names (200: a retry; even when the
+ * daemon is full, since it adds nothing) or a 409 (the id names another
+ * request). A retry racing its first attempt, still being journaled,
+ * waits for that to be published or to fail. Returns the status and fills
+ * *answer (200) or msg (409); 0 when the request is new. */
+static unsigned known_request(server *s, const char *request_id, const unsigned char *digest, json_t **answer,
+                              char *msg, size_t n)
+{
+    for (;;) {
+        sjob *j = find_by_request_id(s, request_id);
+        if (j && !memcmp(j->request_digest, digest, REQUEST_DIGEST_LEN)) {
+            s->duplicates++;
+            *answer = json_pack("{s:s, s:s, s:s, s:b}", "id", j->id, "state", server_state_name(j->info.state), "request_id",
+                                request_id, "duplicate", 1);
+            return 200;
+        }
+        if (j) {
+            snprintf(msg, n, "request_id '%s' names job %s, another request (its key, witness or priority differ): a "
+                     "new request needs a new request_id", request_id, j->id);
+            return 409;
+        }
+        pending_request *p = find_pending(s, request_id);
+        if (!p)
+            return 0;
+        if (memcmp(p->digest, digest, REQUEST_DIGEST_LEN)) {
+            snprintf(msg, n, "request_id '%s' names another request, being accepted now (its key, witness or priority "
+                     "differ): a new request needs a new request_id", request_id);
+            return 409;
+        }
+        pthread_cond_wait(&s->published, &s->mu);
+    }
+}
+
+static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const body *b)
+{
+    json_error_t je;
+    json_t *req = json_loadb(b->data ? b->data : "", b->len, 0, &je);
+    if (!req || !json_is_object(req)) {
+        json_decref(req);
+        return reply_error(c, 400, "request body: expected a JSON object, %s (line %d, column %d)", je.text,
+                           je.line, je.column);
+    }
+    json_t *kp = json_object_get(req, "key_path"), *ki = json_object_get(req, "key_id");
+    json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
+    int prio;
+    enum MHD_Result ret;
+    char request_id[REQUEST_ID_MAX + 1], msg[512];
+    unsigned char *witness = NULL;
+    size_t witness_len = 0;
+    if (!kp == !ki || (kp && !json_is_string(kp)) || (ki && !json_is_string(ki))) {
+        ret = reply_error(c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
+        goto out;
+    }
+    if (!wp == !wb || (wp && !json_is_string(wp)) || (wb && !json_is_string(wb))) {
+        ret = reply_error(c, 400,
+                          "request body: give exactly one of \"witness_path\" and \"witness\" (base64 .wtns), as a "
+                          "string");
+        goto out;
+    }
+    if (parse_priority(json_object_get(req, "priority"), &prio) != 0) {
+        ret = reply_error(c, 400, "request body: \"priority\" must be low, normal, high, critical or 0-3");
+        goto out;
+    }
+    if (request_id_of(c, req, request_id, msg, sizeof(msg)) != 0) {
+        ret = reply_error(c, 400, "%s", msg);
+        goto out;
+    }
+    /* an uploaded witness is decoded before anything else: a retry's
+     * digest covers its bytes, and a retry journals nothing */
+    if (wb) {
+        const char *t = json_string_value(wb);
+        size_t tl = strlen(t);
+        if (!(witness = malloc(tl * 3 / 4 + 3))) {
+            ret = reply_error(c, 503, "out of memory for a %zu-byte witness", tl * 3 / 4);
+            goto out;
+        }
+        long long wl = b64_decode(t, tl, witness);
+        if (wl <= 0) {
+            ret = reply_error(c, 400, "request body: \"witness\" is not valid base64 (or empty)");
+            goto out;
+        }
+        witness_len = (size_t)wl;
+    }
+    unsigned char digest[REQUEST_DIGEST_LEN] = {0};
+    if (request_id[0])
+        journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(wp), witness, witness_len, prio,
+                       digest);
+    /* The request is written and fsync'd with the table's lock released (a
+     * slow disk must not stall every other request): a slot is reserved
+     * under the lock so the table's bound holds (and the request id is
+     * marked pending, for a racing retry to wait on), and the job is
+     * published only once it is durable and in the engine. The 202 goes
+     * out after that, so an accepted job is always journaled. */
+    pending_request mine = {.request_id = request_id, .digest = digest};
+    json_t *answer = NULL;
+    unsigned long long eid = 0;
+    cuzk_error err = {0};
+    sjob *j = NULL;
+    int rc = CUZK_OK;
+    pthread_mutex_lock(&s->mu);
+    unsigned known = request_id[0] ? known_request(s, request_id, digest, &answer, msg, sizeof(msg)) : 0;
+    if (!known) {
+        if (s->n_jobs + s->n_reserved >= SERVER_MAX_JOBS_TABLE)
+            rc = cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later");
+        else {
+            s->n_reserved++;
+            if (request_id[0]) {
+                mine.next = s->pending;
+                s->pending = &mine;
+            }
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (known) {
+        ret = known == 200 ? reply(c, 200, answer) : reply_error(c, known, "%s", msg);
+        goto out;
+    }
+    int reserved = rc == CUZK_OK;
+    char id[33] = "", name[64];
+    if (rc == CUZK_OK && server_new_id(id) != 0)
+        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot draw a job id");
+    json_t *jr = rc == CUZK_OK ? json_pack("{s:i}", "priority", prio) : NULL;
+    if (rc == CUZK_OK && !jr)
+        rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    if (rc == CUZK_OK) {
+        json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : ki);
+        if (wp)
+            json_object_set(jr, "witness_path", wp);
+        else {
+            snprintf(name, sizeof(name), "%s.wtns", id);
+            if (journal_write_durable(s, name, witness, witness_len) != 0)
+                rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the witness in %s: %s", s->jobs_dir,
+                                    strerror(errno));
+            json_object_set_new(jr, "witness_journaled", json_true());
+        }
+        if (request_id[0]) {
+            char hex[2 * REQUEST_DIGEST_LEN + 1];
+            journal_digest_hex(digest, hex);
+            json_object_set_new(jr, "request_id", json_string(request_id));
+            json_object_set_new(jr, "request_digest", json_string(hex));
+        }
+    }
+    char *text = rc == CUZK_OK ? json_dumps(jr, JSON_COMPACT) : NULL;
+    snprintf(name, sizeof(name), "%s.req", id);
+    if (rc == CUZK_OK && (!text || journal_write_durable(s, name, text, strlen(text)) != 0))
+        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the request in %s: %s", s->jobs_dir,
+                            text ? strerror(errno) : "out of memory");
+    if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
+        rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    /* the engine may finish the job before it is published: the watcher
+     * finds it in the engine at its next sweep */
+    if (rc == CUZK_OK)
+        rc = journal_submit(s, id, jr, &eid, &err);
+    if (rc == CUZK_OK) {
+        memcpy(j->id, id, sizeof(j->id));
+        memcpy(j->request_id, request_id, sizeof(j->request_id));
+        memcpy(j->request_digest, digest, sizeof(j->request_digest));
+        j->eid = eid;
+        j->priority = prio;
+        j->info.state = CUZK_JOB_QUEUED;
+    } else {
+        free(j);
+        j = NULL;
+    }
+    if (reserved) {
+        pthread_mutex_lock(&s->mu);
+        s->n_reserved--;
+        if (request_id[0]) {
+            for (pending_request **pp = &s->pending; *pp; pp = &(*pp)->next)
+                if (*pp == &mine) {
+                    *pp = mine.next;
+                    break;
+                }
+            pthread_cond_broadcast(&s->published);
+        }
+        if (j) {
+            j->next = s->jobs;
+            s->jobs = j;
+            s->n_jobs++;
+        }
+        pthread_mutex_unlock(&s->mu);
+    }
+    free(text);
+    json_decref(jr);
+    if (rc != CUZK_OK) {
+        if (id[0])
+            journal_remove_job(s, id);
+        ret = reply_error(c, status_for(rc), "%s", err.message);
+    } else {
+        json_t *o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
+        if (o && request_id[0])
+            json_object_set_new(o, "request_id", json_string(request_id));
+        ret = reply(c, 202, o);
+    }
+out:
+    free(witness);
+    json_decref(req);
+    return ret;
+}
+
+/* GET /v1/proofs/{id}[?wait=S[&state=X]]: with wait, answers when the job
+ * ends or S seconds pass; with state too, also as soon as the job is no
+ * longer in state X (so a client can report queued -> running). */
+static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id)
+{
+    const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
+    const char *st = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "state");
+    double wait = 0;
+    int from = -1;
+    if (w) {
+        char *end;
+        wait = strtod(w, &end);
+        if (*end || end == w || !(wait >= 0 && wait <= 3600))
+            return reply_error(c, 400, "wait: expected seconds in [0, 3600], got '%s'", w);
+    }
+    if (st) {
+        for (int k = CUZK_JOB_QUEUED; k <= CUZK_JOB_CANCELLED; k++)
+            if (!strcmp(st, server_state_name(k)))
+                from = k;
+        if (from < 0)
+            return reply_error(c, 400, "state: expected queued, running, done, failed or cancelled, got '%.40s'", st);
+    }
+    double deadline = cuzk_now() + wait;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        sjob *j = server_find_job(s, id);
+        if (!j) {
+            pthread_mutex_unlock(&s->mu);
+            return reply_error(c, 404, "no job '%s'", id);
+        }
+        if (j->ended || cuzk_now() >= deadline || (from >= 0 && j->info.state != from)) {
+            json_t *o = server_job_json(j);
+            pthread_mutex_unlock(&s->mu);
+            return reply(c, 200, o);
+        }
+        pthread_mutex_unlock(&s->mu);
+        usleep(10000);
+    }
+}
+
+static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const char *id)
+{
+    pthread_mutex_lock(&s->mu);
+    sjob **pp = &s->jobs;
+    while (*pp && strcmp((*pp)->id, id))
+        pp = &(*pp)->next;
+    sjob *j = *pp;
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return reply_error(c, 404, "no job '%s'", id);
+    }
+    if (!j->ended) {
+        cuzk_error err;
+        server_ignore_status(cuzk_engine_cancel(s->engine, j->eid, &err));
+        pthread_mutex_unlock(&s->mu);
+        return reply(c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
+    }
+    /* an ended job: forget it and its result (its files are removed with
+     * the lock released: it is out of the table, no one else sees it) */
+    *pp = j->next;
+    s->n_jobs--;
+    pthread_mutex_unlock(&s->mu);
+    journal_remove_job(s, j->id);
+    server_free_job(j);
+    return reply(c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
+}
+
+static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const char *method, const char *key,
+                                    const body *b)
+{
+    cuzk_error err = {0};
+    if (!strcmp(method, "DELETE")) {
+        int rc = cuzk_engine_key_evict(s->engine, key, &err);
+        return rc == CUZK_OK ? reply(c, 200, json_pack("{s:s, s:s}", "key", key, "state", "evicted"))
+                             : reply_error(c, status_for(rc), "%s", err.message);
+    }
+    json_error_t je;
+    json_t *req = json_loadb(b->data ? b->data : "", b->len, 0, &je);
+    const char *path = json_string_value(json_object_get(req, "path"));
+    if (!path) {
+        json_decref(req);
+        return reply_error(c, 400, "request body: expected {\"path\": \"<file.zkey>\"}");
+    }
+    int rc = cuzk_engine_key_load(s->engine, key, path, &err);
+    json_decref(req);
+    return rc == CUZK_OK ? reply(c, 200, json_pack("{s:s, s:s}", "key", key, "state", "loaded"))
+                         : reply_error(c, status_for(rc), "%s", err.message);
+}
+
+/* GET /v1/status (JSON) and GET /metrics (Prometheus text): the engine's
+ * stats as src/engine/stats.c renders them, and the daemon's own. */
+static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int metrics)
+{
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(s->engine, &st);
+    pthread_mutex_lock(&s->mu);
+    unsigned kept = s->n_jobs;
+    unsigned long long duplicates = s->duplicates;
+    pthread_mutex_unlock(&s->mu);
+    int gpus = 0;
+    if (cuzk_gpu_count(&gpus) != CUZK_OK)
+        gpus = 0;
+    char *engine = metrics ? stats_prometheus(&st) : stats_json_members(&st);
+    if (!engine)
+        return reply_error(c, 503, "out of memory");
+    size_t cap = strlen(engine) + 512;
+    char *t = malloc(cap);
+    if (!t) {
+        free(engine);
+        return reply_error(c, 503, "out of memory");
+    }
+    if (metrics)
+        snprintf(t, cap,
+                 "%s# HELP cuzk_submissions_duplicate_total POSTs answered with the job of an earlier one\n"
+                 "# TYPE cuzk_submissions_duplicate_total counter\ncuzk_submissions_duplicate_total %llu\n"
+                 "# HELP cuzk_results_kept jobs whose state and result the daemon keeps\n"
+                 "# TYPE cuzk_results_kept gauge\ncuzk_results_kept %u\n"
+                 "# HELP cuzk_gpus GPUs the process sees\n# TYPE cuzk_gpus gauge\ncuzk_gpus %d\n",
+                 engine, duplicates, kept, gpus);
+    else
+        snprintf(t, cap, "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"duplicates\": %llu}\n", engine, kept, gpus,
+                 duplicates);
+    free(engine);
+    if (metrics)
+        return reply_text(c, 200, t);
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(t), t, MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    enum MHD_Result ret = MHD_queue_response(c, 200, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    server *s = cls;
+    body *b = *con_cls;
+    if (!b) {
+        if (!(b = calloc(1, sizeof(*b))))
+            return MHD_NO;
+        *con_cls = b;
+        return MHD_YES;
+    }
+    if (*upload_size) { /* a piece of the body */
+        if (b->len + *upload_size > s->cfg.max_body)
+            b->too_large = 1;
+        else {
+            char *n = realloc(b->data, b->len + *upload_size + 1);
+            if (!n)
+                b->too_large = 1;
+            else {
+                b->data = n;
+                memcpy(b->data + b->len, upload, *upload_size);
+                b->len += *upload_size;
+                b->data[b->len] = 0;
+            }
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (b->too_large)
+        return reply_error(c, 413, "request body larger than %llu bytes", (unsigned long long)s->cfg.max_body);
+    if (s->stopping)
+        return reply_error(c, 503, "shutting down");
+    const char *rest;
+    if (!strcmp(url, "/healthz") && !strcmp(method, "GET"))
+        return reply(c, 200, json_pack("{s:s}", "status", "ok"));
+    if (!strcmp(url, "/metrics") && !strcmp(method, "GET"))
+        return status_request(s, c, 1);
+    if (!strcmp(url, "/v1/status") && !strcmp(method, "GET"))
+        return status_request(s, c, 0);
+    if (!strcmp(url, "/v1/proofs") && !strcmp(method, "POST"))
+        return post_proof(s, c, b);
+    if (!strncmp(url, "/v1/proofs/", 11)) {
+        rest = url + 11;
+        if (!url_id_valid(rest))
+            return reply_error(c, 400, "bad job id");
+        if (!strcmp(method, "GET"))
+            return get_proof(s, c, rest);
+        if (!strcmp(method, "DELETE"))
+            return delete_proof(s, c, rest);
+        return reply_error(c, 405, "%s is not allowed on %s", method, url);
+    }
+    if (!strncmp(url, "/v1/keys/", 9)) {
+        rest = url + 9;
+        if (!url_id_valid(rest))
+            return reply_error(c, 400, "bad key id (letters, digits, '-', '_', '.')");
+        if (!strcmp(method, "POST") || !strcmp(method, "DELETE"))
+            return keys_request(s, c, method, rest, b);
+        return reply_error(c, 405, "%s is not allowed on %s", method, url);
+    }
+    return reply_error(c, 404, "no such endpoint: %s %s", method, url);
+}
+
+void api_request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    (void)toe;
+    body *b = *con_cls;
+    if (b) {
+        free(b->data);
+        free(b);
+    }
+    *con_cls = NULL;
+}
+
+#endif

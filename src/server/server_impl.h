@@ -1,0 +1,126 @@
+/* The daemon's insides, shared by its files (include/cuzk.h "daemon" is the
+ * API, docs/api.md the protocol):
+ *
+ *   server.c   cuzk_serve: start, recovery, the signal wait, shutdown; the
+ *              table of jobs and a job's JSON
+ *   journal.c  the state directory: durable writes, the request digest
+ *              behind idempotency, recovery after a restart, and the watcher
+ *              thread that journals results as the engine ends jobs
+ *   api.c      the HTTP routes and their replies (libmicrohttpd)
+ *   src/engine/stats.c  the stats /v1/status and /metrics render
+ *
+ * Durability: an accepted job is written to the state directory (request,
+ * and the witness when it came as bytes) and fsync'd before the 202; its
+ * result is written the same way when it ends. On start, every request
+ * without a result is submitted again, so a crash loses no accepted job.
+ * Results stay until their TTL or a DELETE.
+ *
+ * Threads: libmicrohttpd runs one thread per connection (long polls block
+ * only their own); one watcher thread moves finished jobs from the engine
+ * to the journal. The table of jobs has its own mutex; the engine is
+ * thread-safe. No file is written, fsync'd or removed under that mutex
+ * (a slow disk would stall every request): a request reserves its slot,
+ * is journaled unlocked, then published; a result is journaled unlocked,
+ * then published (post_proof in api.c, journal_sweep).
+ *
+ * Idempotency: a POST may carry the client's request id; the id and a
+ * digest of the request are journaled in the job's .req and kept with the
+ * job's record, so a retry whose first answer was lost (even across a
+ * crash) gets the job it created instead of a second one, and the same id
+ * on another request is a 409. An id being journaled is listed in
+ * `pending`, so that a retry racing its first attempt waits for it.
+ *
+ * Built only with libmicrohttpd and jansson (CUZK_HAVE_SERVER). */
+#ifndef CUZK_SERVER_IMPL_H
+#define CUZK_SERVER_IMPL_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include "../../include/cuzk.h"
+#include "../util/url_id.h"
+
+#define SERVER_MAX_JOBS_TABLE 65536
+#define REQUEST_DIGEST_LEN 32 /* SHA-256 */
+
+typedef struct sjob {
+    char id[33];                /* 32 hex digits */
+    char request_id[REQUEST_ID_MAX + 1];              /* the client's; "" when it gave none */
+    unsigned char request_digest[REQUEST_DIGEST_LEN]; /* journal_request_digest(): a retry's or another request's */
+    unsigned long long eid;     /* the engine's id */
+    int priority;
+    int ended;                  /* result known (state below) */
+    cuzk_job_info info;         /* last known */
+    char *proof, *pub;          /* when done */
+    double t_end;               /* monotonic, for the TTL */
+    struct sjob *next;
+} sjob;
+
+/* A POST with a request id between its reservation and its publication
+ * (both under the table's lock; the journaling between them is not). */
+typedef struct pending_request {
+    const char *request_id;
+    const unsigned char *digest;
+    struct pending_request *next;
+} pending_request;
+
+typedef struct server {
+    cuzk_serve_config cfg;
+    cuzk_engine *engine;
+    char jobs_dir[4096];
+    pthread_mutex_t mu;
+    sjob *jobs;
+    unsigned n_jobs;
+    unsigned n_reserved; /* accepted requests being journaled, not yet in jobs */
+    pending_request *pending;  /* those of them with a request id */
+    pthread_cond_t published;  /* a pending request left `pending` */
+    unsigned long long duplicates; /* POSTs answered with the job of an earlier one */
+    volatile sig_atomic_t stop;
+    int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
+    pthread_t watcher;
+} server;
+
+/* For calls whose status does not matter here (the job may have ended
+ * meanwhile): warn_unused_result is not silenced by a (void) cast. */
+static inline void server_ignore_status(int rc)
+{
+    (void)rc;
+}
+
+/* server.c */
+sjob *server_find_job(server *s, const char *id);
+void server_free_job(sjob *j);
+/* A fresh job id: 32 hex digits. 0, or -1 when the random source fails. */
+int server_new_id(char out[33]);
+const char *server_state_name(int state); /* cuzk_job_state as the API spells it */
+/* A job as GET /v1/proofs/{id} answers it (and its .res records it). */
+json_t *server_job_json(const sjob *j);
+
+/* journal.c */
+/* Writes DIR/jobs/name atomically and durably: temporary file, fsync,
+ * rename, fsync of the directory. 0 or -1 (errno set). */
+int journal_write_durable(const server *s, const char *name, const void *data, size_t len);
+/* Removes a job's files (.req, .wtns, .res). */
+void journal_remove_job(const server *s, const char *id);
+/* What tells a retry from another request under the same request id. */
+void journal_request_digest(const char *key_path, const char *key_id, const char *witness_path,
+                            const unsigned char *witness, size_t witness_len, int priority,
+                            unsigned char out[REQUEST_DIGEST_LEN]);
+void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * REQUEST_DIGEST_LEN + 1]);
+/* Submits a journaled request (req: its .req JSON) to the engine. */
+int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err);
+/* Resubmits journaled requests without results; loads kept results. */
+int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err);
+/* One pass of the watcher: ended jobs into the journal and the table,
+ * expired results out. */
+void journal_sweep(server *s);
+void *journal_watcher_main(void *arg); /* journal_sweep every 5 ms until s->stop */
+
+/* api.c: libmicrohttpd's callbacks */
+enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                            const char *version, const char *upload, size_t *upload_size, void **con_cls);
+void api_request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe);
+
+#endif
