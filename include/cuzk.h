@@ -3,7 +3,11 @@
  * This is the library's only public header. Conventions:
  *   - every function that can fail returns a cuzk status (0 = CUZK_OK);
  *     cuzk_strerror() turns a status into a sentence;
- *   - the library never exits or aborts on bad input.
+ *   - the library never exits or aborts on bad input, and reads no
+ *     environment variable: every setting is a field of an options struct
+ *     (or cuzk_set_cpu_backend), which the cuzk command fills from its
+ *     flags and environment;
+ *   - libcuzk.a exports the names declared CUZK_API here and nothing else.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -382,7 +386,7 @@ CUZK_API int cuzk_has_json(void);
  * A proving engine: a queue of proof jobs, a pipeline of worker pools that
  * run them (prepare on the CPU -> compute on a GPU or the CPU -> finalize
  * on the CPU, with bounded queues between), and a cache of loaded keys
- * shared by the jobs (src/engine/engine.c, docs/engine.md). Every queue
+ * shared by the jobs (src/engine/, docs/engine.md). Every queue
  * serves jobs in priority order (CRITICAL first: a WindowPoSt deadline must
  * not wait behind PoRep work), first-in first-out within a priority. A
  * job's key comes from a path (loaded on first use and cached under that
@@ -585,7 +589,7 @@ CUZK_API void cuzk_engine_get_stats(cuzk_engine *engine, cuzk_engine_stats *stat
 
 /* ------------------------------------------------------------ daemon */
 
-/* `cuzk serve` (src/server/server.c, docs/api.md): the engine behind an
+/* `cuzk serve` (src/server/, docs/api.md): the engine behind an
  * HTTP/JSON API on host:port (port 0: a free one, printed on stdout),
  * journaling jobs in state_dir so that none is lost across a crash.
  * Blocks until SIGTERM or SIGINT, then stops taking requests, lets running

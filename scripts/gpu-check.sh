@@ -76,7 +76,7 @@ fi
 t0=$(date +%s)
 # what the modes below run (and `pack` packs), relative to $BUILD
 binaries=(cuzk tests/test_gpu tests/test_prove_portable tests/test_engine tests/test_engine_gpu bench/bench_gpu
-          bench/bench_prove tests/flaky_proxy libcuzk.a)
+          bench/bench_prove tests/flaky_proxy libcuzk_internal.a)
 if [ -n "${PREBUILT:-}" ]; then
   mkdir -p "$BUILD"
   tar -C "$BUILD" -xJf "$PREBUILT"
@@ -135,7 +135,7 @@ fi
 # the machine code of the hot kernels: instruction counts by opcode (what
 # the compiler made of the carry chains), registers and spills
 if want sass && command -v cuobjdump >/dev/null; then
-  lib="$BUILD/libcuzk.a"
+  lib="$BUILD/libcuzk_internal.a"
   # BLS12-381: G1's default accumulation (the capped kernel), Fr's NTT
   # passes (every radix), and the field benchmark (Fp; Fr, and BN254 Fr
   # to compare); full

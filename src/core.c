@@ -1,4 +1,4 @@
-/* The arithmetic core: one translation unit holding every internal module
+/* The arithmetic core: one translation unit holding every arithmetic module
  * (all static), compiled once per CPU backend:
  *
  *   CUZK_BACKEND_ADX=0  ->  cuzk_core_portable   (unsigned __int128 C)

@@ -19,6 +19,12 @@
  *     prover's split (1s summed, the rest by Pippenger) all equal
  *     (sum k_i e_i mod 13) G.
  *
+ * The prover does not fit on such a group: its NTTs need 8 | q - 1 (a
+ * domain of 4 and the odd coset of 8) in the scalar field Z_q, and none of
+ * the small prime orders BN254's twists offer (7, 13, 19, 29, 31, 37, 109,
+ * 613, 983) has it; tests/test_prove.c checks the prover bit for bit
+ * against a slow independent one instead.
+ *
  * Built per CPU backend. Usage: test_exhaustive_<backend> */
 #include "msm/msms.h"
 #include "test_util.h"

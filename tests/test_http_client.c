@@ -14,17 +14,7 @@
 #include <unistd.h>
 
 #include "../tools/cuzk/http_client.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                       \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-        }                                                                                                              \
-    } while (0)
+#include "test_util.h"
 
 #define SILENT "<silent>" /* answer nothing for a while, then close */
 #define CLOSE "<close>"   /* close at once without answering */
@@ -101,6 +91,7 @@ static int produce_fails(void *ctx, http_conn *c, http_error *err)
 
 int main(void)
 {
+    test_init("test_http_client");
     static canned c;
     c.lfd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -145,104 +136,100 @@ int main(void)
     int rc;
 #define REQ(max) http_request("127.0.0.1", port, "GET", "/v1/x?wait=1", NULL, 5.0, (max), &r, &e)
     rc = REQ(1000);
-    CHECK(rc == HTTP_OK && r.status == 200 && r.len == 5 && !strcmp(r.body, "hello"), "content-length: %d %s", rc,
+    CHECK_MSG(rc == HTTP_OK && r.status == 200 && r.len == 5 && !strcmp(r.body, "hello"), "content-length: %d %s", rc,
           e.message);
-    CHECK(strstr(c.last_request, "GET /v1/x?wait=1 HTTP/1.1\r\n") && strstr(c.last_request, "Connection: close\r\n") &&
+    CHECK_MSG(strstr(c.last_request, "GET /v1/x?wait=1 HTTP/1.1\r\n") && strstr(c.last_request, "Connection: close\r\n") &&
               strstr(c.last_request, "Host: 127.0.0.1:"),
           "request line: %s", c.last_request);
     http_response_free(&r);
     rc = REQ(1000);
-    CHECK(rc == HTTP_OK && r.status == 200 && !strcmp(r.body, "hello, world"), "chunked: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_OK && r.status == 200 && !strcmp(r.body, "hello, world"), "chunked: %d %s", rc, e.message);
     http_response_free(&r);
     rc = REQ(1000);
-    CHECK(rc == HTTP_OK && r.status == 200 && !strcmp(r.body, "until the end"), "close-delimited: %d %s", rc,
+    CHECK_MSG(rc == HTTP_OK && r.status == 200 && !strcmp(r.body, "until the end"), "close-delimited: %d %s", rc,
           e.message);
     http_response_free(&r);
     rc = REQ(1000);
-    CHECK(rc == HTTP_OK && r.status == 202 && !strcmp(r.body, "{}"), "100 then 202: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_OK && r.status == 202 && !strcmp(r.body, "{}"), "100 then 202: %d %s", rc, e.message);
     http_response_free(&r);
     rc = REQ(1000);
-    CHECK(rc == HTTP_OK && r.status == 429 && r.retry_after == 3 && r.len == 0, "429: %d %d", rc, r.retry_after);
+    CHECK_MSG(rc == HTTP_OK && r.status == 429 && r.retry_after == 3 && r.len == 0, "429: %d %d", rc, r.retry_after);
     http_response_free(&r);
     rc = REQ(50);
-    CHECK(rc == HTTP_ERR_TOO_LARGE && strstr(e.message, "larger than 50"), "content-length bound: %d %s", rc,
+    CHECK_MSG(rc == HTTP_ERR_TOO_LARGE && strstr(e.message, "larger than 50"), "content-length bound: %d %s", rc,
           e.message);
     rc = REQ(50);
-    CHECK(rc == HTTP_ERR_TOO_LARGE, "chunked bound: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_TOO_LARGE, "chunked bound: %d %s", rc, e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "7 bytes of the body missing"), "truncated: %d %s", rc,
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "7 bytes of the body missing"), "truncated: %d %s", rc,
           e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "status line"), "not HTTP: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "status line"), "not HTTP: %d %s", rc, e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "chunk size"), "bad chunk size: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "chunk size"), "bad chunk size: %d %s", rc, e.message);
     rc = http_request("127.0.0.1", port, "GET", "/", NULL, 0.2, 1000, &r, &e);
-    CHECK(rc == HTTP_ERR_TIMEOUT && strstr(e.message, "no progress"), "silent peer: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_TIMEOUT && strstr(e.message, "no progress"), "silent peer: %d %s", rc, e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_IO && strstr(e.message, "closed before an answer"), "closed: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_IO && strstr(e.message, "closed before an answer"), "closed: %d %s", rc, e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "longer than"), "long header: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "longer than"), "long header: %d %s", rc, e.message);
     http_body b = {.length = 6, .content_type = "application/json", .produce = produce_abcdef};
     rc = http_request("127.0.0.1", port, "POST", "/v1/proofs", &b, 5.0, 1000, &r, &e);
-    CHECK(rc == HTTP_OK && r.status == 201 && !strcmp(r.body, "ok"), "POST: %d %s", rc, e.message);
-    CHECK(strstr(c.last_request, "Content-Length: 6\r\n") && c.last_len >= 6 &&
+    CHECK_MSG(rc == HTTP_OK && r.status == 201 && !strcmp(r.body, "ok"), "POST: %d %s", rc, e.message);
+    CHECK_MSG(strstr(c.last_request, "Content-Length: 6\r\n") && c.last_len >= 6 &&
               !memcmp(c.last_request + c.last_len - 6, "abcdef", 6),
           "POST body: %s", c.last_request);
     http_response_free(&r);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "Content-Length"), "two lengths: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "Content-Length"), "two lengths: %d %s", rc, e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_OK && r.status == 204 && r.retry_after == -1 && r.len == 0, "204 with a date: %d %s", rc,
+    CHECK_MSG(rc == HTTP_OK && r.status == 204 && r.retry_after == -1 && r.len == 0, "204 with a date: %d %s", rc,
           e.message);
     http_response_free(&r);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "gzip"), "gzip: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "gzip"), "gzip: %d %s", rc, e.message);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "longer than its size"), "long chunk: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "longer than its size"), "long chunk: %d %s", rc, e.message);
     pthread_join(th, NULL);
 
     /* a body producer's own failure is reported as it is */
     rc = http_request("127.0.0.1", port, "POST", "/", &(http_body){.length = 1, .produce = produce_fails}, 1.0, 10,
                       &r, &e);
-    CHECK(rc == HTTP_ERR_REFUSED || (rc == HTTP_ERR_BODY && strstr(e.message, "witness.wtns")), "producer: %d %s",
+    CHECK_MSG(rc == HTTP_ERR_REFUSED || (rc == HTTP_ERR_BODY && strstr(e.message, "witness.wtns")), "producer: %d %s",
           rc, e.message);
     /* nothing listens once the socket is closed */
     close(c.lfd);
     rc = REQ(1000);
-    CHECK(rc == HTTP_ERR_REFUSED && strstr(e.message, "connection refused"), "refused: %d %s", rc, e.message);
+    CHECK_MSG(rc == HTTP_ERR_REFUSED && strstr(e.message, "connection refused"), "refused: %d %s", rc, e.message);
     rc = http_request("127.0.0.1", port, "GET", "no-slash", NULL, 1.0, 10, &r, &e);
-    CHECK(rc == HTTP_ERR_ARGUMENT, "bad target: %d", rc);
+    CHECK_MSG(rc == HTTP_ERR_ARGUMENT, "bad target: %d", rc);
     rc = http_request("127.0.0.1", port, "GET", "/a b", NULL, 1.0, 10, &r, &e);
-    CHECK(rc == HTTP_ERR_ARGUMENT, "target with a space: %d", rc);
+    CHECK_MSG(rc == HTTP_ERR_ARGUMENT, "target with a space: %d", rc);
 
     /* HOST:PORT */
     char host[64];
     unsigned p;
-    CHECK(http_parse_server("127.0.0.1:8080", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "127.0.0.1") &&
+    CHECK_MSG(http_parse_server("127.0.0.1:8080", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "127.0.0.1") &&
               p == 8080,
           "plain: %s", e.message);
-    CHECK(http_parse_server("http://localhost:80/", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "localhost") &&
+    CHECK_MSG(http_parse_server("http://localhost:80/", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "localhost") &&
               p == 80,
           "http:// and /: %s", e.message);
-    CHECK(http_parse_server("[::1]:9", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "::1") && p == 9,
+    CHECK_MSG(http_parse_server("[::1]:9", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "::1") && p == 9,
           "ipv6: %s", e.message);
     const char *bad[] = {"localhost", "h:0", "h:65536", "https://h:1", ":80", "h:8a", "h:", "[::1]", "[::1]x:1",
                          "a b:1", "h:123456", "u@h:1"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         e.message[0] = 0;
-        CHECK(http_parse_server(bad[i], host, sizeof(host), &p, &e) != 0 && e.code == HTTP_ERR_ARGUMENT &&
+        CHECK_MSG(http_parse_server(bad[i], host, sizeof(host), &p, &e) != 0 && e.code == HTTP_ERR_ARGUMENT &&
                   strstr(e.message, bad[i]),
               "'%s' accepted or unnamed: %s", bad[i], e.message);
     }
     char longhost[100];
     memset(longhost, 'a', 80);
     snprintf(longhost + 80, 20, ":1");
-    CHECK(http_parse_server(longhost, host, sizeof(host), &p, &e) != 0, "host longer than the buffer accepted");
+    CHECK_MSG(http_parse_server(longhost, host, sizeof(host), &p, &e) != 0, "host longer than the buffer accepted");
 
-    if (failures) {
-        fprintf(stderr, "%d failures\n", failures);
-        return 1;
-    }
-    printf("http client: all checks passed\n");
+    test_done("test_http_client");
     return 0;
 }

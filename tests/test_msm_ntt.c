@@ -151,7 +151,7 @@ MSM_TESTS(bn254_g2, BN254_R_SCALAR)
             CHECK(F##_ntt_domain_init(&d, log_n) == CUZK_OK);                                        \
             F *a = malloc(n * sizeof(F)), *b = malloc(n * sizeof(F)), *c = malloc(n * sizeof(F));    \
             for (size_t i = 0; i < n; i++)                                                           \
-                CHECK(F##_random(&a[i]) == CUZK_OK);                                                 \
+                TEST_RAND_FIELD(F, &a[i]);                                                           \
             /* w has order exactly n */                                                              \
             F w, inc, x, t;                                                                          \
             F##_ntt_root(&w, log_n);                                                                 \

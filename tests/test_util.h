@@ -72,6 +72,19 @@ static _Atomic uint64_t test_random_counter;
         }                                                                                               \
     } while (0)
 
+/* CHECK with printf arguments said on failure: what was found. */
+#define CHECK_MSG(cond, ...)                                                                            \
+    do {                                                                                                \
+        test_checks++;                                                                                  \
+        if (!(cond)) {                                                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n  found: ", __FILE__, __LINE__, #cond);           \
+            fprintf(stderr, __VA_ARGS__);                                                               \
+            fprintf(stderr, "\n  context: %s\n  backend: %s\n  rerun with CUZK_TEST_SEED=%" PRIu64 "\n", \
+                    test_context, TEST_BACKEND, test_seed);                                             \
+            exit(1);                                                                                    \
+        }                                                                                               \
+    } while (0)
+
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -149,6 +162,23 @@ TEST_UNUSED static void test_rand_limbs(uint64_t *r, size_t n)
         bit ^= 1;
     }
 }
+
+/* *r := an element of field F (a prefix: bn254_fr, bls12_381_fp, ...) from
+ * the seed: limbs with long runs of equal bits, cut to the modulus's bit
+ * length and drawn again until below it (backend programs only: they
+ * include the field templates). */
+#define TEST_RAND_FIELD(F, r)                                                                       \
+    do {                                                                                            \
+        limb_t t_[CUZK_ARRAY_LEN(F##_modulus.l)];                                                   \
+        const size_t n_ = CUZK_ARRAY_LEN(t_);                                                       \
+        const int top_ = 64 - __builtin_clzll(F##_modulus.l[n_ - 1]);                               \
+        do {                                                                                        \
+            test_rand_limbs(t_, n_);                                                                \
+            if (top_ < 64)                                                                          \
+                t_[n_ - 1] &= ((limb_t)1 << top_) - 1;                                              \
+        } while (!(F##_raw_is_canonical_mask(t_) & 1));                                             \
+        F##_from_raw((r), t_);                                                                      \
+    } while (0)
 
 TEST_UNUSED static int hexval(int c)
 {

@@ -424,24 +424,6 @@ CUZK_INLINE size_t F_(to_decimal)(char *out, size_t cap, const FIELD *a)
     return bn_to_decimal(out, cap, t, F_N);
 }
 
-/* Uniform in [0, p) from the OS CSPRNG, by rejection sampling. */
-CUZK_INLINE int F_(random)(FIELD *r)
-{
-    limb_t t[F_N];
-    const int top_bits = FC_(BITS) - 64 * (F_N - 1);
-    const limb_t top_mask = top_bits == 64 ? ~(limb_t)0 : (((limb_t)1 << top_bits) - 1);
-    for (;;) {
-        int err = cuzk_os_random(t, sizeof(t));
-        if (err != CUZK_OK)
-            return err;
-        t[F_N - 1] &= top_mask;
-        if (F_(raw_is_canonical_mask)(t) & 1)
-            break;
-    }
-    F_(from_raw)(r, t);
-    cuzk_memzero(t, sizeof(t));
-    return CUZK_OK;
-}
 
 #undef F_N
 #undef FC_

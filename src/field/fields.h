@@ -9,7 +9,6 @@
 #define CUZK_FIELD_FIELDS_H
 
 #include "../../include/cuzk.h"
-#include "../util/rand.h"
 #include "mont.h"
 #include "params_bls12_381.h"
 #include "params_bn254.h"

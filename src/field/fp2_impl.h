@@ -314,12 +314,6 @@ CUZK_INLINE void E_(to_mont_bytes_le)(unsigned char *out, const FP2 *a)
     B_(to_mont_bytes_le)(out + sizeof(FP), &a->c1);
 }
 
-CUZK_INLINE int E_(random)(FP2 *r)
-{
-    int err = B_(random)(&r->c0);
-    return err != CUZK_OK ? err : B_(random)(&r->c1);
-}
-
 #undef BC_
 #undef B_
 #undef E_

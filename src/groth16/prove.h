@@ -1,7 +1,7 @@
 /* The library side of proving: checks that key and witness belong
  * together, draws r and s, runs the core prover, verifies the result.
  *
- * A proof runs as three stages so that the engine (src/engine/engine.c) can
+ * A proof runs as three stages so that the engine (src/engine/workers.c) can
  * give each its own workers and overlap one job's CPU work with another's
  * GPU work; cuzk_prove runs them back to back:
  *

@@ -87,7 +87,7 @@ CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_
             memcpy(v.l, e.value, 32);
             if (!zkey_coef_indices_ok(&e, in->domain_size, in->n_vars) ||
                 !(PV_(fr_raw_is_canonical_mask)(v.l) & 1)) {
-#pragma omp critical(cuzk_bad_coef)
+#pragma omp critical /* unnamed: a named one is a global symbol of the archive */
                 if (i < bad)
                     bad = i;
                 continue;

@@ -1,0 +1,23 @@
+#!/bin/sh
+# libcuzk.a exports the names include/cuzk.h declares (CUZK_API) and nothing
+# else, and reads no environment variable (no reference to getenv: the
+# cuzk command and the benches map the variables to options).
+# Usage: check_exports.sh path/to/libcuzk.a path/to/cuzk.exports [nm]
+set -u
+lib=$1
+exports=$2
+nm=${3:-nm}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$nm" -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/defined" || fail "nm $lib"
+sort -u "$exports" >"$tmp/api"
+[ -s "$tmp/api" ] || fail "no CUZK_API names found in $exports"
+extra=$(comm -23 "$tmp/defined" "$tmp/api")
+missing=$(comm -13 "$tmp/defined" "$tmp/api")
+[ -z "$extra" ] || fail "$lib exports names cuzk.h does not declare: $(echo $extra | head -c 2000)"
+[ -z "$missing" ] || fail "$lib lacks names cuzk.h declares: $missing"
+if "$nm" -u "$lib" | awk '{ print $NF }' | grep -qx 'getenv\|secure_getenv'; then
+  fail "$lib calls getenv: the library must read no environment variable"
+fi
+echo "exports: $(wc -l <"$tmp/api") names, all of cuzk.h's and nothing else; no getenv"
