@@ -123,8 +123,12 @@ kill -TERM "$pid"; wait "$pid"; rc=$?
 # circuit of 2^17 constraints with a fresh (testing-only) key
 "$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints 2^17 >/dev/null 2>&1 &&
   "$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" >/dev/null 2>&1 || fail "making the blocker circuit"
-# one compute worker on a GPU machine too (its default is two a GPU)
-start "$tmp/s2" --workers 1 --gpu-workers-per-device 1 --threads 1 --max-jobs 6 --max-body 100000
+# one compute worker, on the CPU also on a GPU machine: the blocker must
+# still run while the jobs behind it are submitted, and a 2^17 proof on a
+# GPU ends within a few curl calls; and nothing prepared ahead (as on the
+# CPU by default: a job already prepared is not overtaken, so whether an
+# early submission got there first would be a race)
+start "$tmp/s2" --workers 1 --device cpu --threads 1 --ahead -1 --max-jobs 6 --max-body 100000
 code=$(api -X POST "127.0.0.1:$port/v1/proofs" \
   -d "{\"key_path\":\"$tmp/blk.zkey\",\"witness_path\":\"$tmp/blk.wtns\",\"priority\":\"low\",\"request_id\":\"blk-1\"}")
 [ "$code" = 202 ] || fail "blocker: HTTP $code $(cat "$tmp/body")"

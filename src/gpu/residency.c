@@ -212,7 +212,7 @@ void residency_release(const struct cuzk_zkey *zk, int gpu)
     pthread_mutex_unlock(&lock);
 }
 
-residency_state residency_state_of(const struct cuzk_zkey *zk, int gpu, int *evaluates)
+static residency_state state_of(const struct cuzk_zkey *zk, int gpu, int *evaluates, int settled)
 {
     if (evaluates)
         *evaluates = 0;
@@ -220,11 +220,23 @@ residency_state residency_state_of(const struct cuzk_zkey *zk, int gpu, int *eva
         return RESIDENCY_ABSENT;
     pthread_mutex_lock(&lock);
     key_copies *k = find(zk);
+    while (settled && k && busy(k->slot[gpu].state))
+        pthread_cond_wait(&changed, &lock);
     residency_state st = k ? k->slot[gpu].state : RESIDENCY_ABSENT;
     if (st == RESIDENCY_RESIDENT && evaluates)
         *evaluates = cuzk_gpu_key_evaluates(k->slot[gpu].copy);
     pthread_mutex_unlock(&lock);
     return st;
+}
+
+residency_state residency_state_of(const struct cuzk_zkey *zk, int gpu, int *evaluates)
+{
+    return state_of(zk, gpu, evaluates, 0);
+}
+
+residency_state residency_state_settled(const struct cuzk_zkey *zk, int gpu, int *evaluates)
+{
+    return state_of(zk, gpu, evaluates, 1);
 }
 
 int residency_failure(const struct cuzk_zkey *zk, int gpu, cuzk_error *err)
@@ -324,6 +336,11 @@ residency_state residency_state_of(const struct cuzk_zkey *zk, int gpu, int *eva
     if (evaluates)
         *evaluates = 0;
     return RESIDENCY_ABSENT;
+}
+
+residency_state residency_state_settled(const struct cuzk_zkey *zk, int gpu, int *evaluates)
+{
+    return residency_state_of(zk, gpu, evaluates);
 }
 
 int residency_failure(const struct cuzk_zkey *zk, int gpu, cuzk_error *err)

@@ -88,6 +88,9 @@ void residency_release(const struct cuzk_zkey *zk, int gpu);
 /* The state of the key's copy on gpu; with RESIDENT, *evaluates (may be
  * NULL) says whether its matrices are there. */
 residency_state residency_state_of(const struct cuzk_zkey *zk, int gpu, int *evaluates);
+/* The same once no upload or drop of it is in progress (waits for them):
+ * what a proof about to use the copy will find. */
+residency_state residency_state_settled(const struct cuzk_zkey *zk, int gpu, int *evaluates);
 /* With state FAILED: the stored failure's status, its message in err;
  * else CUZK_OK. */
 int residency_failure(const struct cuzk_zkey *zk, int gpu, cuzk_error *err);

@@ -104,11 +104,14 @@ static void free_gpu_inputs(prove_state *st)
     st->ones = st->tail = st->ones_c = st->tail_c = NULL;
 }
 
-/* Whether the key's copy on the state's GPU evaluates a, b itself. */
+/* Whether the key's copy on the state's GPU evaluates a, b itself. An
+ * upload of it in progress (another proof's) is waited for: the GPU's
+ * evaluation is much faster than the CPU's, and with it the witness can be
+ * pre-staged. */
 static int gpu_evaluates(const prove_state *st)
 {
     int evaluates = 0;
-    return !st->cpu_eval && residency_state_of(st->zk, st->gpu, &evaluates) == RESIDENCY_RESIDENT && evaluates;
+    return !st->cpu_eval && residency_state_settled(st->zk, st->gpu, &evaluates) == RESIDENCY_RESIDENT && evaluates;
 }
 
 /* The GPU path's CPU part, unless the key's matrices are on the GPU:
