@@ -589,12 +589,14 @@ CUZK_API void cuzk_engine_get_stats(cuzk_engine *engine, cuzk_engine_stats *stat
 
 /* ------------------------------------------------------------ daemon */
 
-/* `cuzk serve` (src/server/, docs/api.md): the engine behind an
- * HTTP/JSON API on host:port (port 0: a free one, printed on stdout),
- * journaling jobs in state_dir so that none is lost across a crash.
- * Blocks until SIGTERM or SIGINT, then stops taking requests, lets running
- * proofs finish, and returns CUZK_OK. CUZK_ERR_UNSUPPORTED where the build
- * lacks libmicrohttpd or jansson. */
+/* `cuzk serve` (src/server/, docs/api.md, docs/security.md): the engine
+ * behind an HTTP/JSON API on host:port (port 0: a free one, printed on
+ * stdout), journaling jobs in state_dir so that none is lost across a
+ * crash. Blocks until SIGTERM or SIGINT, then stops taking requests,
+ * answers long polls, leaves queued jobs journaled for the next start,
+ * gives running proofs shutdown_grace seconds to finish (then leaves them
+ * journaled too), and returns CUZK_OK. CUZK_ERR_UNSUPPORTED where the
+ * build lacks libmicrohttpd or jansson. */
 typedef struct cuzk_serve_config {
     const char *host;       /* an IPv4 address, e.g. "127.0.0.1" */
     unsigned port;
@@ -602,6 +604,29 @@ typedef struct cuzk_serve_config {
     cuzk_engine_config engine;
     unsigned long long max_body; /* request bodies; 0: 256 MiB */
     double result_ttl;           /* seconds results are kept; 0: 3600 */
+    /* Connections (appended with issue 17): what one client can hold. */
+    unsigned max_connections;          /* open at once; 0: 4096 */
+    unsigned max_connections_per_ip;   /* from one address; 0: a quarter of max_connections */
+    double idle_timeout;               /* seconds a connection may be silent; 0: 30 */
+    unsigned http_threads;             /* threads polling the connections; 0: 8 */
+    unsigned long long max_body_total; /* request bodies buffered at once; 0: 4 x max_body, at least 1 GiB */
+    double shutdown_grace;             /* seconds running proofs get to finish at SIGTERM; 0: 30; < 0: none */
+    /* What a client can make the daemon open: key_path and witness_path
+     * must lie in one of these directories (after resolving links);
+     * without any, client paths are refused (uploaded witnesses and
+     * preloaded key ids always work). allow_any_path: any file the daemon
+     * can read (a trusted network only). */
+    const char *const *key_dirs;
+    unsigned n_key_dirs;
+    const char *const *witness_dirs;
+    unsigned n_witness_dirs;
+    int allow_any_path;
+    /* Authentication: a file holding the bearer token every request but
+     * GET /healthz must carry (Authorization: Bearer TOKEN); TLS: a PEM
+     * certificate (chain) and its key. Both are required when host is not
+     * a loopback address. NULL: none. */
+    const char *token_file;
+    const char *tls_cert_file, *tls_key_file;
 } cuzk_serve_config;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);

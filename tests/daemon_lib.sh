@@ -1,7 +1,8 @@
-# Shared by the daemon's shell tests (test_serve.sh, test_submit.sh), sourced
-# after they set $cuzk: a scratch directory, cleanup of every daemon they
-# started, fail(), the skips when curl, jq or the daemon are missing, and
-# start_daemon.
+# Shared by the daemon's shell tests (test_serve.sh, test_submit.sh,
+# test_hostile.sh), sourced after they set $cuzk: a scratch directory,
+# cleanup of every daemon they started, fail(), the skips when curl, jq or
+# the daemon are missing, start_daemon, and the requests they make (api,
+# expect_code, submit_paths) of the daemon at $port.
 tmp=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
@@ -26,4 +27,18 @@ start_daemon() { # start_daemon SERVE_ARGS...: sets $port, $pid and $out (its lo
     sleep 0.1
   done
   fail "server did not start ($*): $(cat "$out")"
+}
+
+api() { curl -s -o "$tmp/body" -w "%{http_code}" "$@"; } # api CURL_ARGS...: the status; the body in $tmp/body
+expect_code() { # expect_code STATUS CURL_ARGS...
+  local want=$1; shift
+  local got; got=$(api "$@")
+  [ "$got" = "$want" ] || fail "$* -> $got, want $want: $(cat "$tmp/body")"
+}
+submit_paths() { # submit_paths KEY WITNESS [PRIORITY]: a job by paths; prints its id
+  local code
+  code=$(api -X POST "127.0.0.1:$port/v1/proofs" \
+    -d "{\"key_path\":\"$1\",\"witness_path\":\"$2\",\"priority\":\"${3:-normal}\"}")
+  [ "$code" = 202 ] || fail "submit $1 $2: HTTP $code $(cat "$tmp/body")"
+  jq -r .id "$tmp/body"
 }

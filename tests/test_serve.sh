@@ -16,14 +16,7 @@ start() { # start STATE_DIR [args...]: sets $port and $pid
   local dir=$1; shift
   start_daemon --listen 127.0.0.1:0 --state-dir "$dir" "$@"
 }
-api() { curl -s -o "$tmp/body" -w "%{http_code}" "$@"; }
-submit() { # submit CURVE NAME [PRIORITY]: prints the id
-  local code
-  code=$(api -X POST "127.0.0.1:$port/v1/proofs" \
-    -d "{\"key_path\":\"$fx/$1/$2.zkey\",\"witness_path\":\"$fx/$1/$2.wtns\",\"priority\":\"${3:-normal}\"}")
-  [ "$code" = 202 ] || fail "submit $1/$2: HTTP $code $(cat "$tmp/body")"
-  jq -r .id "$tmp/body"
-}
+submit() { submit_paths "$fx/$1/$2.zkey" "$fx/$1/$2.wtns" "${3:-normal}"; } # submit CURVE NAME [PRIORITY]
 
 # --- many jobs from concurrent clients
 start "$tmp/s1" --workers 2 --threads 1
@@ -81,7 +74,6 @@ grep -q 'cuzk_jobs_in_stage{stage="compute"}' "$tmp/body" && grep -q 'cuzk_stage
   fail "metrics: the pipeline's lines"
 
 # --- bad input: a 4xx naming the problem, and the daemon stays up
-expect_code() { local want=$1; shift; local got; got=$(api "$@"); [ "$got" = "$want" ] || fail "$* -> $got, want $want: $(cat "$tmp/body")"; }
 expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d '{not json'
 grep -q "JSON" "$tmp/body" || fail "malformed JSON message"
 expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d '{"witness_path":"x"}'
@@ -179,11 +171,13 @@ jq -e --arg id "$r1" '.id == $id and .duplicate == true and .request_id == "r-1"
 # the header as the field; priority 1 is "normal"
 post 200 -H "Idempotency-Key: r-1" -d "{\"key_path\":\"$tk\",\"witness_path\":\"$tw\",\"priority\":1}"
 [ "$(jq -r .id "$tmp/body")" = "$r1" ] || fail "retry by Idempotency-Key: $(cat "$tmp/body")"
-# the same id on another request: 409 naming the id and its job
+# the same id on another request: 409 naming the id, never its job (a job
+# id is the right to read and delete the job's result)
 for other in "$(body_for "$tk" "$fx/bn128/mul1k.wtns" r-1)" "$(body_for "$tk" "$tw" r-1 high)" \
              "$(body_for "$fx/bn128/mul1k.zkey" "$tw" r-1)"; do
   post 409 -d "$other"
-  grep -q "request_id 'r-1' names job $r1" "$tmp/body" || fail "409 message: $(cat "$tmp/body")"
+  grep -q "request_id 'r-1' names another request" "$tmp/body" || fail "409 message: $(cat "$tmp/body")"
+  ! grep -q "$r1" "$tmp/body" || fail "409 hands out the job id: $(cat "$tmp/body")"
 done
 # malformed ids: 400 naming the field, the rule and what came
 long=$(printf 'x%.0s' $(seq 65))

@@ -138,7 +138,7 @@ cmp -s "$tmp/i1.json" "$tmp/i2.json" && cmp -s "$tmp/ip2.json" "$fx/bn128/mul1k.
 [ "$(done_count)" = $((d0 + 1)) ] || fail "a repeated --request-id proved again: done went from $d0 to $(done_count)"
 expect 2 "$cuzk" submit --server "$srv" --request-id sub-1 "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" \
   "$tmp/f.json" "$tmp/fp.json"
-has "refused the job: request_id 'sub-1' names job $id1, another request.*(HTTP 409)"
+has "refused the job: request_id 'sub-1' names another request.*(HTTP 409)"
 # the answer to the POST lost on the way back: sent again under the same id, proved once
 if [ -x "$proxy" ]; then
   for rid in "--request-id lost-1" ""; do # a given id, then one drawn at random
@@ -181,7 +181,7 @@ jq -e '.workers == 1' "$tmp/out" >/dev/null || fail "--workers 1 did not overrid
 [ -d "$tmp/s2/jobs" ] || fail "--state-dir did not override the file"
 # a body over --max-body: 413, with the way out named
 expect 2 "$cuzk" submit --server "$srv" "$tmp/blk.zkey" "$tmp/blk.wtns" "$tmp/f.json" "$tmp/fp.json"
-has "refused the job: request body larger than 100000 bytes"
+has "refused the job: request body of [0-9]* bytes: larger than --max-body, 100000 bytes"
 has "--no-upload"
 # two blockers, then a job that waits behind them: --wait runs out (exit 4), --job fetches it
 blockers=()
@@ -274,10 +274,13 @@ opts=$(grep -o '^  --[a-z-]*' "$tmp/out" | sed 's/^  --//' | grep -v -e '^help$'
 for o in listen state-dir workers threads device max-jobs key-cache-bytes max-body result-ttl; do
   echo "$opts" | grep -qx "$o" || fail "serve --help does not list --$o"
 done
+flags=$(grep -o '^  --[a-z-]*$' "$tmp/out" | sed 's/^  --//') # options without a value
 for o in $opts; do
   bad=@bad@; [ "$o" = state-dir ] && bad="" # any other text is a directory name
-  expect 2 "$cuzk" serve "--$o" "$bad"
-  grep -q "unknown option" "$tmp/err" && fail "--$o is in the help but not accepted"
+  if ! echo "$flags" | grep -qx "$o"; then
+    expect 2 "$cuzk" serve "--$o" "$bad"
+    grep -q "unknown option" "$tmp/err" && fail "--$o is in the help but not accepted"
+  fi
   printf '%s = %s\n' "$o" "$bad" >"$tmp/opt.conf"
   "$cuzk" serve --config "$tmp/opt.conf" >/dev/null 2>"$tmp/err" &
   p=$!; pids+=("$p")

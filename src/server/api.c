@@ -18,18 +18,50 @@
 #include "../util/error.h"
 #include "server_impl.h"
 
-typedef struct body {
-    char *data;
-    size_t len;
-    int too_large;
-} body;
-
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, json_t *o)
+/* The reply's text as valid UTF-8: a message may quote a client's bytes or
+ * be cut by a buffer's end in the middle of a character, and jansson
+ * refuses such a string (the client would get no answer at all). Invalid
+ * bytes become '?', a cut character is dropped. */
+static void utf8_clean(char *t)
 {
-    char *text = json_dumps(o, JSON_COMPACT);
+    unsigned char *p = (unsigned char *)t;
+    while (*p) {
+        int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+        int ok = n > 0 && !(n == 2 && *p < 0xc2) && !(n == 4 && *p > 0xf4);
+        for (int k = 1; ok && k < n; k++)
+            ok = (p[k] & 0xc0) == 0x80;
+        if (!ok) {
+            int cut = 1; /* a character cut at the end: drop it */
+            for (int k = 1; p[k]; k++)
+                if ((p[k] & 0xc0) != 0x80) {
+                    cut = 0;
+                    break;
+                }
+            if (cut && n > 1) {
+                *p = 0;
+                return;
+            }
+            *p++ = '?';
+            continue;
+        }
+        p += n;
+    }
+}
+
+/* Queues status with o (a JSON value, consumed) as its body. An encoding
+ * failure still answers, with a 500 naming it: never an empty response.
+ * While stopping, the connection closes after the answer. */
+static enum MHD_Result reply(server *s, struct MHD_Connection *c, unsigned status, json_t *o)
+{
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
-    if (!text)
-        return MHD_NO;
+    static const char fallback[] = "{\"error\":\"internal error: the answer could not be encoded\"}";
+    if (!text) {
+        status = 500;
+        text = strdup(fallback);
+        if (!text)
+            return MHD_NO;
+    }
     size_t n = strlen(text);
     char *t2 = realloc(text, n + 2);
     if (t2) {
@@ -38,24 +70,31 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, json_t *
         text[n] = 0;
     }
     struct MHD_Response *r = MHD_create_response_from_buffer(n, text, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
     MHD_add_response_header(r, "Content-Type", "application/json");
     if (status == 429 || status == 503)
         MHD_add_response_header(r, "Retry-After", "1");
+    if (s->stopping)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return ret;
 }
 
-static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+static enum MHD_Result reply_error(server *s, struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static enum MHD_Result reply_error(server *s, struct MHD_Connection *c, unsigned status, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return reply(c, status, json_pack("{s:s}", "error", msg));
+    utf8_clean(msg);
+    return reply(s, c, status, json_pack("{s:s}", "error", msg));
 }
 
 static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, char *text)
@@ -67,6 +106,29 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, cha
     return ret;
 }
 
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
+    }
+}
+
+/* The status of a failed engine call. IO means the daemon's own disk (the
+ * journal) in a POST; a client's file that cannot be opened is its own
+ * error (client_status). */
 static unsigned status_for(int rc)
 {
     switch (rc) {
@@ -80,6 +142,33 @@ static unsigned status_for(int rc)
     default:
         return 400;
     }
+}
+
+/* The same when the failure is about something the client named (a key's
+ * path): only the daemon's own want of memory is the daemon's. */
+static unsigned client_status(int rc)
+{
+    return rc == CUZK_ERR_NO_MEMORY || rc == CUZK_ERR_BUSY ? status_for(rc) : rc == CUZK_ERR_NOT_FOUND ? 404 : 400;
+}
+
+/* The request body as a JSON object, or NULL after a 400 naming what it
+ * was instead (*ret set). */
+static json_t *body_object(server *s, struct MHD_Connection *c, const api_conn *b, const char *expected,
+                           enum MHD_Result *ret)
+{
+    json_error_t je;
+    json_t *v = json_loadb(b->data ? b->data : "", b->len, JSON_DECODE_ANY, &je);
+    if (!v) {
+        *ret = reply_error(s, c, 400, "request body: expected %s, found text that is not JSON: %s (line %d, column %d)",
+                           expected, je.text, je.line, je.column);
+        return NULL;
+    }
+    if (!json_is_object(v)) {
+        *ret = reply_error(s, c, 400, "request body: expected %s, found %s", expected, json_kind(v));
+        json_decref(v);
+        return NULL;
+    }
+    return v;
 }
 
 static int b64_value(int ch)
@@ -149,26 +238,6 @@ static void quote_found(const char *text, size_t len, char *out, size_t n)
     for (const char *more = len > shown ? "..." : ""; *more && k + 1 < n; more++)
         out[k++] = *more;
     out[k] = 0;
-}
-
-static const char *json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    default:
-        return "null";
-    }
 }
 
 /* The request id of a POST /v1/proofs: the body's "request_id", or the
@@ -245,8 +314,9 @@ static unsigned known_request(server *s, const char *request_id, const unsigned 
             return 200;
         }
         if (j) {
-            snprintf(msg, n, "request_id '%s' names job %s, another request (its key, witness or priority differ): a "
-                     "new request needs a new request_id", request_id, j->id);
+            /* the job's id stays its owner's: it is the right to read and delete it */
+            snprintf(msg, n, "request_id '%s' names another request (its key, witness or priority differ): a new "
+                     "request needs a new request_id", request_id);
             return 409;
         }
         pending_request *p = find_pending(s, request_id);
@@ -261,38 +331,34 @@ static unsigned known_request(server *s, const char *request_id, const unsigned 
     }
 }
 
-static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const body *b)
+static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api_conn *b)
 {
-    json_error_t je;
-    json_t *req = json_loadb(b->data ? b->data : "", b->len, 0, &je);
-    if (!req || !json_is_object(req)) {
-        json_decref(req);
-        return reply_error(c, 400, "request body: expected a JSON object, %s (line %d, column %d)", je.text,
-                           je.line, je.column);
-    }
+    enum MHD_Result ret;
+    json_t *req = body_object(s, c, b, "a JSON object", &ret);
+    if (!req)
+        return ret;
     json_t *kp = json_object_get(req, "key_path"), *ki = json_object_get(req, "key_id");
     json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
     int prio;
-    enum MHD_Result ret;
     char request_id[REQUEST_ID_MAX + 1], msg[512];
     unsigned char *witness = NULL;
     size_t witness_len = 0;
     if (!kp == !ki || (kp && !json_is_string(kp)) || (ki && !json_is_string(ki))) {
-        ret = reply_error(c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
+        ret = reply_error(s, c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
         goto out;
     }
     if (!wp == !wb || (wp && !json_is_string(wp)) || (wb && !json_is_string(wb))) {
-        ret = reply_error(c, 400,
+        ret = reply_error(s, c, 400,
                           "request body: give exactly one of \"witness_path\" and \"witness\" (base64 .wtns), as a "
                           "string");
         goto out;
     }
     if (parse_priority(json_object_get(req, "priority"), &prio) != 0) {
-        ret = reply_error(c, 400, "request body: \"priority\" must be low, normal, high, critical or 0-3");
+        ret = reply_error(s, c, 400, "request body: \"priority\" must be low, normal, high, critical or 0-3");
         goto out;
     }
     if (request_id_of(c, req, request_id, msg, sizeof(msg)) != 0) {
-        ret = reply_error(c, 400, "%s", msg);
+        ret = reply_error(s, c, 400, "%s", msg);
         goto out;
     }
     /* an uploaded witness is decoded before anything else: a retry's
@@ -301,12 +367,12 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
         const char *t = json_string_value(wb);
         size_t tl = strlen(t);
         if (!(witness = malloc(tl * 3 / 4 + 3))) {
-            ret = reply_error(c, 503, "out of memory for a %zu-byte witness", tl * 3 / 4);
+            ret = reply_error(s, c, 503, "out of memory for a %zu-byte witness", tl * 3 / 4);
             goto out;
         }
         long long wl = b64_decode(t, tl, witness);
         if (wl <= 0) {
-            ret = reply_error(c, 400, "request body: \"witness\" is not valid base64 (or empty)");
+            ret = reply_error(s, c, 400, "request body: \"witness\" is not valid base64 (or empty)");
             goto out;
         }
         witness_len = (size_t)wl;
@@ -342,7 +408,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
     }
     pthread_mutex_unlock(&s->mu);
     if (known) {
-        ret = known == 200 ? reply(c, 200, answer) : reply_error(c, known, "%s", msg);
+        ret = known == 200 ? reply(s, c, 200, answer) : reply_error(s, c, known, "%s", msg);
         goto out;
     }
     int reserved = rc == CUZK_OK;
@@ -415,12 +481,12 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const bod
     if (rc != CUZK_OK) {
         if (id[0])
             journal_remove_job(s, id);
-        ret = reply_error(c, status_for(rc), "%s", err.message);
+        ret = reply_error(s, c, status_for(rc), "%s", err.message);
     } else {
         json_t *o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
         if (o && request_id[0])
             json_object_set_new(o, "request_id", json_string(request_id));
-        ret = reply(c, 202, o);
+        ret = reply(s, c, 202, o);
     }
 out:
     free(witness);
@@ -430,41 +496,91 @@ out:
 
 /* GET /v1/proofs/{id}[?wait=S[&state=X]]: with wait, answers when the job
  * ends or S seconds pass; with state too, also as soon as the job is no
- * longer in state X (so a client can report queued -> running). */
-static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id)
+ * longer in state X (so a client can report queued -> running). A wait is
+ * parked: the connection is suspended (no thread waits for it) until
+ * api_wake_parked resumes it, and libmicrohttpd calls the handler again,
+ * which comes back here with the wait already parsed. */
+static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
 {
-    const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
-    const char *st = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "state");
-    double wait = 0;
-    int from = -1;
-    if (w) {
-        char *end;
-        wait = strtod(w, &end);
-        if (*end || end == w || !(wait >= 0 && wait <= 3600))
-            return reply_error(c, 400, "wait: expected seconds in [0, 3600], got '%s'", w);
-    }
-    if (st) {
-        for (int k = CUZK_JOB_QUEUED; k <= CUZK_JOB_CANCELLED; k++)
-            if (!strcmp(st, server_state_name(k)))
-                from = k;
-        if (from < 0)
-            return reply_error(c, 400, "state: expected queued, running, done, failed or cancelled, got '%.40s'", st);
-    }
-    double deadline = cuzk_now() + wait;
-    for (;;) {
-        pthread_mutex_lock(&s->mu);
-        sjob *j = server_find_job(s, id);
-        if (!j) {
-            pthread_mutex_unlock(&s->mu);
-            return reply_error(c, 404, "no job '%s'", id);
+    if (!b->polling) {
+        const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
+        const char *st = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "state");
+        double wait = 0;
+        b->from = -1;
+        if (w) {
+            char *end;
+            wait = strtod(w, &end);
+            if (*end || end == w || !(wait >= 0 && wait <= 3600)) {
+                char found[80];
+                quote_found(w, strlen(w), found, sizeof(found));
+                return reply_error(s, c, 400, "wait: expected seconds in [0, 3600], got '%s'", found);
+            }
         }
-        if (j->ended || cuzk_now() >= deadline || (from >= 0 && j->info.state != from)) {
-            json_t *o = server_job_json(j);
-            pthread_mutex_unlock(&s->mu);
-            return reply(c, 200, o);
+        if (st) {
+            for (int k = CUZK_JOB_QUEUED; k <= CUZK_JOB_CANCELLED; k++)
+                if (!strcmp(st, server_state_name(k)))
+                    b->from = k;
+            if (b->from < 0) {
+                char found[80];
+                quote_found(st, strlen(st), found, sizeof(found));
+                return reply_error(s, c, 400, "state: expected queued, running, done, failed or cancelled, got '%s'",
+                                   found);
+            }
         }
+        b->polling = 1;
+        b->deadline = cuzk_now() + wait;
+    }
+    pthread_mutex_lock(&s->mu);
+    sjob *j = server_find_job(s, id);
+    if (!j) {
         pthread_mutex_unlock(&s->mu);
-        usleep(10000);
+        return reply_error(s, c, 404, "no job '%s'", id);
+    }
+    if (j->ended || s->stopping || cuzk_now() >= b->deadline || (b->from >= 0 && j->info.state != b->from)) {
+        json_t *o = server_job_json(j);
+        pthread_mutex_unlock(&s->mu);
+        return reply(s, c, 200, o);
+    }
+    b->c = c;
+    b->job = j;
+    b->parked = b->suspended = 1;
+    b->prev_parked = NULL;
+    b->next_parked = s->parked;
+    if (s->parked)
+        s->parked->prev_parked = b;
+    s->parked = b;
+    s->n_parked++;
+    s->n_suspended++;
+    MHD_suspend_connection(c);
+    pthread_mutex_unlock(&s->mu);
+    return MHD_YES;
+}
+
+static void unpark(server *s, api_conn *b)
+{
+    if (b->prev_parked)
+        b->prev_parked->next_parked = b->next_parked;
+    else
+        s->parked = b->next_parked;
+    if (b->next_parked)
+        b->next_parked->prev_parked = b->prev_parked;
+    b->prev_parked = b->next_parked = NULL;
+    b->parked = 0;
+    b->job = NULL;
+    s->n_parked--;
+}
+
+void api_wake_parked(server *s, const sjob *gone)
+{
+    double now = cuzk_now();
+    for (api_conn *b = s->parked, *next; b; b = next) {
+        next = b->next_parked;
+        const sjob *j = b->job;
+        if (j == gone || s->stopping || j->ended || now >= b->deadline || (b->from >= 0 && j->info.state != b->from)) {
+            struct MHD_Connection *c = b->c;
+            unpark(s, b);
+            MHD_resume_connection(c);
+        }
     }
 }
 
@@ -477,13 +593,13 @@ static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const c
     sjob *j = *pp;
     if (!j) {
         pthread_mutex_unlock(&s->mu);
-        return reply_error(c, 404, "no job '%s'", id);
+        return reply_error(s, c, 404, "no job '%s'", id);
     }
     if (!j->ended) {
         cuzk_error err;
         server_ignore_status(cuzk_engine_cancel(s->engine, j->eid, &err));
         pthread_mutex_unlock(&s->mu);
-        return reply(c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
+        return reply(s, c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
     }
     /* an ended job: forget it and its result (its files are removed with
      * the lock released: it is out of the table, no one else sees it) */
@@ -492,29 +608,31 @@ static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const c
     pthread_mutex_unlock(&s->mu);
     journal_remove_job(s, j->id);
     server_free_job(j);
-    return reply(c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
+    return reply(s, c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
 }
 
 static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const char *method, const char *key,
-                                    const body *b)
+                                    const api_conn *b)
 {
     cuzk_error err = {0};
     if (!strcmp(method, "DELETE")) {
         int rc = cuzk_engine_key_evict(s->engine, key, &err);
-        return rc == CUZK_OK ? reply(c, 200, json_pack("{s:s, s:s}", "key", key, "state", "evicted"))
-                             : reply_error(c, status_for(rc), "%s", err.message);
+        return rc == CUZK_OK ? reply(s, c, 200, json_pack("{s:s, s:s}", "key", key, "state", "evicted"))
+                             : reply_error(s, c, client_status(rc), "%s", err.message);
     }
-    json_error_t je;
-    json_t *req = json_loadb(b->data ? b->data : "", b->len, 0, &je);
+    enum MHD_Result ret;
+    json_t *req = body_object(s, c, b, "{\"path\": \"<file.zkey>\"}", &ret);
+    if (!req)
+        return ret;
     const char *path = json_string_value(json_object_get(req, "path"));
     if (!path) {
         json_decref(req);
-        return reply_error(c, 400, "request body: expected {\"path\": \"<file.zkey>\"}");
+        return reply_error(s, c, 400, "request body: expected {\"path\": \"<file.zkey>\"}, without a string \"path\"");
     }
     int rc = cuzk_engine_key_load(s->engine, key, path, &err);
     json_decref(req);
-    return rc == CUZK_OK ? reply(c, 200, json_pack("{s:s, s:s}", "key", key, "state", "loaded"))
-                         : reply_error(c, status_for(rc), "%s", err.message);
+    return rc == CUZK_OK ? reply(s, c, 200, json_pack("{s:s, s:s}", "key", key, "state", "loaded"))
+                         : reply_error(s, c, client_status(rc), "%s", err.message);
 }
 
 /* GET /v1/status (JSON) and GET /metrics (Prometheus text): the engine's
@@ -532,12 +650,12 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         gpus = 0;
     char *engine = metrics ? stats_prometheus(&st) : stats_json_members(&st);
     if (!engine)
-        return reply_error(c, 503, "out of memory");
+        return reply_error(s, c, 503, "out of memory");
     size_t cap = strlen(engine) + 512;
     char *t = malloc(cap);
     if (!t) {
         free(engine);
-        return reply_error(c, 503, "out of memory");
+        return reply_error(s, c, 503, "out of memory");
     }
     if (metrics)
         snprintf(t, cap,
@@ -560,76 +678,155 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     return ret;
 }
 
+/* The first call of a request (headers read, no body yet): what can be
+ * refused before its body is read. NULL to go on, else the reply. */
+static int refuse_early(server *s, struct MHD_Connection *c, enum MHD_Result *ret)
+{
+    if (s->stopping) {
+        *ret = reply_error(s, c, 503, "shutting down: retry when the daemon is back");
+        return 1;
+    }
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(cl, &end, 10);
+        if (errno || *end || end == cl || n > s->cfg.max_body) {
+            *ret = reply_error(s, c, 413, "request body of %.24s bytes: larger than --max-body, %llu bytes", cl,
+                               (unsigned long long)s->cfg.max_body);
+            return 1;
+        }
+        if (__atomic_load_n(&s->body_bytes, __ATOMIC_RELAXED) + n > s->cfg.max_body_total) {
+            *ret = reply_error(s, c, 503, "request bodies being received now pass --max-body-total (%llu bytes): "
+                               "retry", (unsigned long long)s->cfg.max_body_total);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A piece of the body: kept while it fits its bound (--max-body) and the
+ * bound on every body buffered at once (--max-body-total). Returns MHD_NO
+ * (the connection closes) for a body without a length that passes
+ * --max-body far: its end would be read for nothing. */
+static enum MHD_Result take_upload(server *s, api_conn *b, const char *upload, size_t n)
+{
+    if (b->too_large || b->too_busy)
+        return b->len + n > 2 * s->cfg.max_body ? MHD_NO : MHD_YES;
+    if (b->len + n > s->cfg.max_body) {
+        b->too_large = 1;
+    } else if (__atomic_add_fetch(&s->body_bytes, n, __ATOMIC_RELAXED) > s->cfg.max_body_total) {
+        __atomic_sub_fetch(&s->body_bytes, n, __ATOMIC_RELAXED);
+        b->too_busy = 1;
+    } else {
+        b->counted += n;
+        char *d = realloc(b->data, b->len + n + 1);
+        if (!d) {
+            b->too_busy = 1;
+        } else {
+            b->data = d;
+            memcpy(b->data + b->len, upload, n);
+            b->len += n;
+            b->data[b->len] = 0;
+            return MHD_YES;
+        }
+    }
+    /* refused: what was kept goes now */
+    free(b->data);
+    b->data = NULL;
+    b->len += n;
+    __atomic_sub_fetch(&s->body_bytes, b->counted, __ATOMIC_RELAXED);
+    b->counted = 0;
+    return MHD_YES;
+}
+
+static int is_get(const char *method)
+{
+    return !strcmp(method, "GET") || !strcmp(method, "HEAD"); /* libmicrohttpd leaves out a HEAD's body */
+}
+
 enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
-                               const char *version, const char *upload, size_t *upload_size, void **con_cls)
+                            const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
     (void)version;
     server *s = cls;
-    body *b = *con_cls;
+    api_conn *b = *con_cls;
     if (!b) {
         if (!(b = calloc(1, sizeof(*b))))
             return MHD_NO;
         *con_cls = b;
+        enum MHD_Result ret;
+        if (refuse_early(s, c, &ret))
+            return ret;
         return MHD_YES;
     }
-    if (*upload_size) { /* a piece of the body */
-        if (b->len + *upload_size > s->cfg.max_body)
-            b->too_large = 1;
-        else {
-            char *n = realloc(b->data, b->len + *upload_size + 1);
-            if (!n)
-                b->too_large = 1;
-            else {
-                b->data = n;
-                memcpy(b->data + b->len, upload, *upload_size);
-                b->len += *upload_size;
-                b->data[b->len] = 0;
-            }
-        }
+    if (*upload_size) {
+        size_t n = *upload_size;
         *upload_size = 0;
-        return MHD_YES;
+        return take_upload(s, b, upload, n);
+    }
+    if (b->suspended) { /* a parked long poll, resumed */
+        pthread_mutex_lock(&s->mu);
+        b->suspended = 0;
+        s->n_suspended--;
+        pthread_mutex_unlock(&s->mu);
     }
     if (b->too_large)
-        return reply_error(c, 413, "request body larger than %llu bytes", (unsigned long long)s->cfg.max_body);
-    if (s->stopping)
-        return reply_error(c, 503, "shutting down");
+        return reply_error(s, c, 413, "request body larger than --max-body, %llu bytes",
+                           (unsigned long long)s->cfg.max_body);
+    if (b->too_busy)
+        return reply_error(s, c, 503, "request bodies being received now pass --max-body-total (%llu bytes): retry",
+                           (unsigned long long)s->cfg.max_body_total);
+    if (s->stopping && !b->polling)
+        return reply_error(s, c, 503, "shutting down: retry when the daemon is back");
     const char *rest;
-    if (!strcmp(url, "/healthz") && !strcmp(method, "GET"))
-        return reply(c, 200, json_pack("{s:s}", "status", "ok"));
-    if (!strcmp(url, "/metrics") && !strcmp(method, "GET"))
+    if (!strcmp(url, "/healthz") && is_get(method))
+        return reply(s, c, 200, json_pack("{s:s}", "status", "ok"));
+    if (!strcmp(url, "/metrics") && is_get(method))
         return status_request(s, c, 1);
-    if (!strcmp(url, "/v1/status") && !strcmp(method, "GET"))
+    if (!strcmp(url, "/v1/status") && is_get(method))
         return status_request(s, c, 0);
     if (!strcmp(url, "/v1/proofs") && !strcmp(method, "POST"))
         return post_proof(s, c, b);
     if (!strncmp(url, "/v1/proofs/", 11)) {
         rest = url + 11;
         if (!url_id_valid(rest))
-            return reply_error(c, 400, "bad job id");
-        if (!strcmp(method, "GET"))
-            return get_proof(s, c, rest);
+            return reply_error(s, c, 400, "bad job id (letters, digits, '-', '_', '.')");
+        if (is_get(method))
+            return get_proof(s, c, rest, b);
         if (!strcmp(method, "DELETE"))
             return delete_proof(s, c, rest);
-        return reply_error(c, 405, "%s is not allowed on %s", method, url);
+        return reply_error(s, c, 405, "%.16s is not allowed on /v1/proofs/{id} (GET, HEAD, DELETE)", method);
     }
     if (!strncmp(url, "/v1/keys/", 9)) {
         rest = url + 9;
         if (!url_id_valid(rest))
-            return reply_error(c, 400, "bad key id (letters, digits, '-', '_', '.')");
+            return reply_error(s, c, 400, "bad key id (letters, digits, '-', '_', '.')");
         if (!strcmp(method, "POST") || !strcmp(method, "DELETE"))
             return keys_request(s, c, method, rest, b);
-        return reply_error(c, 405, "%s is not allowed on %s", method, url);
+        return reply_error(s, c, 405, "%.16s is not allowed on /v1/keys/{id} (POST, DELETE)", method);
     }
-    return reply_error(c, 404, "no such endpoint: %s %s", method, url);
+    char found[80];
+    quote_found(url, strlen(url), found, sizeof(found));
+    return reply_error(s, c, 404, "no such endpoint: %.16s %s", method, found);
 }
 
 void api_request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
     (void)c;
     (void)toe;
-    body *b = *con_cls;
+    server *s = cls;
+    api_conn *b = *con_cls;
     if (b) {
+        if (b->parked || b->suspended) { /* not expected: a closed connection is never suspended */
+            pthread_mutex_lock(&s->mu);
+            if (b->parked)
+                unpark(s, b);
+            if (b->suspended)
+                s->n_suspended--;
+            pthread_mutex_unlock(&s->mu);
+        }
+        __atomic_sub_fetch(&s->body_bytes, b->counted, __ATOMIC_RELAXED);
         free(b->data);
         free(b);
     }

@@ -185,8 +185,7 @@ void journal_sweep(server *s)
         if (cuzk_engine_wait(s->engine, j->eid, 0, &info, &err) == CUZK_OK) {
             if (info.state == CUZK_JOB_CANCELLED && s->stopping) {
                 /* cancelled by the shutdown: left journaled, resumed at the
-                 * next start */
-                j->info = info;
+                 * next start; a client still sees it queued or running */
             } else if (info.state >= CUZK_JOB_DONE) {
                 if (n_ends == cap_ends) {
                     size_t cap = cap_ends ? 2 * cap_ends : 16;
@@ -241,6 +240,7 @@ void journal_sweep(server *s)
         j->ended = 1;
         j->t_end = cuzk_now();
     }
+    api_wake_parked(s, NULL);
     pthread_mutex_unlock(&s->mu);
     for (size_t i = 0; i < n_ends; i++) {
         cuzk_error err;

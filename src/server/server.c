@@ -17,10 +17,12 @@ int cuzk_has_server(void)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "../groth16/timings.h"
+#include "../util/clock.h"
 #include "../util/rand.h"
 #include "server_impl.h"
 
@@ -141,21 +143,164 @@ int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
     return rc;
 }
 
+/* Whether an IPv4 address text is a loopback one (127.0.0.0/8). */
+static int is_loopback(const struct in_addr *a)
+{
+    return (ntohl(a->s_addr) >> 24) == 127;
+}
+
+/* The defaults of the fields left 0, and checks of the rest. */
+static int serve_defaults(server *s, cuzk_error *err)
+{
+    cuzk_serve_config *c = &s->cfg;
+    if (!c->max_body)
+        c->max_body = 256u << 20;
+    if (c->result_ttl <= 0)
+        c->result_ttl = 3600;
+    if (!c->max_connections)
+        c->max_connections = 4096;
+    if (!c->max_connections_per_ip)
+        c->max_connections_per_ip = c->max_connections / 4 ? c->max_connections / 4 : 1;
+    if (c->idle_timeout <= 0)
+        c->idle_timeout = 30;
+    if (!c->http_threads)
+        c->http_threads = 8;
+    if (!c->max_body_total) {
+        c->max_body_total = 4 * c->max_body;
+        if (c->max_body_total < (1ull << 30))
+            c->max_body_total = 1ull << 30;
+    }
+    if (c->max_body_total < c->max_body)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "--max-body-total (%llu bytes) is below --max-body (%llu): no body could be taken",
+                              (unsigned long long)c->max_body_total, (unsigned long long)c->max_body);
+    if (c->shutdown_grace == 0)
+        c->shutdown_grace = 30;
+    if (c->http_threads > 256)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--http-threads %u: expected 1 to 256",
+                              c->http_threads);
+    return CUZK_OK;
+}
+
+/* Room for max_connections sockets (and the files proofs open): the soft
+ * limit on descriptors raised as far as needed and allowed. When the hard
+ * limit is too low, the connection limit shrinks to fit, with a warning. */
+static void fit_descriptors(server *s)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    rlim_t want = (rlim_t)s->cfg.max_connections + 256;
+    if (rl.rlim_cur < want) {
+        rlim_t cur = rl.rlim_cur;
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            rl.rlim_cur = cur;
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+        unsigned fit = rl.rlim_cur > 512 ? (unsigned)(rl.rlim_cur - 256) : 256;
+        fprintf(stderr, "cuzk serve: warning: the descriptor limit (%llu) leaves room for %u connections, not %u "
+                        "(--max-connections): raise it (ulimit -n, LimitNOFILE=)\n",
+                (unsigned long long)rl.rlim_cur, fit, s->cfg.max_connections);
+        s->cfg.max_connections = fit;
+        if (s->cfg.max_connections_per_ip > fit)
+            s->cfg.max_connections_per_ip = fit;
+    }
+}
+
+/* The shutdown (docs/api.md): no new connections; every queued job
+ * cancelled (it stays journaled and runs after the next start); long
+ * polls answered now; running proofs get the grace period, then are
+ * cancelled the same way; the answers are given a moment to reach their
+ * clients before the connections close. */
+static void serve_shutdown(server *s, struct MHD_Daemon *d)
+{
+    /* closed at once: a new client is refused (and retries) instead of
+     * waiting in the backlog */
+    MHD_socket listener = MHD_quiesce_daemon(d);
+    if (listener != MHD_INVALID_SOCKET)
+        close(listener);
+    pthread_mutex_lock(&s->mu);
+    s->stopping = 1;
+    for (sjob *j = s->jobs; j; j = j->next) {
+        cuzk_job_info info;
+        cuzk_error e2;
+        if (!j->ended && cuzk_engine_wait(s->engine, j->eid, 0, &info, &e2) == CUZK_OK &&
+            info.state == CUZK_JOB_QUEUED)
+            server_ignore_status(cuzk_engine_cancel(s->engine, j->eid, &e2));
+    }
+    api_wake_parked(s, NULL);
+    pthread_mutex_unlock(&s->mu);
+    double t0 = cuzk_now();
+    cuzk_engine_stats st;
+    for (cuzk_engine_get_stats(s->engine, &st); st.running; cuzk_engine_get_stats(s->engine, &st)) {
+        if (s->cfg.shutdown_grace < 0 || cuzk_now() - t0 >= s->cfg.shutdown_grace) {
+            pthread_mutex_lock(&s->mu);
+            unsigned n = 0;
+            for (sjob *j = s->jobs; j; j = j->next) {
+                cuzk_error e2;
+                if (!j->ended && cuzk_engine_cancel(s->engine, j->eid, &e2) == CUZK_OK)
+                    n++;
+            }
+            pthread_mutex_unlock(&s->mu);
+            if (n) {
+                printf("cuzk serve: %u running job%s left journaled after the %.0f s grace: %s at the next start\n",
+                       n, n == 1 ? "" : "s", s->cfg.shutdown_grace > 0 ? s->cfg.shutdown_grace : 0.0,
+                       n == 1 ? "it runs" : "they run");
+                fflush(stdout);
+            }
+            /* a cancelled proof ends at its stage's end (a GPU call runs
+             * to its end): waited for below, so that what finished is
+             * journaled */
+            for (cuzk_engine_get_stats(s->engine, &st); st.running; cuzk_engine_get_stats(s->engine, &st))
+                usleep(20000);
+            break;
+        }
+        usleep(20000);
+    }
+    /* every parked poll answered (libmicrohttpd must have none suspended
+     * when it stops), then up to 2 s for clients to read their answers */
+    double t1 = cuzk_now();
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        api_wake_parked(s, NULL);
+        unsigned left = s->n_suspended;
+        pthread_mutex_unlock(&s->mu);
+        const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+        if (!left && (!di || !di->num_connections || cuzk_now() - t1 > 2))
+            break;
+        usleep(10000);
+    }
+    MHD_stop_daemon(d);
+}
+
 static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_signals, cuzk_error *err)
 {
     server s;
     memset(&s, 0, sizeof(s));
     s.cfg = *cfg;
-    if (!s.cfg.max_body)
-        s.cfg.max_body = 256u << 20;
-    if (s.cfg.result_ttl <= 0)
-        s.cfg.result_ttl = 3600;
+    int rc = serve_defaults(&s, err);
+    if (rc != CUZK_OK)
+        return rc;
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(cfg->port);
+    if (inet_pton(AF_INET, cfg->host, &addr.sin_addr) != 1)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--listen: '%s' is not an IPv4 address", cfg->host);
+    if (!is_loopback(&addr.sin_addr) && (!cfg->token_file || !cfg->tls_cert_file))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "--listen %s is not a loopback address: the daemon then needs --token-file (clients "
+                              "authenticate) and --tls-cert/--tls-key (the token and proofs are encrypted); see "
+                              "docs/security.md",
+                              cfg->host);
     if (mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
         return cuzk_error_set(err, CUZK_ERR_IO, "--state-dir %s: cannot create: %s", cfg->state_dir, strerror(errno));
     snprintf(s.jobs_dir, sizeof(s.jobs_dir), "%s/jobs", cfg->state_dir);
     if (mkdir(s.jobs_dir, 0700) != 0 && errno != EEXIST)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.jobs_dir, strerror(errno));
-    int rc = cuzk_engine_create(&cfg->engine, &s.engine, err);
+    fit_descriptors(&s);
+    rc = cuzk_engine_create(&cfg->engine, &s.engine, err);
     if (rc != CUZK_OK)
         return rc;
     pthread_mutex_init(&s.mu, NULL);
@@ -165,18 +310,14 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         cuzk_engine_destroy(s.engine);
         return rc;
     }
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof(addr));
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(cfg->port);
-    if (inet_pton(AF_INET, cfg->host, &addr.sin_addr) != 1) {
-        cuzk_engine_destroy(s.engine);
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--listen: '%s' is not an IPv4 address", cfg->host);
-    }
+    /* epoll from a pool of threads: a connection costs a socket, not a
+     * thread (server_impl.h); suspend/resume parks long polls */
     struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG, 0, NULL, NULL, api_handler,
-        &s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, api_request_done, NULL,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)256, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)3700, MHD_OPTION_END);
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL, NULL, api_handler, &s,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, api_request_done, &s,
+        MHD_OPTION_THREAD_POOL_SIZE, s.cfg.http_threads, MHD_OPTION_CONNECTION_LIMIT, s.cfg.max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, s.cfg.max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)(s.cfg.idle_timeout + 0.999), MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
     if (!d) {
         cuzk_engine_destroy(s.engine);
         return cuzk_error_set(err, CUZK_ERR_IO, "--listen %s:%u: cannot listen (address in use?)", cfg->host,
@@ -195,24 +336,9 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     int sig = 0;
     while (sigwait(stop_signals, &sig) != 0)
         ;
-    /* graceful: stop taking requests, let running proofs finish and land
-     * in the journal; queued ones stay journaled for the next start */
     printf("cuzk serve: stopping\n");
     fflush(stdout);
-    MHD_stop_daemon(d);
-    pthread_mutex_lock(&s.mu);
-    s.stopping = 1;
-    for (sjob *j = s.jobs; j; j = j->next) {
-        cuzk_job_info info;
-        cuzk_error e2;
-        if (!j->ended && cuzk_engine_wait(s.engine, j->eid, 0, &info, &e2) == CUZK_OK &&
-            info.state == CUZK_JOB_QUEUED)
-            server_ignore_status(cuzk_engine_cancel(s.engine, j->eid, &e2));
-    }
-    pthread_mutex_unlock(&s.mu);
-    cuzk_engine_stats st;
-    for (cuzk_engine_get_stats(s.engine, &st); st.running; cuzk_engine_get_stats(s.engine, &st))
-        usleep(20000);
+    serve_shutdown(&s, d);
     s.stop = 1;
     pthread_join(s.watcher, NULL);
     journal_sweep(&s); /* record what just ended */
@@ -224,6 +350,8 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     }
     pthread_cond_destroy(&s.published);
     pthread_mutex_destroy(&s.mu);
+    printf("cuzk serve: stopped\n");
+    fflush(stdout);
     return CUZK_OK;
 }
 

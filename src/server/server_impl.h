@@ -15,10 +15,19 @@
  * without a result is submitted again, so a crash loses no accepted job.
  * Results stay until their TTL or a DELETE.
  *
- * Threads: libmicrohttpd runs one thread per connection (long polls block
- * only their own); one watcher thread moves finished jobs from the engine
- * to the journal. The table of jobs has its own mutex; the engine is
- * thread-safe. No file is written, fsync'd or removed under that mutex
+ * Connections (docs/security.md): libmicrohttpd polls every connection
+ * with epoll from a small pool of threads (--http-threads), so an idle or
+ * slow connection costs a socket and a few KiB, not a thread; the
+ * connection limit is far above what long polls need, each address gets a
+ * share of it, idle connections close after --idle-timeout, and request
+ * bodies buffered at once have one budget (--max-body-total). A long poll
+ * does not hold a thread either: it is parked (MHD_suspend_connection) in
+ * `parked`, and the watcher resumes it when its job changes, its wait
+ * ends, or the daemon stops.
+ *
+ * Threads: the HTTP pool; one watcher thread moves finished jobs from the
+ * engine to the journal and wakes parked long polls. The table of jobs has
+ * its own mutex; the engine is thread-safe. No file is written, fsync'd or removed under that mutex
  * (a slow disk would stall every request): a request reserves its slot,
  * is journaled unlocked, then published; a result is journaled unlocked,
  * then published (post_proof in api.c, journal_sweep).
@@ -58,6 +67,26 @@ typedef struct sjob {
     struct sjob *next;
 } sjob;
 
+/* One connection's request: its body as it arrives, and when it is a
+ * long poll waiting for its job, its place among the parked ones (under
+ * the table's lock). */
+typedef struct api_conn {
+    char *data;
+    size_t len;
+    size_t counted;   /* bytes of the body counted in server.body_bytes */
+    int too_large;    /* the body passed --max-body: answered 413 */
+    int too_busy;     /* the bodies buffered at once passed --max-body-total: 503 */
+    struct MHD_Connection *c;
+    /* a long poll: its wait, the state it waits to leave (-1: to end) */
+    int polling;
+    double deadline;
+    int from;
+    int parked;       /* suspended, in server.parked */
+    int suspended;    /* suspended and not yet handled again (server.n_suspended) */
+    struct sjob *job; /* while parked: the job it waits on (wakes it before it goes) */
+    struct api_conn *prev_parked, *next_parked;
+} api_conn;
+
 /* A POST with a request id between its reservation and its publication
  * (both under the table's lock; the journaling between them is not). */
 typedef struct pending_request {
@@ -80,6 +109,10 @@ typedef struct server {
     volatile sig_atomic_t stop;
     int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
     pthread_t watcher;
+    api_conn *parked;      /* long polls waiting (suspended) */
+    unsigned n_parked;
+    unsigned n_suspended;  /* parked or woken but not yet answered: none may be left at MHD_stop_daemon */
+    unsigned long long body_bytes; /* request bodies buffered now (atomic) */
 } server;
 
 /* For calls whose status does not matter here (the job may have ended
@@ -119,6 +152,10 @@ void journal_sweep(server *s);
 void *journal_watcher_main(void *arg); /* journal_sweep every 5 ms until s->stop */
 
 /* api.c: libmicrohttpd's callbacks */
+/* Under the table's lock: resumes the parked long polls that have their
+ * answer (their job changed or ended, their wait is over, the daemon is
+ * stopping) or whose job is `gone` (about to be freed; NULL: none). */
+void api_wake_parked(server *s, const sjob *gone);
 enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                             const char *version, const char *upload, size_t *upload_size, void **con_cls);
 void api_request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe);

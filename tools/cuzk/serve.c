@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../src/engine/options.h"
 #include "cli.h"
@@ -20,30 +21,83 @@
 #define CONFIG_MAX_LINE 4096
 #define CUZK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The daemon's own options (the engine's follow them in the help). */
-enum { OPT_LISTEN, OPT_STATE_DIR, OPT_MAX_BODY, OPT_RESULT_TTL, N_OPTS };
+/* The daemon's own options (the engine's follow them in the help). An
+ * option without an arg is a flag: no value on the command line, yes or
+ * no in a config file. key-dir and witness-dir may be given many times. */
+enum {
+    OPT_LISTEN,
+    OPT_STATE_DIR,
+    OPT_KEY_DIR,
+    OPT_WITNESS_DIR,
+    OPT_ALLOW_ANY_PATH,
+    OPT_TOKEN_FILE,
+    OPT_TLS_CERT,
+    OPT_TLS_KEY,
+    OPT_MAX_BODY,
+    OPT_MAX_BODY_TOTAL,
+    OPT_RESULT_TTL,
+    OPT_MAX_CONNECTIONS,
+    OPT_MAX_CONNECTIONS_PER_IP,
+    OPT_IDLE_TIMEOUT,
+    OPT_HTTP_THREADS,
+    OPT_SHUTDOWN_GRACE,
+    N_OPTS
+};
+
+#define MAX_DIRS 64 /* --key-dir and --witness-dir, each */
 
 static const struct {
     const char *name, *arg, *help;
 } options[N_OPTS] = {
     [OPT_LISTEN] = {"listen", "HOST:PORT",
                     "where to listen: an IPv4 address and a port (0: a free one, printed);\n"
-                    "default 127.0.0.1:8080 (loopback: the API has no authentication)"},
+                    "default 127.0.0.1:8080. Any address but a loopback one needs --token-file\n"
+                    "and --tls-cert/--tls-key (docs/security.md)"},
     [OPT_STATE_DIR] = {"state-dir", "DIR",
                        "the job journal (created if missing); jobs accepted before a crash run\n"
                        "again after a restart on the same DIR. Required"},
+    [OPT_KEY_DIR] = {"key-dir", "DIR",
+                     "a directory whose .zkey files clients may name (key_path, POST /v1/keys);\n"
+                     "repeatable. Without one, clients name keys by preloaded id only"},
+    [OPT_WITNESS_DIR] = {"witness-dir", "DIR",
+                         "a directory whose .wtns files clients may name (witness_path); repeatable.\n"
+                         "Without one, clients upload witnesses (\"witness\": base64)"},
+    [OPT_ALLOW_ANY_PATH] = {"allow-any-path", NULL,
+                            "clients may name any file the daemon can read (a trusted network only)"},
+    [OPT_TOKEN_FILE] = {"token-file", "FILE",
+                        "require 'Authorization: Bearer TOKEN' on every request but /healthz,\n"
+                        "TOKEN being FILE's first line (16 to 4096 printable characters)"},
+    [OPT_TLS_CERT] = {"tls-cert", "FILE", "serve HTTPS with this PEM certificate (chain); needs --tls-key"},
+    [OPT_TLS_KEY] = {"tls-key", "FILE", "the PEM private key of --tls-cert"},
     [OPT_MAX_BODY] = {"max-body", "B",
                       "largest request body, 1024 to 2^40 (default 256M); an uploaded witness is\n"
                       "4/3 of its file in base64"},
+    [OPT_MAX_BODY_TOTAL] = {"max-body-total", "B",
+                            "request bodies buffered at once, at least --max-body (default 4 x\n"
+                            "--max-body, at least 1G); beyond it a POST is refused with 503"},
     [OPT_RESULT_TTL] = {"result-ttl", "S", "seconds results are kept, 1 to 2592000 (default 3600)"},
+    [OPT_MAX_CONNECTIONS] = {"max-connections", "N",
+                             "connections open at once, 16 to 1048576 (default 4096; long polls count)"},
+    [OPT_MAX_CONNECTIONS_PER_IP] = {"max-connections-per-ip", "N",
+                                    "connections from one address, 1 to --max-connections (default a\n"
+                                    "quarter of it)"},
+    [OPT_IDLE_TIMEOUT] = {"idle-timeout", "S",
+                          "seconds a connection may stay silent before it is closed, 1 to 3600\n"
+                          "(default 30; a long poll waiting for its job is not idle)"},
+    [OPT_HTTP_THREADS] = {"http-threads", "N", "threads serving the connections, 1 to 256 (default 8)"},
+    [OPT_SHUTDOWN_GRACE] = {"shutdown-grace", "S",
+                            "seconds running proofs get to finish at SIGTERM, 0 to 86400 (default 30);\n"
+                            "then they stay journaled and run after the next start"},
 };
 
 static void serve_usage(FILE *out)
 {
     fprintf(out, "usage: cuzk serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [options]\n"
                  "\n"
-                 "The proving daemon: an HTTP/JSON API (docs/api.md). SIGTERM or SIGINT stops it\n"
-                 "cleanly (running proofs finish, queued jobs stay journaled).\n"
+                 "The proving daemon: an HTTP/JSON API (docs/api.md; docs/security.md: who may\n"
+                 "reach it and what a client can make it open). SIGTERM or SIGINT stops it\n"
+                 "within --shutdown-grace: long polls are answered, queued jobs stay journaled,\n"
+                 "running proofs finish or stay journaled.\n"
                  "\n"
                  "  --config FILE\n"
                  "        read options from FILE first: one 'key = value' a line, keys named like\n"
@@ -52,7 +106,8 @@ static void serve_usage(FILE *out)
                  "        command line override the file, the file the environment variables\n"
                  "        named below\n");
     for (int i = 0; i < N_OPTS; i++) {
-        fprintf(out, "  --%s %s\n        ", options[i].name, options[i].arg);
+        fprintf(out, "  --%s%s%s\n        ", options[i].name, options[i].arg ? " " : "",
+                options[i].arg ? options[i].arg : "");
         for (const char *p = options[i].help; *p; p++) {
             fputc(*p, out);
             if (*p == '\n')
@@ -69,7 +124,43 @@ static void serve_usage(FILE *out)
 typedef struct serve_opts {
     cuzk_serve_config cfg;
     char host[64];
+    const char *key_dirs[MAX_DIRS], *witness_dirs[MAX_DIRS];
 } serve_opts;
+
+static int add_dir(const char *label, const char *v, const char **dirs, unsigned *n)
+{
+    struct stat st;
+    if (!*v)
+        return fail("%s expects a directory, got ''", label);
+    if (stat(v, &st) != 0)
+        return fail("%s '%s': %s", label, v, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return fail("%s '%s': not a directory", label, v);
+    if (*n >= MAX_DIRS)
+        return fail("%s: more than %d given", label, MAX_DIRS);
+    dirs[(*n)++] = v;
+    return 0;
+}
+
+static int parse_seconds(const char *label, const char *v, int lo, int hi, double *out)
+{
+    int n;
+    if (parse_count(label, v, lo, hi, &n))
+        return 2;
+    *out = n;
+    return 0;
+}
+
+static int parse_flag(const char *label, const char *v, int *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
+        *out = 1;
+    else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
+        *out = 0;
+    else
+        return fail("%s expects yes or no, got '%s'", label, v);
+    return 0;
+}
 
 static int parse_listen(const char *label, const char *v, serve_opts *o)
 {
@@ -110,13 +201,59 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         c->state_dir = v;
         return 0;
     }
+    if (!strcmp(name, "key-dir"))
+        return add_dir(label, v, o->key_dirs, &c->n_key_dirs);
+    if (!strcmp(name, "witness-dir"))
+        return add_dir(label, v, o->witness_dirs, &c->n_witness_dirs);
+    if (!strcmp(name, "allow-any-path"))
+        return parse_flag(label, v, &c->allow_any_path);
+    const char **file = !strcmp(name, "token-file") ? &c->token_file
+                        : !strcmp(name, "tls-cert") ? &c->tls_cert_file
+                        : !strcmp(name, "tls-key")  ? &c->tls_key_file
+                                                    : NULL;
+    if (file) {
+        struct stat st;
+        if (!*v)
+            return fail("%s expects a file, got ''", label);
+        if (stat(v, &st) != 0)
+            return fail("%s '%s': %s", label, v, strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            return fail("%s '%s': not a regular file", label, v);
+        *file = v;
+        return 0;
+    }
     if (!strcmp(name, "max-body"))
         return parse_bytes(label, v, 1024, 1ull << 40, &c->max_body);
-    if (!strcmp(name, "result-ttl")) {
-        int n;
-        if (parse_count(label, v, 1, 86400 * 30, &n))
+    if (!strcmp(name, "max-body-total"))
+        return parse_bytes(label, v, 1024, 1ull << 44, &c->max_body_total);
+    if (!strcmp(name, "result-ttl"))
+        return parse_seconds(label, v, 1, 86400 * 30, &c->result_ttl);
+    if (!strcmp(name, "idle-timeout"))
+        return parse_seconds(label, v, 1, 3600, &c->idle_timeout);
+    if (!strcmp(name, "shutdown-grace")) {
+        if (parse_seconds(label, v, 0, 86400, &c->shutdown_grace))
             return 2;
-        c->result_ttl = n;
+        if (c->shutdown_grace == 0)
+            c->shutdown_grace = -1; /* cuzk_serve_config: < 0 is none, 0 the default */
+        return 0;
+    }
+    int n;
+    if (!strcmp(name, "max-connections")) {
+        if (parse_count(label, v, 16, 1 << 20, &n))
+            return 2;
+        c->max_connections = (unsigned)n;
+        return 0;
+    }
+    if (!strcmp(name, "max-connections-per-ip")) {
+        if (parse_count(label, v, 1, 1 << 20, &n))
+            return 2;
+        c->max_connections_per_ip = (unsigned)n;
+        return 0;
+    }
+    if (!strcmp(name, "http-threads")) {
+        if (parse_count(label, v, 1, 256, &n))
+            return 2;
+        c->http_threads = (unsigned)n;
         return 0;
     }
     return fail("%s: internal error: option '%s'", label, name);
@@ -231,17 +368,24 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
             return fail("%s:%u: unknown key '%s'; expected one of: %s (the long options without '--')", path,
                         line_no, key, names);
         }
-        if (seen[opt])
+        if (seen[opt] && opt != OPT_KEY_DIR && opt != OPT_WITNESS_DIR)
             return fail("%s:%u: '%s' is already set on line %d", path, line_no, key, seen[opt]);
         seen[opt] = (int)line_no;
         snprintf(label, sizeof(label), "%s:%u: %s", path, line_no, key);
         if (!*value)
-            return fail("%s has no value (expected %s)", label, option_arg(opt));
+            return fail("%s has no value (expected %s)", label, option_arg(opt) ? option_arg(opt) : "yes or no");
         int bad = apply_option(o, key, label, value);
         if (bad)
             return bad;
     }
     return 0;
+}
+
+/* One of the daemon's options without a value (--allow-any-path). */
+static int is_own_flag(const char *a)
+{
+    int opt = !strncmp(a, "--", 2) ? option_index(a + 2) : -1;
+    return opt >= 0 && opt < N_OPTS && !options[opt].arg;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -265,6 +409,8 @@ int cmd_serve(int argc, char **argv)
         }
         if (!known)
             return fail("serve: unknown option '%s'; see cuzk serve --help", a);
+        if (is_own_flag(a))
+            continue;
         if (i + 1 >= argc)
             return fail("serve: %s needs a value", a);
         if (!strcmp(a, "--config")) {
@@ -299,6 +445,15 @@ int cmd_serve(int argc, char **argv)
             i--; /* a flag without a value */
             continue;
         }
+        if (is_own_flag(argv[i])) {
+            int bad = apply_option(&o, argv[i] + 2, argv[i], "yes");
+            if (bad) {
+                free(text);
+                return bad;
+            }
+            i--; /* no value */
+            continue;
+        }
         if (!strcmp(argv[i], "--config"))
             continue;
         int bad = apply_option(&o, argv[i] + 2, argv[i], argv[i + 1]);
@@ -307,6 +462,8 @@ int cmd_serve(int argc, char **argv)
             return bad;
         }
     }
+    o.cfg.key_dirs = o.key_dirs;
+    o.cfg.witness_dirs = o.witness_dirs;
     if (!o.cfg.state_dir) {
         free(text);
         return fail("serve needs --state-dir DIR (or 'state-dir = DIR' in the --config file)");

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# cuzk serve under hostile clients and unlucky operators (issue 17;
+# docs/security.md), on loopback, bounded in time and count. One section a
+# class:
+#   1 connections: 1000 idle, slow or long-polling connections, and one
+#     address flooding: /healthz and proofs still answered promptly
+#   5 shutdown: SIGTERM with long polls, queued and running jobs: bounded,
+#     exit 0, queued jobs run after the restart
+#   7 replies: a cut UTF-8 character, a client's error as a 4xx, HEAD,
+#     a JSON array body
+# usage: test_hostile.sh CUZK FIXTURES_DIR CONN_FLOOD
+set -u
+cuzk=$1 fx=$2 flood=$3
+. "$(dirname "$0")/daemon_lib.sh"
+
+# healthz_fast N: N answers to GET /healthz, each within a second
+healthz_fast() {
+  for _ in $(seq "$1"); do
+    code=$(curl -s -o /dev/null -w "%{http_code}" --max-time 1 "127.0.0.1:$port/healthz")
+    [ "$code" = 200 ] || fail "/healthz did not answer within 1 s (HTTP $code) $2"
+  done
+}
+# flood_start NAME ARGS...: conn_flood in the background, waits until it
+# has opened its connections
+flood_start() {
+  local name=$1; shift
+  "$flood" "127.0.0.1:$port" "$@" >"$tmp/$name.out" 2>&1 &
+  eval "${name}_pid=$!"
+  for _ in $(seq 300); do grep -q "^ready" "$tmp/$name.out" && return 0; sleep 0.1; done
+  fail "conn_flood $name did not get ready: $(cat "$tmp/$name.out")"
+}
+flood_field() { sed -n "s/^$2 .*$3=\([0-9]*\).*/\1/p" "$tmp/$1.out"; }
+tk=$fx/bn128/tiny.zkey tw=$fx/bn128/tiny.wtns
+# a blocker: a generated circuit of 2^17 constraints (about 0.6 s a proof on one core)
+"$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints 2^17 >/dev/null 2>&1 &&
+  "$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" >/dev/null 2>&1 || fail "making the blocker circuit"
+paths="--allow-any-path"
+
+# --- 1. connections
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s1" $paths --workers 1 --device cpu --threads 1 \
+  --idle-timeout 3 --max-connections-per-ip 1500
+flood_start idle 1000 idle 30
+[ "$(flood_field idle ready opened)" = 1000 ] || fail "1000 idle connections: $(cat "$tmp/idle.out")"
+healthz_fast 20 "with 1000 idle connections open"
+id=$(submit_paths "$tk" "$tw")
+expect_code 200 --max-time 10 "127.0.0.1:$port/v1/proofs/$id?wait=10"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "a proof with 1000 idle connections open: $(cat "$tmp/body")"
+# idle ones are closed after --idle-timeout (3 s)
+wait "$idle_pid"
+[ "$(flood_field idle done closed)" = 1000 ] || fail "idle connections not closed after --idle-timeout: $(cat "$tmp/idle.out")"
+# slow ones (a byte a second) are not idle, and cost no thread
+flood_start slow 1000 slow 6
+healthz_fast 20 "with 1000 slow connections open"
+wait "$slow_pid"
+# 1000 long polls on a job queued behind blockers: no thread each, answered
+# when it ends
+for _ in 1 2 3; do submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns" >/dev/null; done
+target=$(submit_paths "$tk" "$tw")
+flood_start polls 1000 poll 60 "/v1/proofs/$target?wait=3600"
+healthz_fast 10 "with 1000 long polls parked"
+expect_code 200 "127.0.0.1:$port/v1/status"
+wait "$polls_pid"
+[ "$(flood_field polls done ok)" = 1000 ] || fail "1000 long polls: not all answered 200: $(cat "$tmp/polls.out")"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$target"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "long-polled job: $(cat "$tmp/body")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+# one address over its share: refused beyond it, everyone else still served
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s2" $paths --max-connections-per-ip 100
+flood_start hog 1000 idle 5 --bind 127.0.0.2
+healthz_fast 10 "while 127.0.0.2 holds its 100 connections"
+wait "$hog_pid"
+[ "$(flood_field hog done closed)" -ge 900 ] || fail "127.0.0.2 kept more than its 100 connections: $(cat "$tmp/hog.out")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+
+# --- 5. shutdown: bounded, long polls answered, queued jobs left journaled
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" $paths --workers 1 --device cpu --threads 1 \
+  --ahead -1 --shutdown-grace 1
+running=$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")
+queued=()
+for _ in $(seq 6); do queued+=("$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")"); done
+flood_start sdpolls 200 poll 30 "/v1/proofs/${queued[5]}?wait=3600"
+t0=$(date +%s.%N)
+kill -TERM "$pid"; wait "$pid"; rc=$?
+t1=$(date +%s.%N)
+[ "$rc" = 0 ] || fail "SIGTERM with jobs and long polls: exit $rc: $(cat "$out")"
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5) }' || fail "SIGTERM took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+wait "$sdpolls_pid"
+[ "$(flood_field sdpolls done ok)" = 200 ] || fail "long polls at shutdown: $(cat "$tmp/sdpolls.out")"
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" $paths --workers 2 --device cpu --threads 1
+grep -q "7 journaled jobs resumed" "$out" || grep -q "6 journaled jobs resumed" "$out" ||
+  fail "restart after SIGTERM: $(cat "$out")"
+for id in "$running" "${queued[@]}"; do
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=60"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "job $id after a SIGTERM and a restart: $(cat "$tmp/body")"
+done
+# the grace lets a running proof finish: its result is journaled before the exit
+slow=$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$slow?wait=10&state=queued"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+grep -q '"state":"done"' "$tmp/s3/jobs/$slow.res" || fail "a running proof under the default grace: not journaled done"
+
+# --- 7. replies
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s4" $paths
+long=$(printf '\xc3\xa9%.0s' $(seq 400)) # 400 x e-acute: any cut lands inside a character
+expect_code 404 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"$long\",\"witness_path\":\"$tw\"}"
+jq -e '.error | test("no key")' "$tmp/body" >/dev/null || fail "a message cut inside a character: $(cat "$tmp/body")"
+expect_code 200 -I "127.0.0.1:$port/healthz"
+id=$(submit_paths "$tk" "$tw")
+expect_code 200 -I "127.0.0.1:$port/v1/proofs/$id"
+expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d '[1, 2]'
+grep -q 'expected a JSON object, found an array' "$tmp/body" || fail "array body: $(cat "$tmp/body")"
+expect_code 400 -X POST "127.0.0.1:$port/v1/keys/k" -d '"path"'
+grep -q 'found a string' "$tmp/body" || fail "string body: $(cat "$tmp/body")"
+code=$(api -X POST "127.0.0.1:$port/v1/keys/k" -d '{"path":"/nonexistent/k.zkey"}')
+[ "${code:0:1}" = 4 ] || fail "a client's missing key file: HTTP $code, want a 4xx: $(cat "$tmp/body")"
+expect_code 413 -X POST "127.0.0.1:$port/v1/proofs" -H "Content-Length: 999999999999" -d x
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+echo "hostile: ok"
