@@ -123,8 +123,11 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_selftest(void);
 
 /* ------------------------------------------------------------ files
  *
- * snarkjs/circom binary files (.zkey, .wtns, .r1cs) are mapped, not read:
- * opening a 2^27-point key costs the header checks only. Every open checks
+ * snarkjs/circom binary files (.zkey, .wtns, .r1cs) are read whole into the
+ * process's own memory at the open (only regular files; a FIFO or a device
+ * is refused without blocking): a file truncated or rewritten in place
+ * afterwards (a plain `cp` over a key in use does that) cannot touch an
+ * opened handle, where a mapping would die of SIGBUS. Every open checks
  * the magic, the version, that each section lies inside the file and has
  * the size its header implies, which curve the primes name, and every count
  * and index it depends on. The verification-key points of a .zkey are
@@ -390,10 +393,13 @@ CUZK_API int cuzk_has_json(void);
  * serves jobs in priority order (CRITICAL first: a WindowPoSt deadline must
  * not wait behind PoRep work), first-in first-out within a priority. A
  * job's key comes from a path (loaded on first use and cached under that
- * path) or from an id given to cuzk_engine_key_load; keys not used by a
- * running job are evicted least-recently-used when the cache exceeds its
- * byte budget. Every job records where its time went. All functions are
- * thread-safe. */
+ * path) or from an id given to cuzk_engine_key_load (ids and paths are
+ * separate namespaces: an id never stands for a path's key); a cached key
+ * whose file changed since it was read (device, inode, size or times) is
+ * read again for the next job, while running jobs keep the copy they
+ * hold. Keys not used by a running job are evicted least-recently-used
+ * when the cache exceeds its byte budget. Every job records where its time
+ * went. All functions are thread-safe. */
 
 typedef struct cuzk_engine cuzk_engine;
 
@@ -554,8 +560,9 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config
  * everything. */
 CUZK_API void cuzk_engine_destroy(cuzk_engine *engine);
 /* Loads a key under an id, ahead of jobs that name it; an id already
- * loaded is replaced (CUZK_ERR_BUSY while a running job uses it). An
- * evicted key is reloaded from its path when a job needs it again. */
+ * loaded gets the new key (jobs running with the old one finish with it;
+ * when the load fails the id keeps its key). An evicted key is reloaded
+ * from its path when a job needs it again. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_load(cuzk_engine *engine, const char *key_id, const char *path,
                                                           cuzk_error *err);
 /* Drops a cached key (by id or path) once no running job uses it;
@@ -627,6 +634,11 @@ typedef struct cuzk_serve_config {
      * a loopback address. NULL: none. */
     const char *token_file;
     const char *tls_cert_file, *tls_key_file;
+    /* Keys the operator loads at the start, key_ids[i] from key_paths[i]
+     * (any readable file: the directories above bind clients only). */
+    const char *const *key_ids;
+    const char *const *key_paths;
+    unsigned n_keys;
 } cuzk_serve_config;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);

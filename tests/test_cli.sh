@@ -244,6 +244,59 @@ expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --de
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns"
 grep -q "witness" "$tmp/err" || fail "bench curve mismatch message: $(cat "$tmp/err")"
 
+# the command's own edges (issue 17): only regular files are read, sizes
+# checked first; outputs never replace a link, a device or an input
+d=$fx/bn128
+expect 2 timeout 10 "$cuzk" verify "$d/tiny.vk.json" /dev/urandom "$d/tiny.proof.json"
+grep -q "/dev/urandom: is a character device, expected a regular file" "$tmp/err" || fail "verify /dev/urandom: $(cat "$tmp/err")"
+truncate -s 300M "$tmp/huge.json"
+expect 2 timeout 10 "$cuzk" verify "$d/tiny.vk.json" "$tmp/huge.json" "$d/tiny.proof.json"
+grep -q "huge.json: 314572800 bytes, larger than the .* accepted for a JSON file" "$tmp/err" || fail "a huge JSON: $(cat "$tmp/err")"
+mkfifo "$tmp/fifo"
+expect 2 timeout 10 "$cuzk" prove "$tmp/fifo" "$d/tiny.wtns" "$tmp/p.json" "$tmp/q.json"
+grep -q "fifo: is a FIFO, expected a regular file" "$tmp/err" || fail "prove a FIFO: $(cat "$tmp/err")"
+expect 2 timeout 10 "$cuzk" info "$tmp/fifo"
+expect 2 timeout 10 "$cuzk" serve --config "$tmp/fifo" --state-dir "$tmp/st"
+grep -q "fifo: is a FIFO" "$tmp/err" || fail "serve --config FIFO: $(cat "$tmp/err")"
+echo keep >"$tmp/target.json"
+ln -s "$tmp/target.json" "$tmp/link.json"
+expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/link.json" "$tmp/q.json"
+grep -q "proof.json $tmp/link.json: is a symbolic link; refusing to replace it" "$tmp/err" || fail "symlink output: $(cat "$tmp/err")"
+[ -L "$tmp/link.json" ] && [ "$(cat "$tmp/target.json")" = keep ] && [ ! -e "$tmp/q.json" ] || fail "symlink output: replaced"
+expect 2 "$cuzk" zkey export-vk "$d/tiny.zkey" "$tmp/link.json"
+expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" /dev/null
+grep -q "/dev/null: is a character device; an output must be a regular file" "$tmp/err" || fail "device output: $(cat "$tmp/err")"
+cp "$d/tiny.zkey" "$tmp/k.zkey"
+expect 2 "$cuzk" zkey export-vk "$tmp/k.zkey" "$tmp/k.zkey"
+grep -q "verification_key.json $tmp/k.zkey is the input circuit.zkey" "$tmp/err" || fail "export-vk over its key: $(cat "$tmp/err")"
+ln "$tmp/k.zkey" "$tmp/hard.json"
+expect 2 "$cuzk" zkey export-vk "$tmp/k.zkey" "$tmp/hard.json"
+cmp -s "$tmp/k.zkey" "$d/tiny.zkey" || fail "export-vk replaced its key"
+expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/same.json" "$tmp/same.json"
+grep -q "proof.json and public.json are the same file" "$tmp/err" || fail "proof = public: $(cat "$tmp/err")"
+expect 2 "$cuzk" prove "$d/tiny.zkey" "$d/tiny.wtns" "$tmp/p.json" "$d/tiny.wtns"
+grep -q "is the input witness.wtns" "$tmp/err" || fail "public = witness: $(cat "$tmp/err")"
+expect 2 "$cuzk" setup "$d/tiny.r1cs" "$d/tiny.r1cs"
+grep -q "is the input circuit.r1cs" "$tmp/err" || fail "setup over its r1cs: $(cat "$tmp/err")"
+# a damaged key point is blamed on the key, not on the witness
+cp "$d/mul1k.zkey" "$tmp/badh.zkey"
+printf '\125' | dd of="$tmp/badh.zkey" bs=1 seek=$((409880 + 5 * 64 + 3)) conv=notrunc 2>/dev/null # H point 5
+expect 2 "$cuzk" prove "$tmp/badh.zkey" "$d/mul1k.wtns" "$tmp/p.json" "$tmp/q.json"
+grep -q "the key is damaged: $tmp/badh.zkey: section 9 (H): point 5 of 1024" "$tmp/err" || fail "a bad H point: $(cat "$tmp/err")"
+expect 2 "$cuzk" info "$tmp/badh.zkey" --check
+grep -q "^cuzk: $tmp/badh.zkey: section 9 (H): point 5" "$tmp/err" || fail "info --check names the file: $(cat "$tmp/err")"
+# a key truncated while cuzk prove reads it: an error or a proof, never a crash
+"$cuzk" circuit sha256-chain "$tmp/big.r1cs" "$tmp/big.wtns" --constraints 2^16 >/dev/null 2>&1 &&
+  "$cuzk" setup "$tmp/big.r1cs" "$tmp/big.zkey" >/dev/null 2>&1 || fail "making a larger key"
+for delay in 0 0.02 0.05 0.1 0.2; do
+  cp "$tmp/big.zkey" "$tmp/t.zkey"
+  "$cuzk" prove "$tmp/t.zkey" "$tmp/big.wtns" "$tmp/tp.json" "$tmp/tq.json" --threads 1 >/dev/null 2>"$tmp/err" &
+  p=$!
+  sleep "$delay"; truncate -s 4096 "$tmp/t.zkey"
+  wait "$p"; rc=$?
+  [ "$rc" -lt 128 ] || fail "cuzk prove died (exit $rc) when its key was truncated after ${delay}s: $(cat "$tmp/err")"
+done
+
 head -c 5000 /dev/zero >"$tmp/zeros.bin"
 expect 2 "$cuzk" info "$tmp/zeros.bin"
 grep -q "zeros.bin" "$tmp/err" || fail "unknown file message: $(cat "$tmp/err")"

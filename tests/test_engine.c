@@ -8,6 +8,8 @@
  *     still complete; preload and evict by id;
  *   - bad input: unknown key id, both or neither key, a witness of the other
  *     curve (the job fails with a message naming the files), bad priority;
+ *   - key files that change: rewritten in place, truncated, an id spelled
+ *     like a path, an id reloaded under a running job;
  * and the staged pipeline (prepare -> ready -> compute -> finalize):
  *   - 1, 2 and 4 workers per stage (and mixed) over every fixture of both
  *     curves: every proof verifies against the fixture's verification key;
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cuzk.h"
 #include "test_util.h"
@@ -435,6 +438,119 @@ static void check_fraction(double f)
     CHECK(f >= 0 && f <= 1.0 + 1e-9);
 }
 
+/* Writes data over path in place (open with O_TRUNC, as cp does). */
+static void overwrite(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+    CHECK(fwrite(data, 1, len, f) == len);
+    CHECK(fclose(f) == 0);
+}
+
+static void copy_fixture(const char *to, int k)
+{
+    char from[1024];
+    path_of(from, sizeof(from), curves[k / 3], names[k % 3], "zkey");
+    size_t n;
+    char *d = slurp(from, &n);
+    FILE *f = fopen(to, "wb");
+    CHECK(f && fwrite(d, 1, n, f) == n && fclose(f) == 0);
+    free(d);
+}
+
+/* One job on a key (by path or id) and fixture k's witness, waited for. */
+static cuzk_job_info run_key_job(cuzk_engine *e, const char *key_path, const char *key_id, int k,
+                                 unsigned long long *id_out)
+{
+    char wt[1024];
+    path_of(wt, sizeof(wt), curves[k / 3], names[k % 3], "wtns");
+    cuzk_job_request r = {.key_path = key_path, .key_id = key_id, .witness_path = wt};
+    cuzk_error err;
+    unsigned long long id;
+    CHECK(cuzk_engine_submit(e, &r, &id, &err) == CUZK_OK);
+    cuzk_job_info info;
+    CHECK(cuzk_engine_wait(e, id, -1, &info, &err) == CUZK_OK);
+    *id_out = id;
+    return info;
+}
+
+/* Key files that change under the cache (issue 17): a key rewritten in
+ * place (a cp over it) is read again, never proved with in its old form;
+ * one truncated fails its job with a message (no SIGBUS: the cache holds
+ * copies, not mappings); ids and paths are separate namespaces; an id
+ * reloaded while a job holds its key leaves that job its old key. Fixtures
+ * k (curves[k / 3], names[k % 3]): 0 bn128 tiny, 1 bn128 mul1k, 2 bn128
+ * poseidon3. */
+static void test_key_files_change(void)
+{
+    char dir[] = "/tmp/cuzk_keys_XXXXXX", key[1100], cwd[4096];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(key, sizeof(key), "%s/k.zkey", dir);
+    gate g;
+    gate_init(&g);
+    cuzk_engine_config cfg = {.workers = 1, .threads_per_worker = 1, .device = CUZK_DEVICE_CPU,
+                              .stage_hook = gate_hook, .stage_hook_ctx = &g};
+    cuzk_engine *e;
+    cuzk_error err;
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
+    unsigned long long id;
+    copy_fixture(key, 1);
+    CHECK(run_key_job(e, key, NULL, 1, &id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 1);
+    /* rewritten in place with another circuit's key: the next job proves with it */
+    char from[1024];
+    path_of(from, sizeof(from), "bn128", "poseidon3", "zkey");
+    size_t n;
+    char *other = slurp(from, &n);
+    overwrite(key, other, n);
+    free(other);
+    CHECK(run_key_job(e, key, NULL, 2, &id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 2);
+    /* truncated: the job fails naming the file; the engine carries on */
+    CHECK(truncate(key, 100) == 0);
+    cuzk_job_info info = run_key_job(e, key, NULL, 2, &id);
+    CHECK(info.state == CUZK_JOB_FAILED && strstr(info.error, key));
+    copy_fixture(key, 0);
+    CHECK(run_key_job(e, key, NULL, 0, &id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 0);
+    /* an id spelled like a relative path names the id's key, the path the file's */
+    CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+    CHECK(chdir(dir) == 0);
+    path_of(from, sizeof(from), "bn128", "mul1k", "zkey");
+    CHECK(cuzk_engine_key_load(e, "k.zkey", from, &err) == CUZK_OK); /* k.zkey in dir holds tiny's key */
+    CHECK(run_key_job(e, "k.zkey", NULL, 0, &id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 0);
+    CHECK(run_key_job(e, NULL, "k.zkey", 1, &id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 1);
+    CHECK(chdir(cwd) == 0);
+    /* an id reloaded with another key while a job holds the old one: no
+     * CUZK_ERR_BUSY; the running job finishes with its key, the next gets
+     * the new one */
+    gate_arm(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    char wt[1024];
+    path_of(wt, sizeof(wt), "bn128", "mul1k", "wtns");
+    cuzk_job_request r = {.key_id = "k.zkey", .witness_path = wt};
+    unsigned long long held;
+    CHECK(cuzk_engine_submit(e, &r, &held, &err) == CUZK_OK);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER) == held);
+    path_of(from, sizeof(from), "bn128", "poseidon3", "zkey");
+    CHECK(cuzk_engine_key_load(e, "k.zkey", from, &err) == CUZK_OK);
+    CHECK(cuzk_engine_key_load(e, "k.zkey", "/nonexistent/x.zkey", &err) == CUZK_ERR_NOT_FOUND); /* keeps its key */
+    gate_release(&g, CUZK_STAGE_COMPUTE, CUZK_HOOK_ENTER);
+    CHECK(cuzk_engine_wait(e, held, -1, &info, &err) == CUZK_OK && info.state == CUZK_JOB_DONE);
+    check_proof(e, held, 1);
+    CHECK(run_key_job(e, NULL, "k.zkey", 2, &id).state == CUZK_JOB_DONE);
+    check_proof(e, id, 2);
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    CHECK(st.keys_cached == 3); /* the id's, and two paths' (the old copies went with their jobs) */
+    cuzk_engine_destroy(e);
+    gate_destroy(&g);
+    snprintf(key, sizeof(key), "%s/k.zkey", dir);
+    CHECK(unlink(key) == 0 && rmdir(dir) == 0);
+}
+
 static void test_pipeline_shapes(void)
 {
     /* prepare, compute, finalize workers; jobs prepared ahead */
@@ -836,11 +952,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s FIXTURES_DIR\n", argv[0]);
         return 2;
     }
-    fixtures = argv[1];
+    fixtures = realpath(argv[1], NULL); /* absolute: test_key_files_change changes directory */
+    CHECK(fixtures != NULL);
     test_init("test_engine");
     test_many_jobs();
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();
+    test_key_files_change();
     test_pipeline_config();
     test_pipeline_shapes();
     test_pipeline_priorities();

@@ -6,11 +6,18 @@
 #     address flooding: /healthz and proofs still answered promptly
 #   5 shutdown: SIGTERM with long polls, queued and running jobs: bounded,
 #     exit 0, queued jobs run after the restart
+#   2 paths a client names: only under --key-dir/--witness-dir (else one
+#     message, whether the file exists or not), only regular files, no
+#     file's bytes in a message; uploads and the operator's --key ids work
+#     with no directory at all
+#   3 key files that change: rewritten in place (cp), truncated, while
+#     cached and while a proof holds the key: no SIGBUS, no proof with the
+#     old key
 #   7 replies: a cut UTF-8 character, a client's error as a 4xx, HEAD,
 #     a JSON array body
 # usage: test_hostile.sh CUZK FIXTURES_DIR CONN_FLOOD
 set -u
-cuzk=$1 fx=$2 flood=$3
+cuzk=$1 fx=$(cd "$2" && pwd) flood=$3
 . "$(dirname "$0")/daemon_lib.sh"
 
 # healthz_fast N: N answers to GET /healthz, each within a second
@@ -34,10 +41,10 @@ tk=$fx/bn128/tiny.zkey tw=$fx/bn128/tiny.wtns
 # a blocker: a generated circuit of 2^17 constraints (about 0.6 s a proof on one core)
 "$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints 2^17 >/dev/null 2>&1 &&
   "$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" >/dev/null 2>&1 || fail "making the blocker circuit"
-paths="--allow-any-path"
+paths=(--key-dir "$fx" --key-dir "$tmp" --witness-dir "$fx" --witness-dir "$tmp")
 
 # --- 1. connections
-start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s1" $paths --workers 1 --device cpu --threads 1 \
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s1" "${paths[@]}" --workers 1 --device cpu --threads 1 \
   --idle-timeout 3 --max-connections-per-ip 1500
 flood_start idle 1000 idle 30
 [ "$(flood_field idle ready opened)" = 1000 ] || fail "1000 idle connections: $(cat "$tmp/idle.out")"
@@ -65,7 +72,7 @@ expect_code 200 "127.0.0.1:$port/v1/proofs/$target"
 [ "$(jq -r .state "$tmp/body")" = done ] || fail "long-polled job: $(cat "$tmp/body")"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 # one address over its share: refused beyond it, everyone else still served
-start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s2" $paths --max-connections-per-ip 100
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s2" "${paths[@]}" --max-connections-per-ip 100
 flood_start hog 1000 idle 5 --bind 127.0.0.2
 healthz_fast 10 "while 127.0.0.2 holds its 100 connections"
 wait "$hog_pid"
@@ -73,7 +80,7 @@ wait "$hog_pid"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 
 # --- 5. shutdown: bounded, long polls answered, queued jobs left journaled
-start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" $paths --workers 1 --device cpu --threads 1 \
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" "${paths[@]}" --workers 1 --device cpu --threads 1 \
   --ahead -1 --shutdown-grace 1
 running=$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")
 queued=()
@@ -86,7 +93,7 @@ t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5) }' || fail "SIGTERM took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
 wait "$sdpolls_pid"
 [ "$(flood_field sdpolls done ok)" = 200 ] || fail "long polls at shutdown: $(cat "$tmp/sdpolls.out")"
-start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" $paths --workers 2 --device cpu --threads 1
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" "${paths[@]}" --workers 2 --device cpu --threads 1
 grep -q "7 journaled jobs resumed" "$out" || grep -q "6 journaled jobs resumed" "$out" ||
   fail "restart after SIGTERM: $(cat "$out")"
 for id in "$running" "${queued[@]}"; do
@@ -99,8 +106,99 @@ expect_code 200 "127.0.0.1:$port/v1/proofs/$slow?wait=10&state=queued"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 grep -q '"state":"done"' "$tmp/s3/jobs/$slow.res" || fail "a running proof under the default grace: not journaled done"
 
+# --- 2. paths a client names
+mkdir -p "$tmp/keys" "$tmp/outside"
+cp "$fx/bn128/tiny.zkey" "$tmp/keys/tiny.zkey"
+cp "$fx/bn128/tiny.zkey" "$tmp/outside/tiny.zkey"
+printf 'SECRET-PASSWORD-1234567890' >"$tmp/keys/secret.zkey"
+mkfifo "$tmp/keys/fifo.zkey"
+ln -s /dev/zero "$tmp/keys/zero.zkey"
+ln -s "$tmp/outside/tiny.zkey" "$tmp/keys/link-out.zkey"
+post() { api -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$1\",\"witness_path\":\"$2\"}"; }
+# no directories: no client path at all; uploads and the operator's keys work
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s5" --key "tiny=$fx/bn128/tiny.zkey"
+expect_code 403 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tk\",\"witness_path\":\"$tw\"}"
+grep -q -- "--key-dir DIR" "$tmp/body" || fail "no --key-dir: $(cat "$tmp/body")"
+expect_code 403 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"tiny\",\"witness_path\":\"$tw\"}"
+grep -q -- "--witness-dir DIR" "$tmp/body" || fail "no --witness-dir: $(cat "$tmp/body")"
+expect_code 403 -X POST "127.0.0.1:$port/v1/keys/k" -d "{\"path\":\"$tk\"}"
+expect_code 202 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"tiny\",\"witness\":\"$(base64 -w0 "$tw")\"}"
+id=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=30"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "preloaded key, uploaded witness: $(cat "$tmp/body")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+# one key directory
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s6" --key-dir "$tmp/keys" --witness-dir "$fx"
+[ "$(post "$tmp/keys/tiny.zkey" "$tw")" = 202 ] || fail "a key in --key-dir: $(cat "$tmp/body")"
+# outside, existing or not, or through a link: one message, nothing about the file
+for p in /etc/passwd /etc/nonexistent.zkey "$tmp/outside/tiny.zkey" "$tmp/keys/../outside/tiny.zkey" \
+         "$tmp/keys/link-out.zkey" "$tmp/keys/zero.zkey" /dev/zero; do
+  [ "$(post "$p" "$tw")" = 403 ] || fail "key_path $p: HTTP $(cat "$tmp/body")"
+  [ "$(jq -r .error "$tmp/body")" = "key_path '$p': not a file under this daemon's --key-dir directories" ] ||
+    fail "key_path $p: $(cat "$tmp/body")"
+done
+[ "$(post "$tmp/keys/missing.zkey" "$tw")" = 404 ] || fail "a missing key in --key-dir: $(cat "$tmp/body")"
+[ "$(post "$tmp/keys/fifo.zkey" "$tw")" = 400 ] && grep -q "is a FIFO, expected a regular file" "$tmp/body" ||
+  fail "a FIFO: $(cat "$tmp/body")"
+[ "$(post "keys/tiny.zkey" "$tw")" = 400 ] && grep -q "expected an absolute path" "$tmp/body" ||
+  fail "a relative path: $(cat "$tmp/body")"
+[ "$(post "$tmp/keys/tiny.zkey" "$tmp/keys/tiny.zkey")" = 403 ] || fail "witness outside --witness-dir: $(cat "$tmp/body")"
+expect_code 403 -X POST "127.0.0.1:$port/v1/keys/k" -d '{"path":"/etc/shadow"}'
+# a private file in the directory: the job fails without quoting it
+[ "$(post "$tmp/keys/secret.zkey" "$tw")" = 202 ] || fail "secret.zkey: $(cat "$tmp/body")"
+id=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=30"
+[ "$(jq -r .state "$tmp/body")" = failed ] && grep -q 'not a .zkey file' "$tmp/body" || fail "secret.zkey: $(cat "$tmp/body")"
+grep -q SECRET "$tmp/body" && fail "a file's bytes in a message: $(cat "$tmp/body")"
+# a FIFO swapped in after the check fails its job at once (opened without blocking)
+cp "$fx/bn128/tiny.zkey" "$tmp/keys/swap.zkey"
+[ "$(post "$tmp/keys/swap.zkey" "$tw")" = 202 ] || fail "swap.zkey: $(cat "$tmp/body")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+rm "$tmp/keys/swap.zkey"; mkfifo "$tmp/keys/swap.zkey"
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s6" --key-dir "$tmp/keys" --witness-dir "$fx" --workers 2
+healthz_fast 3 "after a restart with a FIFO as a journaled job's key"
+expect_code 200 --max-time 20 "127.0.0.1:$port/v1/status"
+for _ in $(seq 100); do jq -e '.running == 0 and ([.queued[]] | add) == 0' "$tmp/body" >/dev/null && break
+  sleep 0.1; api "127.0.0.1:$port/v1/status" >/dev/null; done
+jq -e '.running == 0' "$tmp/body" >/dev/null || fail "a job stuck on a FIFO: $(cat "$tmp/body")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM with a FIFO journaled: exit $?"
+rm "$tmp/keys/swap.zkey"
+
+# --- 3. key files that change under the daemon
+cp "$fx/bn128/mul1k.zkey" "$tmp/keys/k.zkey"
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s7" --key-dir "$tmp/keys" --witness-dir "$fx" \
+  --witness-dir "$tmp" --workers 1 --device cpu --threads 1
+prove_with() { # prove_with KEY CIRCUIT: the job's state; its proof checked against CIRCUIT's vk
+  [ "$(post "$1" "$fx/bn128/$2.wtns")" = 202 ] || fail "submit $1: $(cat "$tmp/body")"
+  local id; id=$(jq -r .id "$tmp/body")
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=60"
+  local st; st=$(jq -r .state "$tmp/body")
+  if [ "$st" = done ]; then
+    jq .proof "$tmp/body" >"$tmp/kp.json"; jq .public "$tmp/body" >"$tmp/kpub.json"
+    "$cuzk" verify "$fx/bn128/$2.vk.json" "$tmp/kpub.json" "$tmp/kp.json" >/dev/null 2>&1 ||
+      fail "a proof with $1 does not verify against $2's key"
+  fi
+  echo "$st"
+}
+[ "$(prove_with "$tmp/keys/k.zkey" mul1k)" = done ] || fail "the first key"
+cp "$fx/bn128/poseidon3.zkey" "$tmp/keys/k.zkey" # in place, as cp does
+[ "$(prove_with "$tmp/keys/k.zkey" poseidon3)" = done ] || fail "a key rewritten in place: $(cat "$tmp/body")"
+truncate -s 100 "$tmp/keys/k.zkey"
+[ "$(prove_with "$tmp/keys/k.zkey" poseidon3)" = failed ] || fail "a truncated key: $(cat "$tmp/body")"
+grep -q "k.zkey" "$tmp/body" || fail "a truncated key's message: $(cat "$tmp/body")"
+healthz_fast 3 "after a truncated key"
+# truncated while a proof holds it: that proof still ends well
+cp "$tmp/blk.zkey" "$tmp/keys/b.zkey"
+[ "$(post "$tmp/keys/b.zkey" "$tmp/blk.wtns")" = 202 ] || fail "blocker: $(cat "$tmp/body")"
+bid=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$bid?wait=10&state=queued"
+truncate -s 0 "$tmp/keys/b.zkey"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$bid?wait=60"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "a key truncated under its proof: $(cat "$tmp/body")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+
 # --- 7. replies
-start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s4" $paths
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s4" "${paths[@]}"
 long=$(printf '\xc3\xa9%.0s' $(seq 400)) # 400 x e-acute: any cut lands inside a character
 expect_code 404 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"$long\",\"witness_path\":\"$tw\"}"
 jq -e '.error | test("no key")' "$tmp/body" >/dev/null || fail "a message cut inside a character: $(cat "$tmp/body")"

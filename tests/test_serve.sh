@@ -9,12 +9,13 @@
 # 409, a malformed id a 400, an expired or deleted job's id is free again.
 # usage: test_serve.sh CUZK FIXTURES_DIR [NODE]
 set -u
-cuzk=$1 fx=$2 node=${3:-}
+cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-}
 . "$(dirname "$0")/daemon_lib.sh"
 
-start() { # start STATE_DIR [args...]: sets $port and $pid
+start() { # start STATE_DIR [args...]: sets $port and $pid; clients may name the fixtures and $tmp's files
   local dir=$1; shift
-  start_daemon --listen 127.0.0.1:0 --state-dir "$dir" "$@"
+  start_daemon --listen 127.0.0.1:0 --state-dir "$dir" --key-dir "$fx" --key-dir "$tmp" --witness-dir "$fx" \
+    --witness-dir "$tmp" "$@"
 }
 submit() { submit_paths "$fx/$1/$2.zkey" "$fx/$1/$2.wtns" "${3:-normal}"; } # submit CURVE NAME [PRIORITY]
 
@@ -90,10 +91,14 @@ bad=$(jq -r .id "$tmp/body")
 expect_code 200 "127.0.0.1:$port/v1/proofs/$bad?wait=30"
 [ "$(jq -r .state "$tmp/body")" = failed ] && jq -r .error "$tmp/body" | grep -q "witness" ||
   fail "wrong-curve witness: $(cat "$tmp/body")"
-code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"/nonexistent.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}")
+# a key that goes missing between the POST and the proof: the job fails naming it
+cp "$fx/bn128/tiny.zkey" "$tmp/gone.zkey"
+code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tmp/gone.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"priority\":\"low\"}")
 bad=$(jq -r .id "$tmp/body")
+rm "$tmp/gone.zkey"
 expect_code 200 "127.0.0.1:$port/v1/proofs/$bad?wait=30"
-jq -r .error "$tmp/body" | grep -q "/nonexistent.zkey" || fail "bad key path: $(cat "$tmp/body")"
+[ "$(jq -r .state "$tmp/body")" = done ] ||
+  jq -r .error "$tmp/body" | grep -q "gone.zkey" || fail "a key gone: $(cat "$tmp/body")"
 expect_code 200 "127.0.0.1:$port/healthz"
 # keys: preload, use by id, evict
 expect_code 200 -X POST "127.0.0.1:$port/v1/keys/mul" -d "{\"path\":\"$fx/bn128/mul1k.zkey\"}"

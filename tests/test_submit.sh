@@ -13,7 +13,7 @@
 # named with FILE:LINE; every option in cuzk serve --help exists.
 # usage: test_submit.sh CUZK FIXTURES_DIR [NODE [FLAKY_PROXY]]
 set -u
-cuzk=$1 fx=$2 node=${3:-} proxy=${4:-}
+cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-} proxy=${4:-}
 . "$(dirname "$0")/daemon_lib.sh"
 unset CUZK_SERVER
 
@@ -31,6 +31,10 @@ layout() { sed 's/"[0-9]*"/"N"/g' "$1"; } # a proof.json with its numbers blanke
 cat >"$tmp/ok.conf" <<EOF
 # the test daemon
 listen = 127.0.0.1:0
+key-dir = $fx         # repeatable: the fixtures and the scratch directory
+key-dir = $tmp
+witness-dir = $fx
+witness-dir = $tmp
 state-dir = $tmp/s1   # comments may follow a value
 workers=2
 gpu-workers-per-device = 3   # accepted; unused with device = cpu
@@ -94,8 +98,10 @@ expect 1 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny
 has "failed: .*witness"
 expect 1 "$cuzk" submit --server "$srv" "$fx/bn128/poseidon3.zkey" "$fx/bn128/mul1k.wtns" "$tmp/f.json" "$tmp/fp.json"
 has "failed"
-expect 1 "$cuzk" submit --server "$srv" "$tmp/missing.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json" --no-upload
-has "$tmp/missing.zkey"
+expect 2 "$cuzk" submit --server "$srv" "$tmp/missing.zkey" "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json" --no-upload
+has "refused the job: key_path '$tmp/missing.zkey': no such file (HTTP 404)"
+expect 2 "$cuzk" submit --server "$srv" /etc/passwd "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json" --no-upload
+has "refused the job: key_path '/etc/passwd': not a file under this daemon's --key-dir directories (HTTP 403)"
 expect 2 "$cuzk" submit --server "$srv" --key-id nope "$fx/bn128/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"
 has "refused the job: no key was loaded under the id 'nope'"
 expect 2 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$tmp/missing.wtns" "$tmp/f.json" "$tmp/fp.json"

@@ -18,6 +18,7 @@
  *   add  sum of k words + K = sum 2^i r_i + 2^32 sum 2^j c_j: one linear
  *        constraint and a booleanity constraint r (r - 1) = 0 per new bit
  * which makes about 27,000 constraints per block (see BENCHMARKS.md). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@
 #include "../formats/binwriter.h"
 #include "../ec/curve_desc.h"
 #include "../util/error.h"
+#include "../util/file.h"
 #include "../util/sha256.h"
 
 enum { LC_MAX = 256 };
@@ -538,8 +540,10 @@ int cuzk_circuit_sha256_chain(const char *r1cs_path, const char *wtns_path, cons
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "sha256-chain: out of memory");
         goto done;
     }
+    if (opts->message_path && (rc = check_output_path(opts->message_path, err)) != CUZK_OK)
+        goto done;
     if (opts->message_path && !(mo = fopen(opts->message_path, "wb"))) {
-        rc = cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot write", opts->message_path);
+        rc = cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot write: %s", opts->message_path, strerror(errno));
         goto done;
     }
     if ((rc = binwriter_open(&r1, r1cs_path, "r1cs", 1, 3, err)) != CUZK_OK)

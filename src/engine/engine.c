@@ -51,7 +51,6 @@ static void free_job(job *j)
     prove_state_free(j->ps);
     cuzk_wtns_free(j->w); /* before the bytes it maps */
     free(j->key_name);
-    free(j->key_path);
     free(j->witness_path);
     free(j->witness);
     cuzk_free(j->proof);
@@ -324,7 +323,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     atomic_init(&j->cancel, 0);
     j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
-    j->key_path = dup_str(req->key_path);
+    j->key_is_id = req->key_id != NULL;
     j->witness_path = dup_str(req->witness_path);
     if (req->witness) {
         j->witness = malloc(req->witness_len ? req->witness_len : 1);

@@ -53,7 +53,9 @@
 
 typedef struct job {
     cuzk_job_info info;
-    char *key_name, *key_path, *witness_path;
+    char *key_name;    /* its key's id (key_is_id) or path: two namespaces (key_cache.h) */
+    int key_is_id;
+    char *witness_path;
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
     char *proof, *pub;

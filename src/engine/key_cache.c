@@ -1,27 +1,61 @@
+/* The engine's key cache (key_cache.h). Two kinds of name, in two
+ * namespaces: ids (cuzk_engine_key_load) and paths (a job's key_path), so
+ * an id can never stand for a path's key or the other way round. A name
+ * has at most one current copy of its key, and copies it replaced that
+ * running jobs still hold ("retired": freed when the last of them lets
+ * go). A copy records the file's identity (device, inode, size, times)
+ * when it was read; a job that finds the file changed since gets a fresh
+ * copy, so a key replaced on disk is never proved with in its old form,
+ * and a key rewritten in place under a running job cannot touch it (the
+ * copy is the process's own memory: src/formats/binfile.h). One thread at
+ * a time loads a name; the others wait for its copy. */
 #include "key_cache.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../util/clock.h"
 #include "../util/error.h"
 
-struct key_entry {
-    char *name;    /* the key id, or the path for keys named by path */
-    char *path;
-    cuzk_zkey *zk; /* NULL: known (an id from key_cache_load) but not loaded now */
-    unsigned refs; /* jobs holding it */
+/* What tells one version of a file from another. */
+typedef struct file_identity {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+} file_identity;
+
+typedef struct key_name key_name;
+
+struct key_entry { /* one copy of a key */
+    cuzk_zkey *zk;
+    unsigned refs;    /* jobs holding it */
+    uint64_t bytes;   /* its file's */
+    file_identity id; /* of the file it was read from */
     double last_used;
-    uint64_t bytes; /* its file's */
-    struct key_entry *next;
+    key_name *owner;  /* the name it is current for; NULL once retired */
+    struct key_entry *next_retired;
+};
+
+struct key_name {
+    int is_id;
+    char *name;
+    char *path;      /* where its key is read from */
+    key_entry *cur;  /* NULL: not loaded now */
+    int loading;     /* a thread is reading it */
+    struct key_name *next;
 };
 
 struct key_cache {
     pthread_mutex_t mu;
+    pthread_cond_t loaded; /* a load ended */
     uint64_t budget;
     gpu_plan *plan;
-    key_entry *keys;
+    key_name *names;
+    key_entry *retired;
 };
 
 static char *dup_str(const char *s)
@@ -33,6 +67,23 @@ static char *dup_str(const char *s)
     return d;
 }
 
+static int identity_of(const char *path, file_identity *id)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    *id = (file_identity){.dev = st.st_dev, .ino = st.st_ino, .size = st.st_size, .mtime = st.st_mtim,
+                          .ctime = st.st_ctim};
+    return 0;
+}
+
+static int same_identity(const file_identity *a, const file_identity *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
+           a->mtime.tv_nsec == b->mtime.tv_nsec && a->ctime.tv_sec == b->ctime.tv_sec &&
+           a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
 int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_error *err)
 {
     key_cache *kc = calloc(1, sizeof(*kc));
@@ -40,152 +91,260 @@ int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_erro
     if (!kc)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     pthread_mutex_init(&kc->mu, NULL);
+    pthread_cond_init(&kc->loaded, NULL);
     kc->budget = budget;
     kc->plan = plan;
     return CUZK_OK;
 }
 
-/* A key on its way out: out of the plan, then freed (with its GPU copies). */
-static void free_key(key_cache *kc, cuzk_zkey *zk)
+/* A copy on its way out: out of the plan, then freed (with its GPU copies). */
+static void free_entry(key_cache *kc, key_entry *k)
 {
-    if (!zk)
+    if (!k)
         return;
-    gpu_plan_forget(kc->plan, zk);
-    cuzk_zkey_free(zk);
+    gpu_plan_forget(kc->plan, k->zk);
+    cuzk_zkey_free(k->zk);
+    free(k);
+}
+
+static void free_name(key_name *n)
+{
+    free(n->name);
+    free(n->path);
+    free(n);
 }
 
 void key_cache_destroy(key_cache *kc)
 {
     if (!kc)
         return;
-    while (kc->keys) {
-        key_entry *n = kc->keys->next;
-        free_key(kc, kc->keys->zk);
-        free(kc->keys->name);
-        free(kc->keys->path);
-        free(kc->keys);
-        kc->keys = n;
+    while (kc->names) {
+        key_name *n = kc->names->next;
+        free_entry(kc, kc->names->cur);
+        free_name(kc->names);
+        kc->names = n;
     }
+    while (kc->retired) {
+        key_entry *n = kc->retired->next_retired;
+        free_entry(kc, kc->retired);
+        kc->retired = n;
+    }
+    pthread_cond_destroy(&kc->loaded);
     pthread_mutex_destroy(&kc->mu);
     free(kc);
 }
 
-static key_entry *find(key_cache *kc, const char *name)
+static key_name *find(key_cache *kc, int is_id, const char *name)
 {
-    for (key_entry *k = kc->keys; k; k = k->next)
-        if (!strcmp(k->name, name))
-            return k;
+    for (key_name *n = kc->names; n; n = n->next)
+        if (n->is_id == is_id && !strcmp(n->name, name))
+            return n;
     return NULL;
 }
 
 static uint64_t cached_bytes(const key_cache *kc, unsigned *count)
 {
     uint64_t b = 0;
-    unsigned n = 0;
-    for (const key_entry *k = kc->keys; k; k = k->next)
-        if (k->zk) {
-            b += k->bytes;
-            n++;
+    unsigned c = 0;
+    for (const key_name *n = kc->names; n; n = n->next)
+        if (n->cur) {
+            b += n->cur->bytes;
+            c++;
         }
+    for (const key_entry *k = kc->retired; k; k = k->next_retired) {
+        b += k->bytes;
+        c++;
+    }
     if (count)
-        *count = n;
+        *count = c;
     return b;
 }
 
-/* Under the lock: unloads least-recently-used keys no job holds until the
- * cache fits its budget. The keys to free are returned as a list, to free
- * once the lock is released. */
-static cuzk_zkey **evict_over_budget(key_cache *kc, size_t *n_out)
+/* A list of copies to free once the lock is released. */
+static int to_free_add(key_evicted *ev, key_entry *k)
 {
-    *n_out = 0;
-    if (!kc->budget)
-        return NULL;
-    cuzk_zkey **out = NULL;
-    size_t n = 0;
-    while (cached_bytes(kc, NULL) > kc->budget) {
-        key_entry *lru = NULL;
-        for (key_entry *k = kc->keys; k; k = k->next)
-            if (k->zk && k->refs == 0 && (!lru || k->last_used < lru->last_used))
-                lru = k;
-        if (!lru)
-            break; /* every cached key is held */
-        cuzk_zkey **grown = realloc(out, (n + 1) * sizeof(*out));
-        if (!grown)
+    key_entry **grown = realloc(ev->keys, (ev->n + 1) * sizeof(*ev->keys));
+    if (!grown)
+        return -1;
+    ev->keys = grown;
+    ev->keys[ev->n++] = k;
+    return 0;
+}
+
+/* Under the lock: a copy no name has any more goes: freed once the lock is
+ * released (into ev) when no job holds it, else kept as retired until the
+ * last job lets go. */
+static void retire(key_cache *kc, key_entry *k, key_evicted *ev)
+{
+    k->owner = NULL;
+    if (k->refs == 0 && to_free_add(ev, k) == 0)
+        return;
+    k->next_retired = kc->retired;
+    kc->retired = k;
+}
+
+/* Under the lock: a retired copy no job holds now leaves the list, to free
+ * (into ev; kept for a later release when out of memory). */
+static void free_if_retired(key_cache *kc, key_entry *k, key_evicted *ev)
+{
+    for (key_entry **pp = &kc->retired; *pp; pp = &(*pp)->next_retired)
+        if (*pp == k) {
+            *pp = k->next_retired;
             break;
-        out = grown;
-        out[n++] = lru->zk;
-        lru->zk = NULL;
-    }
-    *n_out = n;
-    return out;
-}
-
-static void free_keys(key_cache *kc, cuzk_zkey **list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free_key(kc, list[i]);
-    free(list);
-}
-
-int key_cache_acquire(key_cache *kc, const char *name, const char *path, key_entry **out, cuzk_error *err)
-{
-    pthread_mutex_lock(&kc->mu);
-    key_entry *k = find(kc, name);
-    if (k && k->zk) {
-        k->refs++;
-        pthread_mutex_unlock(&kc->mu);
-        *out = k;
-        return CUZK_OK;
-    }
-    if (k && k->path)
-        path = k->path; /* an id whose key was evicted: reload it */
-    char *p = path ? dup_str(path) : NULL;
-    pthread_mutex_unlock(&kc->mu);
-    if (!p)
-        return path ? cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory")
-                    : cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", name);
-    cuzk_zkey *zk = NULL;
-    int rc = cuzk_zkey_open(&zk, p, err); /* without the lock: it maps and checks the file */
-    if (rc != CUZK_OK) {
-        free(p);
-        return rc;
-    }
-    cuzk_zkey_info info;
-    cuzk_zkey_get_info(zk, &info);
-    pthread_mutex_lock(&kc->mu);
-    k = find(kc, name);
-    if (k && k->zk) { /* another job loaded it meanwhile */
-        k->refs++;
-        pthread_mutex_unlock(&kc->mu);
-        cuzk_zkey_free(zk);
-        free(p);
-        *out = k;
-        return CUZK_OK;
-    }
-    if (!k) {
-        k = calloc(1, sizeof(*k));
-        if (!k || !(k->name = dup_str(name))) {
-            free(k);
-            pthread_mutex_unlock(&kc->mu);
-            cuzk_zkey_free(zk);
-            free(p);
-            return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
         }
-        k->next = kc->keys;
-        kc->keys = k;
+    retire(kc, k, ev);
+}
+
+/* Under the lock: the current copy of n out of it (retire). */
+static void detach_current(key_cache *kc, key_name *n, key_evicted *ev)
+{
+    key_entry *k = n->cur;
+    n->cur = NULL;
+    if (k)
+        retire(kc, k, ev);
+}
+
+/* Under the lock: unloads least-recently-used copies no job holds until the
+ * cache fits its budget, into ev. */
+static void evict_over_budget(key_cache *kc, key_evicted *ev)
+{
+    if (!kc->budget)
+        return;
+    while (cached_bytes(kc, NULL) > kc->budget) {
+        key_name *lru = NULL;
+        for (key_name *n = kc->names; n; n = n->next)
+            if (n->cur && n->cur->refs == 0 && (!lru || n->cur->last_used < lru->cur->last_used))
+                lru = n;
+        if (!lru)
+            return; /* every cached copy is held */
+        key_entry *k = lru->cur;
+        lru->cur = NULL;
+        if (to_free_add(ev, k) != 0) {
+            lru->cur = k;
+            return;
+        }
     }
-    free(k->path);
-    k->path = p;
-    k->zk = zk;
-    k->bytes = info.file_size;
-    k->refs++;
-    k->last_used = cuzk_now();
-    size_t n_free;
-    cuzk_zkey **to_free = evict_over_budget(kc, &n_free);
+}
+
+void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
+{
+    for (size_t i = 0; i < ev->n; i++)
+        free_entry(kc, ev->keys[i]);
+    free(ev->keys);
+    ev->keys = NULL;
+    ev->n = 0;
+}
+
+/* Under the lock, with n->loading set by this thread: reads n's key from
+ * its path with the lock released, makes it current. */
+static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted *ev, cuzk_error *err)
+{
+    char *path = dup_str(n->path);
     pthread_mutex_unlock(&kc->mu);
-    free_keys(kc, to_free, n_free);
+    int rc = CUZK_OK;
+    key_entry *k = path ? calloc(1, sizeof(*k)) : NULL;
+    if (!k)
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    /* the identity before the read: a file replaced during the read is
+     * read again by the next job, never taken for the new one */
+    else if (identity_of(path, &k->id) != 0)
+        rc = cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    else
+        rc = cuzk_zkey_open(&k->zk, path, err);
+    if (rc == CUZK_OK) {
+        cuzk_zkey_info info;
+        cuzk_zkey_get_info(k->zk, &info);
+        k->bytes = info.file_size;
+    } else {
+        free(k);
+        k = NULL;
+    }
+    free(path);
+    pthread_mutex_lock(&kc->mu);
+    n->loading = 0;
+    pthread_cond_broadcast(&kc->loaded);
+    if (rc != CUZK_OK)
+        return rc;
+    detach_current(kc, n, ev);
+    k->owner = n;
+    k->refs = 1;
+    k->last_used = cuzk_now();
+    n->cur = k;
+    evict_over_budget(kc, ev);
     *out = k;
     return CUZK_OK;
+}
+
+/* A path's name, made on first use (lock held); NULL when out of memory. */
+static key_name *path_name(key_cache *kc, const char *path)
+{
+    key_name *n = find(kc, 0, path);
+    if (n)
+        return n;
+    n = calloc(1, sizeof(*n));
+    if (!n || !(n->name = dup_str(path)) || !(n->path = dup_str(path))) {
+        if (n)
+            free_name(n);
+        return NULL;
+    }
+    n->next = kc->names;
+    kc->names = n;
+    return n;
+}
+
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **out, key_evicted *ev,
+                      cuzk_error *err)
+{
+    ev->keys = NULL;
+    ev->n = 0;
+    pthread_mutex_lock(&kc->mu);
+    for (;;) {
+        key_name *n = is_id ? find(kc, 1, name) : path_name(kc, name);
+        if (!n) {
+            pthread_mutex_unlock(&kc->mu);
+            return is_id ? cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", name)
+                         : cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+        }
+        if (n->loading) {
+            pthread_cond_wait(&kc->loaded, &kc->mu);
+            continue;
+        }
+        key_entry *k = n->cur;
+        if (!k) {
+            n->loading = 1;
+            int rc = load_locked(kc, n, out, ev, err);
+            pthread_mutex_unlock(&kc->mu);
+            return rc;
+        }
+        /* cached: is its file still the one it was read from? (stat'd
+         * with the lock released; the copy is held meanwhile) */
+        k->refs++;
+        char *path = dup_str(n->path);
+        pthread_mutex_unlock(&kc->mu);
+        file_identity now;
+        int unchanged = path && identity_of(path, &now) == 0 && same_identity(&now, &k->id);
+        free(path);
+        pthread_mutex_lock(&kc->mu);
+        if (unchanged) {
+            k->last_used = cuzk_now();
+            pthread_mutex_unlock(&kc->mu);
+            *out = k;
+            return CUZK_OK;
+        }
+        /* changed (or gone): read again; running jobs keep the old copy */
+        k->refs--;
+        if (n->cur == k && !n->loading) {
+            detach_current(kc, n, ev);
+            n->loading = 1;
+            int rc = load_locked(kc, n, out, ev, err);
+            pthread_mutex_unlock(&kc->mu);
+            return rc;
+        }
+        if (!k->owner && k->refs == 0) /* retired meanwhile and now unheld */
+            free_if_retired(kc, k, ev);
+        /* another thread replaced it meanwhile: look again */
+    }
 }
 
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k)
@@ -202,70 +361,107 @@ void key_cache_release(key_cache *kc, key_entry *k, key_evicted *out)
     pthread_mutex_lock(&kc->mu);
     k->refs--;
     k->last_used = cuzk_now();
-    out->keys = evict_over_budget(kc, &out->n);
+    if (!k->owner && k->refs == 0) /* a retired copy's last job */
+        free_if_retired(kc, k, out);
+    evict_over_budget(kc, out);
     pthread_mutex_unlock(&kc->mu);
-}
-
-void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
-{
-    free_keys(kc, ev->keys, ev->n);
-    ev->keys = NULL;
-    ev->n = 0;
 }
 
 int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *err)
 {
-    /* a reload under the same id replaces the cached key once unused */
+    key_evicted ev = {0};
     pthread_mutex_lock(&kc->mu);
-    key_entry *k = find(kc, id);
-    cuzk_zkey *old = NULL;
-    if (k && k->refs) {
-        pthread_mutex_unlock(&kc->mu);
-        return cuzk_error_set(err, CUZK_ERR_BUSY, "key '%s' is in use by running jobs: load it again later", id);
+    key_name *n;
+    while ((n = find(kc, 1, id)) && n->loading)
+        pthread_cond_wait(&kc->loaded, &kc->mu);
+    int fresh = !n;
+    if (fresh) {
+        n = calloc(1, sizeof(*n));
+        if (!n || !(n->name = dup_str(id))) {
+            free(n);
+            pthread_mutex_unlock(&kc->mu);
+            return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+        }
+        n->is_id = 1;
     }
-    if (k) {
-        old = k->zk;
-        k->zk = NULL;
-        free(k->path);
-        k->path = NULL;
+    char *p = dup_str(path);
+    if (!p) {
+        if (fresh)
+            free_name(n);
+        pthread_mutex_unlock(&kc->mu);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    }
+    /* the id's old key (another path, or the same file changed) goes once
+     * the new one is in; jobs running with it keep it to their end. A
+     * failed load leaves the id as it was. */
+    char *old_path = n->path;
+    key_entry *old = n->cur;
+    n->path = p;
+    n->cur = NULL;
+    n->loading = 1;
+    if (fresh) {
+        n->next = kc->names;
+        kc->names = n;
+    }
+    key_entry *got = NULL;
+    int rc = load_locked(kc, n, &got, &ev, err);
+    if (rc == CUZK_OK) {
+        got->refs--; /* loaded, not held */
+        if (old)
+            retire(kc, old, &ev);
+        free(old_path);
+    } else if (old_path) {
+        n->cur = old;
+        free(n->path);
+        n->path = old_path;
+    } else { /* never loaded: the id is forgotten */
+        for (key_name **pp = &kc->names; *pp; pp = &(*pp)->next)
+            if (*pp == n) {
+                *pp = n->next;
+                break;
+            }
+        free_name(n);
     }
     pthread_mutex_unlock(&kc->mu);
-    free_key(kc, old);
-    key_entry *got;
-    int rc = key_cache_acquire(kc, id, path, &got, err);
-    if (rc != CUZK_OK)
-        return rc;
-    key_evicted ev;
-    key_cache_release(kc, got, &ev);
     key_cache_free_evicted(kc, &ev);
-    return CUZK_OK;
+    return rc;
 }
 
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 {
     pthread_mutex_lock(&kc->mu);
-    key_entry *k = find(kc, name);
-    if (!k || !k->zk) {
+    key_name *n = find(kc, 1, name);
+    if (!n || !n->cur)
+        n = find(kc, 0, name);
+    if (!n || !n->cur) {
         pthread_mutex_unlock(&kc->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "key '%s' is not loaded", name);
     }
-    if (k->refs) {
-        unsigned refs = k->refs;
+    if (n->cur->refs) {
+        unsigned refs = n->cur->refs;
         pthread_mutex_unlock(&kc->mu);
         return cuzk_error_set(err, CUZK_ERR_BUSY, "key '%s' is in use by %u running job%s", name, refs,
                               refs == 1 ? "" : "s");
     }
-    cuzk_zkey *zk = k->zk;
-    k->zk = NULL;
+    key_entry *k = n->cur;
+    n->cur = NULL;
+    if (!n->is_id && !n->loading) { /* a path's name goes with its key */
+        for (key_name **pp = &kc->names; *pp; pp = &(*pp)->next)
+            if (*pp == n) {
+                *pp = n->next;
+                break;
+            }
+        free_name(n);
+    }
     pthread_mutex_unlock(&kc->mu);
-    free_key(kc, zk);
+    free_entry(kc, k);
     return CUZK_OK;
 }
 
-int key_cache_known(key_cache *kc, const char *name)
+int key_cache_known(key_cache *kc, const char *id)
 {
     pthread_mutex_lock(&kc->mu);
-    int known = find(kc, name) != NULL;
+    int known = find(kc, 1, id) != NULL;
     pthread_mutex_unlock(&kc->mu);
     return known;
 }

@@ -1,9 +1,10 @@
 /* The engine's cache of loaded keys: keys named by an id (preloaded with
  * cuzk_engine_key_load, reloaded from its path when evicted) or by their
- * path, counted in file bytes against a budget, evicted least recently
- * used among those no job holds. A key leaving the cache leaves the GPU
- * memory plan too (its copies are freed with it). Thread-safe, with a lock
- * of its own under which no file is opened or freed. */
+ * path, in two namespaces; counted in file bytes against a budget,
+ * evicted least recently used among those no job holds; read again when
+ * their file changed. A key leaving the cache leaves the GPU memory plan
+ * too (its copies are freed with it). Thread-safe, with a lock of its own
+ * under which no file is opened or freed. */
 #ifndef CUZK_ENGINE_KEY_CACHE_H
 #define CUZK_ENGINE_KEY_CACHE_H
 
@@ -22,28 +23,33 @@ int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_erro
 /* Frees every key; no entry may be held. */
 void key_cache_destroy(key_cache *kc);
 
-/* The key named `name` (an id or a path), loaded from `path` (or, for an
- * evicted id, from the id's path) when not cached, and held: it stays
- * until key_cache_release. */
-int key_cache_acquire(key_cache *kc, const char *name, const char *path, key_entry **out, cuzk_error *err);
-const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
 /* Keys that left the cache, to free (key_cache_free_evicted) once the
  * caller holds no lock: freeing a key waits for its GPU copies. */
 typedef struct key_evicted {
-    struct cuzk_zkey **keys;
+    key_entry **keys;
     size_t n;
 } key_evicted;
+
+/* The key an id names (is_id; CUZK_ERR_NOT_FOUND unless loaded with
+ * key_cache_load) or the key at a path, held: it stays until
+ * key_cache_release. Read from its file when not cached, or when the file
+ * changed since its copy was read (device, inode, size or times differ).
+ * Copies that left the cache meanwhile are in *ev, to free. */
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **out, key_evicted *ev,
+                      cuzk_error *err);
+const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
 
 /* Lets go of a held key (NULL: none); keys over the budget leave the cache
  * at once (the stats no longer count them) into *out. */
 void key_cache_release(key_cache *kc, key_entry *k, key_evicted *out);
 void key_cache_free_evicted(key_cache *kc, key_evicted *ev);
 
-/* cuzk_engine_key_load: loads (or replaces, CUZK_ERR_BUSY while held) the
- * key under an id. */
+/* cuzk_engine_key_load: loads the key under an id, or replaces the id's key
+ * (jobs running with the old one keep it to their end; a failed load
+ * leaves the id's key as it was). */
 int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *err);
-/* cuzk_engine_key_evict: drops a cached key, by id or path, once no job
- * holds it. */
+/* cuzk_engine_key_evict: drops a cached key, by id (looked up first) or
+ * path, unless a job holds it (CUZK_ERR_BUSY). */
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err);
 /* Whether an id was loaded (it may be evicted now: a job reloads it). */
 int key_cache_known(key_cache *kc, const char *name);

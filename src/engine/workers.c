@@ -92,7 +92,9 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
     if (atomic_load(&j->cancel))
         rc = CUZK_ERR_CANCELLED;
     else {
-        rc = key_cache_acquire(e->keys, j->key_name, j->key_path, &j->key, &err);
+        key_evicted gone;
+        rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, &j->key, &gone, &err);
+        key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
         if (rc == CUZK_OK)
             rc = j->witness ? cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err)
                             : cuzk_wtns_open(&j->w, j->witness_path, &err);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,17 +10,18 @@
 #include <unistd.h>
 
 #include "../util/error.h"
+#include "../util/file.h"
 
-static void printable_magic(char out[17], const unsigned char *m)
+/* What a file with a wrong magic is, for the message: the name of a
+ * container we know, else nothing. Its bytes are never echoed: the file
+ * may be one a client named and must not read (docs/security.md). */
+static const char *known_kind(const unsigned char *m)
 {
-    /* Show a wrong magic as text when it is text, else as hex. */
-    int text = 1;
-    for (int i = 0; i < 4; i++)
-        text &= m[i] >= 0x20 && m[i] < 0x7f;
-    if (text)
-        snprintf(out, 17, "\"%c%c%c%c\"", m[0], m[1], m[2], m[3]);
-    else
-        snprintf(out, 17, "0x%02x%02x%02x%02x", m[0], m[1], m[2], m[3]);
+    static const char *kinds[] = {"zkey", "wtns", "r1cs", "ptau"};
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (!memcmp(m, kinds[i], 4))
+            return kinds[i];
+    return NULL;
 }
 
 int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, const char *magic,
@@ -35,10 +37,10 @@ int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, 
                               magic);
     const unsigned char *p = data;
     if (memcmp(p, magic, 4) != 0) {
-        char found[17];
-        printable_magic(found, p);
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: not a .%s file: magic is %s, expected \"%s\"", name, magic,
-                              found, magic);
+        const char *kind = known_kind(p);
+        return kind ? cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: a .%s file, expected a .%s file", name, kind, magic)
+                    : cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: not a .%s file (it does not start with \"%s\")", name,
+                                     magic, magic);
     }
     memcpy(bf->magic, p, 4);
     bf->version = read_u32le(p + 4);
@@ -74,35 +76,66 @@ int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, 
     return CUZK_OK;
 }
 
-int map_file(const char *path, void **map, size_t *size, cuzk_error *err)
+/* The file's bytes into anonymous memory, read to the end of the size it
+ * had at the open. */
+static int read_private(const char *path, int fd, size_t size, void **map, cuzk_error *err)
+{
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: cannot allocate %zu bytes to read it into", path, size);
+#ifdef MADV_HUGEPAGE
+    madvise(mem, size, MADV_HUGEPAGE); /* fewer TLB misses over a key of gigabytes */
+#endif
+    size_t done = 0;
+    while (done < size) {
+        size_t want = size - done < ((size_t)1 << 26) ? size - done : (size_t)1 << 26;
+        ssize_t r = read(fd, (unsigned char *)mem + done, want);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = errno;
+            munmap(mem, size);
+            return r < 0 ? cuzk_error_set(err, CUZK_ERR_IO, "%s: read failed at byte %zu: %s", path, done, strerror(e))
+                         : cuzk_error_set(err, CUZK_ERR_IO,
+                                          "%s: ended at byte %zu of the %zu it had when opened: it changed while "
+                                          "being read",
+                                          path, done, size);
+        }
+        done += (size_t)r;
+    }
+    mprotect(mem, size, PROT_READ);
+    *map = mem;
+    return CUZK_OK;
+}
+
+int map_file(const char *path, binfile_mode mode, void **map, size_t *size, cuzk_error *err)
 {
     *map = NULL;
     *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
+    int rc = file_open_regular(path, &fd, &st, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if ((unsigned long long)st.st_size > SIZE_MAX) {
         close(fd);
-        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: too large to open here", path);
     }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return cuzk_error_set(err, CUZK_ERR_IO, "%s: not a regular file", path);
-    }
-    *size = (size_t)st.st_size;
-    if (*size > 0) {
-        *map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+    size_t n = (size_t)st.st_size;
+    if (n > 0 && mode == BINFILE_READ) {
+        rc = read_private(path, fd, n, map, err);
+    } else if (n > 0) {
+        *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (*map == MAP_FAILED) {
             int e = errno;
             *map = NULL;
-            close(fd);
-            return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot map %zu bytes: %s", path, *size, strerror(e));
+            rc = cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot map %zu bytes: %s", path, n, strerror(e));
         }
     }
     close(fd);
-    return CUZK_OK;
+    if (rc == CUZK_OK)
+        *size = n;
+    return rc;
 }
 
 void unmap_file(void *map, size_t size)
@@ -111,12 +144,13 @@ void unmap_file(void *map, size_t size)
         munmap(map, size);
 }
 
-int binfile_open(binfile *bf, const char *path, const char *magic, uint32_t max_version, cuzk_error *err)
+int binfile_open(binfile *bf, const char *path, binfile_mode mode, const char *magic, uint32_t max_version,
+                 cuzk_error *err)
 {
     memset(bf, 0, sizeof(*bf));
     void *map;
     size_t size;
-    int rc = map_file(path, &map, &size, err);
+    int rc = map_file(path, mode, &map, &size, err);
     if (rc != CUZK_OK)
         return rc;
     static const unsigned char empty[1];
@@ -146,14 +180,18 @@ const binfile_section *binfile_require(const binfile *bf, uint32_t id, const cha
 
 int binfile_peek_magic(const char *path, char magic[5], cuzk_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t got = fread(magic, 1, 4, f);
-    fclose(f);
-    magic[got < 4 ? got : 4] = '\0';
+    int fd;
+    struct stat st;
+    int rc = file_open_regular(path, &fd, &st, err);
+    if (rc != CUZK_OK)
+        return rc;
+    ssize_t got = read(fd, magic, 4);
+    close(fd);
+    if (got < 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    magic[got] = '\0';
     if (got < 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: file too short (%zu bytes) to identify", path, got);
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: file too short (%zd bytes) to identify", path, got);
     return CUZK_OK;
 }
 

@@ -3,8 +3,9 @@
  *   magic[4] u32 version u32 nSections { u32 id; u64 size; u8 data[size] }*
  *
  * all little-endian (notes/snarkjs-groth16-formats.md §1). Sections may come
- * in any order and are indexed by id. Files are mapped read-only; buffers
- * can be parsed in place too (fuzzing, HTTP bodies).
+ * in any order and are indexed by id. Files are read into private memory or
+ * mapped (binfile_mode); buffers can be parsed in place too (fuzzing, HTTP
+ * bodies).
  */
 #ifndef CUZK_FORMATS_BINFILE_H
 #define CUZK_FORMATS_BINFILE_H
@@ -36,10 +37,19 @@ typedef struct binfile {
     binfile_section sections[BINFILE_MAX_SECTIONS];
 } binfile;
 
-/* Maps `path` and parses the container: magic must equal `magic`, version
- * be in [1, max_version]; every section must lie inside the file and no id
- * may repeat. */
-int binfile_open(binfile *bf, const char *path, const char *magic, uint32_t max_version, cuzk_error *err);
+/* How a file's bytes come into memory. READ: a private copy, read whole
+ * at the open; what happens to the file afterwards (a `cp` over it
+ * rewrites it in place, a truncation) cannot touch it. MAP: mapped,
+ * read lazily: cheap for a look at a large file's header, but a file
+ * truncated while mapped kills the reader with SIGBUS (the cuzk command
+ * catches that with a message; the engine never maps). */
+typedef enum binfile_mode { BINFILE_READ = 0, BINFILE_MAP = 1 } binfile_mode;
+
+/* Reads or maps `path` and parses the container: magic must equal `magic`,
+ * version be in [1, max_version]; every section must lie inside the file
+ * and no id may repeat. */
+int binfile_open(binfile *bf, const char *path, binfile_mode mode, const char *magic, uint32_t max_version,
+                 cuzk_error *err);
 
 /* The same over a caller's buffer (which must outlive bf). */
 int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, const char *magic,
@@ -64,20 +74,22 @@ static inline const unsigned char *binfile_data(const binfile *bf, const binfile
 int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
                   cuzk_error *err);
 
-/* Maps a whole regular file read-only (*map NULL for an empty file). */
-int map_file(const char *path, void **map, size_t *size, cuzk_error *err);
+/* A whole regular file, read-only, mapped or read into private memory
+ * (binfile_mode; *map NULL for an empty file); unmap_file frees either. */
+int map_file(const char *path, binfile_mode mode, void **map, size_t *size, cuzk_error *err);
 void unmap_file(void *map, size_t size);
 
 /* The open functions of a file type, stamped from one parser:
- * NAME_open(out, path, err), NAME_open_memory(out, data, len, name, err)
+ * NAME_open(out, path, err) (a private copy: BINFILE_READ), NAME_map(out,
+ * path, err) (BINFILE_MAP), NAME_open_memory(out, data, len, name, err)
  * and NAME_free(obj), for `struct cuzk_T { binfile bf; ... }` and
  * `static int T_parse(struct cuzk_T *, cuzk_error *)`, which runs on an
  * opened container. NAME is the public cuzk_T for .wtns and .r1cs; a .zkey's
  * public functions live with the proving key (src/groth16/key.c), which
  * also frees its GPU copies. */
 #define BINFILE_DEFINE_OPEN(T, NAME, MAGIC, MAX_VERSION)                                                \
-    static int T##_open_any(struct cuzk_##T **out, const char *path, const void *data, size_t len,      \
-                            const char *name, cuzk_error *err)                                          \
+    static int T##_open_any(struct cuzk_##T **out, const char *path, binfile_mode mode, const void *data, \
+                            size_t len, const char *name, cuzk_error *err)                              \
     {                                                                                                   \
         if (!out || (!path && !data && len))                                                            \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL argument");  \
@@ -86,7 +98,7 @@ void unmap_file(void *map, size_t size);
         if (!obj)                                                                                       \
             return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path ? path : name);   \
         static const unsigned char empty[1];                                                            \
-        int rc = path ? binfile_open(&obj->bf, path, MAGIC, MAX_VERSION, err)                           \
+        int rc = path ? binfile_open(&obj->bf, path, mode, MAGIC, MAX_VERSION, err)                     \
                       : binfile_parse(&obj->bf, data ? data : empty, len, name, MAGIC, MAX_VERSION, err); \
         if (rc == CUZK_OK && (rc = T##_parse(obj, err)) != CUZK_OK)                                     \
             binfile_close(&obj->bf);                                                                    \
@@ -101,12 +113,18 @@ void unmap_file(void *map, size_t size);
     {                                                                                                   \
         if (!path)                                                                                      \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
-        return T##_open_any(out, path, NULL, 0, NULL, err);                                             \
+        return T##_open_any(out, path, BINFILE_READ, NULL, 0, NULL, err);                               \
+    }                                                                                                   \
+    int NAME##_map(struct cuzk_##T **out, const char *path, cuzk_error *err)                            \
+    {                                                                                                   \
+        if (!path)                                                                                      \
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
+        return T##_open_any(out, path, BINFILE_MAP, NULL, 0, NULL, err);                                \
     }                                                                                                   \
     int NAME##_open_memory(struct cuzk_##T **out, const void *data, size_t len, const char *name,       \
                            cuzk_error *err)                                                             \
     {                                                                                                   \
-        return T##_open_any(out, NULL, data, len, name ? name : MAGIC, err);                            \
+        return T##_open_any(out, NULL, BINFILE_READ, data, len, name ? name : MAGIC, err);              \
     }                                                                                                   \
     void NAME##_free(struct cuzk_##T *obj)                                                              \
     {                                                                                                   \

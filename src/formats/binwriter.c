@@ -21,6 +21,9 @@ int binwriter_open(binwriter *w, const char *path, const char *magic, uint32_t v
     memset(w, 0, sizeof(*w));
     w->section_start = -1;
     w->n_sections = n_sections;
+    int rc = check_output_path(path, err);
+    if (rc != CUZK_OK)
+        return rc;
     w->path = strdup(path);
     w->tmp = tmp_path_for(path);
     if (!w->path || !w->tmp) {

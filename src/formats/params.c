@@ -66,7 +66,7 @@ int params_open(params_file *pf, const char *path, cuzk_error *err)
     memset(pf, 0, sizeof(*pf));
     void *map;
     size_t size;
-    int rc = map_file(path, &map, &size, err);
+    int rc = map_file(path, BINFILE_MAP, &map, &size, err); /* tens of GB, read in parts */
     if (rc != CUZK_OK)
         return rc;
     static const unsigned char empty[1];

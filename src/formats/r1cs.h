@@ -17,4 +17,7 @@ struct cuzk_r1cs {
     uint64_t constraints_size;
 };
 
+/* cuzk_r1cs_open mapped instead of read (BINFILE_MAP): for `cuzk info` */
+int cuzk_r1cs_map(struct cuzk_r1cs **out, const char *path, cuzk_error *err);
+
 #endif

@@ -6,47 +6,11 @@
 #include <string.h>
 
 #include "../util/error.h"
+#include "../util/file.h"
 
-int read_text_file(const char *path, char **text, size_t *len, cuzk_error *err)
+int read_json_file(const char *path, char **text, size_t *len, cuzk_error *err)
 {
-    *text = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
-        }
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (ferror(f)) {
-            int e = errno;
-            free(buf);
-            fclose(f);
-            return cuzk_error_set(err, CUZK_ERR_IO, "%s: read failed: %s", path, strerror(e));
-        }
-        if (feof(f))
-            break;
-        if (cap > SNARKJS_JSON_MAX_BYTES) {
-            free(buf);
-            fclose(f);
-            return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: larger than the %u MiB accepted for a JSON file", path,
-                                  SNARKJS_JSON_MAX_BYTES >> 20);
-        }
-        cap *= 2;
-        char *nb = realloc(buf, cap);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return CUZK_OK;
+    return read_file_bounded(path, SNARKJS_JSON_MAX_BYTES, "a JSON file", text, len, err);
 }
 
 #if CUZK_HAVE_JANSSON

@@ -62,8 +62,9 @@ char *snarkjs_proof_json(const curve_desc *c, const unsigned char *a, const unsi
                          const unsigned char *cpt);
 char *snarkjs_public_json(const unsigned char *values, size_t n);
 
-/* Reads a whole file of at most SNARKJS_JSON_MAX_BYTES into a NUL-terminated
+/* Reads a whole JSON file (a regular file of at most SNARKJS_JSON_MAX_BYTES,
+ * both checked before reading: src/util/file.h) into a NUL-terminated
  * buffer (free() it). */
-int read_text_file(const char *path, char **text, size_t *len, cuzk_error *err);
+int read_json_file(const char *path, char **text, size_t *len, cuzk_error *err);
 
 #endif

@@ -13,6 +13,9 @@ struct cuzk_wtns {
     const unsigned char *values; /* n_witness * 32 bytes, each < r */
 };
 
+/* cuzk_wtns_open mapped instead of read (BINFILE_MAP): for `cuzk info` */
+int cuzk_wtns_map(struct cuzk_wtns **out, const char *path, cuzk_error *err);
+
 /* Writes a witness (version 2): n values of 32 bytes, plain little-endian,
  * each below the curve's r. Atomic: the file appears complete or not at all. */
 int wtns_write(const char *path, const curve_desc *curve, const unsigned char *values, uint32_t n,

@@ -523,11 +523,23 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
         }
 #endif
         st->t.verify = cuzk_now() - tv;
-        if (rc == CUZK_ERR_INVALID_PROOF)
+        if (rc == CUZK_ERR_INVALID_PROOF) {
+            /* the witness or the key: a damaged key (a point off the curve,
+             * a coordinate out of range) is found by checking its points,
+             * which costs about one proof's MSMs (only on this path) */
+            cuzk_error kerr = {0};
+            int krc = cuzk_zkey_check(zk, 0, st->in.threads, &kerr);
+            if (krc != CUZK_OK)
+                return cuzk_error_set(err, krc,
+                                      "the proof failed its own verification and was not written: the key is "
+                                      "damaged: %.400s",
+                                      kerr.message);
             return cuzk_error_set(err, CUZK_ERR_INTERNAL,
                                   "the proof failed its own verification and was not written: is %s a witness for "
-                                  "%s (its values do not satisfy the circuit's constraints)?",
+                                  "%s (its values do not satisfy the circuit's constraints)? (the key's points are "
+                                  "all on the curve)",
                                   w->bf.name, zk->bf.name);
+        }
         if (rc != CUZK_OK)
             return rc;
     }

@@ -65,7 +65,7 @@ int cuzk_verify_files(const char *vk_path, const char *public_path, const char *
     const char *paths[3] = {vk_path, public_path, proof_path};
     int rc = CUZK_OK;
     for (int i = 0; i < 3 && rc == CUZK_OK; i++)
-        rc = read_text_file(paths[i], &texts[i], &lens[i], err);
+        rc = read_json_file(paths[i], &texts[i], &lens[i], err);
     if (rc == CUZK_OK)
         rc = verify_named(texts[0], lens[0], vk_path, texts[1], lens[1], public_path, texts[2], lens[2], proof_path,
                           err);

@@ -77,6 +77,8 @@ static enum MHD_Result reply(server *s, struct MHD_Connection *c, unsigned statu
     MHD_add_response_header(r, "Content-Type", "application/json");
     if (status == 429 || status == 503)
         MHD_add_response_header(r, "Retry-After", "1");
+    if (status == 401)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
     if (s->stopping)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(c, status, r);
@@ -361,6 +363,18 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         ret = reply_error(s, c, 400, "%s", msg);
         goto out;
     }
+    /* the paths, before anything is journaled (journal_submit checks them
+     * again, as after a restart) */
+    char resolved[4400];
+    unsigned refused = 0;
+    if (kp)
+        refused = paths_check(s, PATHS_KEY, json_string_value(kp), resolved, sizeof(resolved), msg, sizeof(msg));
+    if (!refused && wp)
+        refused = paths_check(s, PATHS_WITNESS, json_string_value(wp), resolved, sizeof(resolved), msg, sizeof(msg));
+    if (refused) {
+        ret = reply_error(s, c, refused, "%s", msg);
+        goto out;
+    }
     /* an uploaded witness is decoded before anything else: a retry's
      * digest covers its bytes, and a retry journals nothing */
     if (wb) {
@@ -629,7 +643,13 @@ static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const c
         json_decref(req);
         return reply_error(s, c, 400, "request body: expected {\"path\": \"<file.zkey>\"}, without a string \"path\"");
     }
-    int rc = cuzk_engine_key_load(s->engine, key, path, &err);
+    char resolved[4400], msg[600];
+    unsigned refused = paths_check(s, PATHS_KEY, path, resolved, sizeof(resolved), msg, sizeof(msg));
+    if (refused) {
+        json_decref(req);
+        return reply_error(s, c, refused, "%s", msg);
+    }
+    int rc = cuzk_engine_key_load(s->engine, key, resolved, &err);
     json_decref(req);
     return rc == CUZK_OK ? reply(s, c, 200, json_pack("{s:s, s:s}", "key", key, "state", "loaded"))
                          : reply_error(s, c, client_status(rc), "%s", err.message);
@@ -680,8 +700,13 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
 
 /* The first call of a request (headers read, no body yet): what can be
  * refused before its body is read. NULL to go on, else the reply. */
-static int refuse_early(server *s, struct MHD_Connection *c, enum MHD_Result *ret)
+static int refuse_early(server *s, struct MHD_Connection *c, const char *url, const char *method,
+                        enum MHD_Result *ret)
 {
+    if (!auth_allowed(s, c, url, method)) {
+        *ret = reply_error(s, c, 401, "this daemon needs 'Authorization: Bearer TOKEN' (its --token-file's token)");
+        return 1;
+    }
     if (s->stopping) {
         *ret = reply_error(s, c, 503, "shutting down: retry when the daemon is back");
         return 1;
@@ -756,7 +781,7 @@ enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url
             return MHD_NO;
         *con_cls = b;
         enum MHD_Result ret;
-        if (refuse_early(s, c, &ret))
+        if (refuse_early(s, c, url, method, &ret))
             return ret;
         return MHD_YES;
     }

@@ -131,17 +131,28 @@ static int digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN])
     return 0;
 }
 
-/* Submits a journaled request (req: the .req JSON) to the engine. */
+/* Submits a journaled request (req: the .req JSON) to the engine, its
+ * paths checked (again, after a restart: the operator's directories may
+ * have changed) and resolved by paths_check. */
 int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err)
 {
     cuzk_job_request r = {0};
-    r.key_path = json_string_value(json_object_get(req, "key_path"));
+    const char *key_path = json_string_value(json_object_get(req, "key_path"));
+    const char *witness_path = json_string_value(json_object_get(req, "witness_path"));
     r.key_id = json_string_value(json_object_get(req, "key_id"));
-    r.witness_path = json_string_value(json_object_get(req, "witness_path"));
     r.priority = (int)json_integer_value(json_object_get(req, "priority"));
-    char wpath[4400];
+    char kpath[4400], wpath[4400], msg[600];
+    if (key_path) {
+        if (paths_check(s, PATHS_KEY, key_path, kpath, sizeof(kpath), msg, sizeof(msg)))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
+        r.key_path = kpath;
+    }
     if (json_is_true(json_object_get(req, "witness_journaled"))) {
         snprintf(wpath, sizeof(wpath), "%s/%s.wtns", s->jobs_dir, id);
+        r.witness_path = wpath;
+    } else if (witness_path) {
+        if (paths_check(s, PATHS_WITNESS, witness_path, wpath, sizeof(wpath), msg, sizeof(msg)))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
         r.witness_path = wpath;
     }
     return cuzk_engine_submit(s->engine, &r, eid, err);

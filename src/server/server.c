@@ -274,6 +274,24 @@ static void serve_shutdown(server *s, struct MHD_Daemon *d)
     MHD_stop_daemon(d);
 }
 
+/* The operator's --key ID=PATH keys, loaded before the journal resumes the
+ * jobs that name them. */
+static int preload_keys(server *s, cuzk_error *err)
+{
+    for (unsigned i = 0; i < s->cfg.n_keys; i++) {
+        cuzk_error e = {0};
+        const char *id = s->cfg.key_ids[i], *path = s->cfg.key_paths[i];
+        if (!url_id_valid(id))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                  "--key %s=%s: the id expects 1 to %d letters, digits, '-', '_' or '.'", id, path,
+                                  URL_ID_MAX);
+        int rc = cuzk_engine_key_load(s->engine, id, path, &e);
+        if (rc != CUZK_OK)
+            return cuzk_error_set(err, rc, "--key %s=%s: %s", id, path, e.message);
+    }
+    return CUZK_OK;
+}
+
 static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_signals, cuzk_error *err)
 {
     server s;
@@ -300,38 +318,45 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     if (mkdir(s.jobs_dir, 0700) != 0 && errno != EEXIST)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.jobs_dir, strerror(errno));
     fit_descriptors(&s);
-    rc = cuzk_engine_create(&cfg->engine, &s.engine, err);
-    if (rc != CUZK_OK)
-        return rc;
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.published, NULL);
+    struct MHD_Daemon *d = NULL;
     unsigned resubmitted = 0;
-    if ((rc = journal_recover(&s, &resubmitted, err)) != CUZK_OK) {
-        cuzk_engine_destroy(s.engine);
-        return rc;
-    }
+    if ((rc = paths_init(&s, err)) != CUZK_OK || (rc = auth_init(&s, err)) != CUZK_OK ||
+        (rc = cuzk_engine_create(&cfg->engine, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK ||
+        (rc = journal_recover(&s, &resubmitted, err)) != CUZK_OK)
+        goto out;
     /* epoll from a pool of threads: a connection costs a socket, not a
      * thread (server_impl.h); suspend/resume parks long polls */
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL, NULL, api_handler, &s,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, api_request_done, &s,
-        MHD_OPTION_THREAD_POOL_SIZE, s.cfg.http_threads, MHD_OPTION_CONNECTION_LIMIT, s.cfg.max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, s.cfg.max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)(s.cfg.idle_timeout + 0.999), MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
+    struct MHD_OptionItem opts[] = {
+        {MHD_OPTION_SOCK_ADDR, 0, &addr},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)api_request_done, &s},
+        {MHD_OPTION_THREAD_POOL_SIZE, s.cfg.http_threads, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, s.cfg.max_connections, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, s.cfg.max_connections_per_ip, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)(s.cfg.idle_timeout + 0.999), NULL},
+        {MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL},
+        {s.tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, s.tls_cert},
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, s.tls_key},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    d = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
+                             (s.tls_cert ? MHD_USE_TLS : 0),
+                         0, NULL, NULL, api_handler, &s, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
     if (!d) {
-        cuzk_engine_destroy(s.engine);
-        return cuzk_error_set(err, CUZK_ERR_IO, "--listen %s:%u: cannot listen (address in use?)", cfg->host,
-                              cfg->port);
+        rc = cuzk_error_set(err, CUZK_ERR_IO, "--listen %s:%u: cannot listen (address in use?%s)", cfg->host,
+                            cfg->port, s.tls_cert ? "; or --tls-cert and --tls-key do not make a certificate and its key" : "");
+        goto out;
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     unsigned port = di ? di->port : cfg->port;
-    printf("cuzk serve: listening on %s:%u (state %s; %u journaled job%s resumed)\n", cfg->host, port,
-           cfg->state_dir, resubmitted, resubmitted == 1 ? "" : "s");
+    printf("cuzk serve: listening on %s:%u%s%s (state %s; %u journaled job%s resumed)\n", cfg->host, port,
+           s.tls_cert ? ", HTTPS" : "", s.token ? ", bearer token required" : "", cfg->state_dir, resubmitted,
+           resubmitted == 1 ? "" : "s");
     fflush(stdout);
     if (pthread_create(&s.watcher, NULL, journal_watcher_main, &s) != 0) {
-        MHD_stop_daemon(d);
-        cuzk_engine_destroy(s.engine);
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
+        goto out;
     }
     int sig = 0;
     while (sigwait(stop_signals, &sig) != 0)
@@ -339,20 +364,26 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     printf("cuzk serve: stopping\n");
     fflush(stdout);
     serve_shutdown(&s, d);
+    d = NULL;
     s.stop = 1;
     pthread_join(s.watcher, NULL);
     journal_sweep(&s); /* record what just ended */
+    printf("cuzk serve: stopped\n");
+    fflush(stdout);
+out:
+    if (d)
+        MHD_stop_daemon(d);
     cuzk_engine_destroy(s.engine);
     while (s.jobs) {
         sjob *n = s.jobs->next;
         server_free_job(s.jobs);
         s.jobs = n;
     }
+    auth_free(&s);
+    paths_free(&s);
     pthread_cond_destroy(&s.published);
     pthread_mutex_destroy(&s.mu);
-    printf("cuzk serve: stopped\n");
-    fflush(stdout);
-    return CUZK_OK;
+    return rc;
 }
 
 #else

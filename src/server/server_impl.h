@@ -7,6 +7,8 @@
  *              behind idempotency, recovery after a restart, and the watcher
  *              thread that journals results as the engine ends jobs
  *   api.c      the HTTP routes and their replies (libmicrohttpd)
+ *   paths.c    what a client can make the daemon open (--key-dir, ...)
+ *   auth.c     who may talk to it (--token-file, --tls-cert)
  *   src/engine/stats.c  the stats /v1/status and /metrics render
  *
  * Durability: an accepted job is written to the state directory (request,
@@ -95,8 +97,16 @@ typedef struct pending_request {
     struct pending_request *next;
 } pending_request;
 
+#define SERVER_MAX_DIRS 64 /* --key-dir, --witness-dir: each */
+enum { PATHS_KEY = 0, PATHS_WITNESS = 1 };
+
 typedef struct server {
     cuzk_serve_config cfg;
+    char *token;                     /* --token-file's token, NULL: none */
+    unsigned char token_digest[32];  /* its SHA-256, what requests are compared with */
+    char *tls_cert, *tls_key;        /* PEM, NULL: plain HTTP */
+    char *dirs[2][SERVER_MAX_DIRS]; /* PATHS_KEY, PATHS_WITNESS: the operator's directories, resolved */
+    unsigned n_dirs[2];
     cuzk_engine *engine;
     char jobs_dir[4096];
     pthread_mutex_t mu;
@@ -130,6 +140,23 @@ int server_new_id(char out[33]);
 const char *server_state_name(int state); /* cuzk_job_state as the API spells it */
 /* A job as GET /v1/proofs/{id} answers it (and its .res records it). */
 json_t *server_job_json(const sjob *j);
+
+/* auth.c: who may talk to the daemon */
+int auth_init(server *s, cuzk_error *err); /* reads the token and TLS files */
+void auth_free(server *s);
+/* Whether a request may go on: no token configured, GET /healthz, or the
+ * right bearer token (compared in constant time). */
+int auth_allowed(const server *s, struct MHD_Connection *c, const char *url, const char *method);
+
+/* paths.c: what a client can make the daemon open */
+int paths_init(server *s, cuzk_error *err); /* resolves cfg's directories (each must exist) */
+void paths_free(server *s);
+/* A path a client named for a key or a witness (PATHS_*): 0 with the
+ * resolved path to open in out, or the HTTP status (400, 403, 404) with
+ * msg saying what is wrong (the same for a file outside the directories
+ * whether or not it exists). */
+unsigned paths_check(const server *s, int kind, const char *path, char *out, size_t out_len, char *msg,
+                     size_t msg_len);
 
 /* journal.c */
 /* Writes DIR/jobs/name atomically and durably: temporary file, fsync,

@@ -1,6 +1,7 @@
 #include "file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,9 @@ char *tmp_path_for(const char *path)
 
 int write_file_atomic(const char *path, const void *data, size_t len, cuzk_error *err)
 {
+    int rc = check_output_path(path, err);
+    if (rc != CUZK_OK)
+        return rc;
     char *tmp = tmp_path_for(path);
     if (!tmp)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
@@ -39,4 +43,109 @@ int write_file_atomic(const char *path, const void *data, size_t len, cuzk_error
         remove(tmp);
     free(tmp);
     return ok ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+}
+
+const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISLNK(mode)  ? "a symbolic link"
+           : S_ISREG(mode)  ? "a regular file"
+                            : "not a regular file";
+}
+
+int file_open_regular(const char *path, int *fd, struct stat *st, cuzk_error *err)
+{
+    *fd = -1;
+    if (stat(path, st) != 0)
+        return cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", path,
+                              strerror(errno));
+    if (!S_ISREG(st->st_mode))
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: is %s, expected a regular file", path, file_kind(st->st_mode));
+    int f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (f < 0)
+        return cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", path,
+                              strerror(errno));
+    struct stat again;
+    if (fstat(f, &again) != 0 || !S_ISREG(again.st_mode)) {
+        int e = errno;
+        close(f);
+        return S_ISREG(again.st_mode) ? cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(e))
+                                      : cuzk_error_set(err, CUZK_ERR_IO, "%s: is %s, expected a regular file", path,
+                                                       file_kind(again.st_mode));
+    }
+    int fl = fcntl(f, F_GETFL);
+    if (fl >= 0)
+        fcntl(f, F_SETFL, fl & ~O_NONBLOCK);
+    *st = again;
+    *fd = f;
+    return CUZK_OK;
+}
+
+int read_file_bounded(const char *path, size_t max, const char *what, char **text, size_t *len, cuzk_error *err)
+{
+    *text = NULL;
+    *len = 0;
+    int fd;
+    struct stat st;
+    int rc = file_open_regular(path, &fd, &st, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if ((unsigned long long)st.st_size > max) {
+        close(fd);
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %llu bytes, larger than the %zu accepted for %s", path,
+                              (unsigned long long)st.st_size, max, what);
+    }
+    size_t cap = (size_t)st.st_size;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        close(fd);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory for %zu bytes", path, cap);
+    }
+    size_t n = 0;
+    while (n < cap) { /* a file that grows meanwhile is read as far as its size at the open */
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s: read failed: %s", path, strerror(e));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return CUZK_OK;
+}
+
+int check_output_path(const char *path, cuzk_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? CUZK_OK
+                               : cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "%s: is a symbolic link; refusing to replace it (name the file it points to, or remove "
+                              "the link)",
+                              path);
+    if (!S_ISREG(st.st_mode))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: is %s; an output must be a regular file", path,
+                              file_kind(st.st_mode));
+    return CUZK_OK;
+}
+
+int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

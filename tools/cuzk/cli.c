@@ -257,3 +257,29 @@ int write_pair(const char *p1, const char *t1, const char *p2, const char *t2)
     free(tmp1);
     return 0;
 }
+
+/* The same file: the same name, or (both existing) the same inode. */
+static int names_one_file(const char *a, const char *b)
+{
+    return !strcmp(a, b) || same_file(a, b);
+}
+
+int cli_check_outputs(const cli_file *outs, int n_out, const cli_file *ins, int n_in)
+{
+    for (int i = 0; i < n_out; i++) {
+        if (!outs[i].path)
+            continue;
+        cuzk_error err = {0};
+        if (check_output_path(outs[i].path, &err) != CUZK_OK)
+            return fail("%s %s", outs[i].label, err.message);
+        for (int k = 0; k < i; k++)
+            if (outs[k].path && names_one_file(outs[i].path, outs[k].path))
+                return fail("%s and %s are the same file (%s): name two files", outs[k].label, outs[i].label,
+                            outs[i].path);
+        for (int k = 0; k < n_in; k++)
+            if (ins[k].path && names_one_file(outs[i].path, ins[k].path))
+                return fail("%s %s is the input %s: writing it would replace that file; name another output",
+                            outs[i].label, outs[i].path, ins[k].label);
+    }
+    return 0;
+}

@@ -66,4 +66,15 @@ void progress_done(const progress_state *ps);
 /* Writes proof.json and public.json so that both appear or neither. */
 int write_pair(const char *p1, const char *t1, const char *p2, const char *t2);
 
+/* A file a command reads or writes, named as its usage names it. */
+typedef struct cli_file {
+    const char *label; /* "proof.json" */
+    const char *path;  /* NULL: not given */
+} cli_file;
+/* Before any work: every output may be written (check_output_path: no
+ * symbolic link, no device), no two outputs are one file, and no output is
+ * one of the inputs (zkey export-vk k.zkey k.zkey would replace the key).
+ * 0, or 2 after a message naming both. */
+int cli_check_outputs(const cli_file *outs, int n_out, const cli_file *ins, int n_in);
+
 #endif

@@ -6,6 +6,7 @@
  *
  * Exit codes: 0 success; 1 a proof that does not verify (verify); 2 bad
  * input or usage, with a message on stderr. */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,10 @@ static int cmd_prove(int argc, char **argv)
         return fail("prove takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got %d", npaths);
     if (cli_env_prove(&opts))
         return 2;
+    const cli_file ins[] = {{"circuit.zkey", paths[0]}, {"witness.wtns", paths[1]}};
+    const cli_file outs[] = {{"proof.json", paths[2]}, {"public.json", paths[3]}};
+    if (cli_check_outputs(outs, 2, ins, 2))
+        return 2;
     double t0 = cuzk_now();
     cuzk_error err = {0};
     cuzk_zkey *zk = NULL;
@@ -235,6 +240,10 @@ static int cmd_setup(int argc, char **argv)
     }
     if (npaths != 2)
         return fail("setup takes 2 files: <circuit.r1cs> <circuit.zkey>, got %d", npaths);
+    const cli_file ins[] = {{"circuit.r1cs", paths[0]}, {"--ptau", ptau}};
+    const cli_file outs[] = {{"circuit.zkey", paths[1]}};
+    if (cli_check_outputs(outs, 1, ins, 2))
+        return 2;
     cuzk_error err = {0};
     progress_state ps = {"setup", "points", -1, isatty(2), 0};
     cuzk_setup_options o = {.threads = threads, .progress = print_progress, .progress_ctx = &ps};
@@ -277,6 +286,9 @@ static int cmd_zkey(int argc, char **argv)
         argv += skip;
         if (argc != 2)
             return fail("zkey export-vk takes 2 arguments: <circuit.zkey> <verification_key.json>, got %d", argc);
+        const cli_file in = {"circuit.zkey", argv[0]}, out = {"verification_key.json", argv[1]};
+        if (cli_check_outputs(&out, 1, &in, 1))
+            return 2;
         cuzk_error err = {0};
         cuzk_zkey *zk;
         if (cuzk_zkey_open(&zk, argv[0], &err) != CUZK_OK)
@@ -304,8 +316,8 @@ static void print_sections(const binfile *bf)
 static int info_zkey(const char *path, int check, int threads)
 {
     cuzk_error err = {0};
-    cuzk_zkey *zk;
-    if (cuzk_zkey_open(&zk, path, &err) != CUZK_OK)
+    cuzk_zkey *zk; /* mapped: a look at a large key costs its header (main's SIGBUS handler) */
+    if (zkey_file_map(&zk, path, &err) != CUZK_OK)
         return fail_err(&err);
     cuzk_zkey_info in;
     cuzk_zkey_get_info(zk, &in);
@@ -335,7 +347,7 @@ static int info_wtns(const char *path)
 {
     cuzk_error err = {0};
     cuzk_wtns *w;
-    if (cuzk_wtns_open(&w, path, &err) != CUZK_OK)
+    if (cuzk_wtns_map(&w, path, &err) != CUZK_OK)
         return fail_err(&err);
     cuzk_wtns_info in;
     cuzk_wtns_get_info(w, &in);
@@ -351,7 +363,7 @@ static int info_r1cs(const char *path)
 {
     cuzk_error err = {0};
     cuzk_r1cs *r;
-    if (cuzk_r1cs_open(&r, path, &err) != CUZK_OK)
+    if (cuzk_r1cs_map(&r, path, &err) != CUZK_OK)
         return fail_err(&err);
     cuzk_r1cs_info in;
     cuzk_r1cs_get_info(r, &in);
@@ -441,6 +453,9 @@ static int cmd_circuit(int argc, char **argv)
         return fail("circuit sha256-chain takes 2 files: <out.r1cs> <out.wtns>, got %d", npaths);
     if (!have_n)
         return fail("circuit sha256-chain needs --constraints N (an integer or 2^k)");
+    const cli_file outs[] = {{"out.r1cs", paths[0]}, {"out.wtns", paths[1]}, {"--message-out", o.message_path}};
+    if (cli_check_outputs(outs, 3, NULL, 0))
+        return 2;
     progress_state ps = {"circuit", "blocks", -1, isatty(2), 0};
     o.progress = print_progress;
     o.progress_ctx = &ps;
@@ -501,8 +516,27 @@ static int cmd_info(int argc, char **argv)
     return info_params(path);
 }
 
+/* A mapped file (a .ptau or .params, or what `cuzk info` looks at:
+ * src/formats/binfile.h) truncated while in use: the kernel answers a read
+ * past its new end with SIGBUS. Proofs read their files into memory
+ * instead, so this is a clear message, not a crash. Only
+ * async-signal-safe calls here. */
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    static const char msg[] = "cuzk: a file mapped for reading was truncated or replaced while in use (SIGBUS); "
+                              "nothing was written: run again once the file is complete\n";
+    ssize_t w = write(2, msg, sizeof(msg) - 1);
+    (void)w;
+    _exit(2);
+}
+
 int main(int argc, char **argv)
 {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigbus;
+    sigaction(SIGBUS, &sa, NULL);
     if (argc < 2) {
         usage(stderr);
         return 2;

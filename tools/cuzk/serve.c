@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "../../src/engine/options.h"
+#include "../../src/util/file.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -30,6 +31,7 @@ enum {
     OPT_KEY_DIR,
     OPT_WITNESS_DIR,
     OPT_ALLOW_ANY_PATH,
+    OPT_KEY,
     OPT_TOKEN_FILE,
     OPT_TLS_CERT,
     OPT_TLS_KEY,
@@ -62,6 +64,9 @@ static const struct {
     [OPT_WITNESS_DIR] = {"witness-dir", "DIR",
                          "a directory whose .wtns files clients may name (witness_path); repeatable.\n"
                          "Without one, clients upload witnesses (\"witness\": base64)"},
+    [OPT_KEY] = {"key", "ID=PATH",
+                 "load the key at PATH under ID at the start (clients name it by \"key_id\";\n"
+                 "PATH need not be under a --key-dir); repeatable"},
     [OPT_ALLOW_ANY_PATH] = {"allow-any-path", NULL,
                             "clients may name any file the daemon can read (a trusted network only)"},
     [OPT_TOKEN_FILE] = {"token-file", "FILE",
@@ -125,7 +130,26 @@ typedef struct serve_opts {
     cuzk_serve_config cfg;
     char host[64];
     const char *key_dirs[MAX_DIRS], *witness_dirs[MAX_DIRS];
+    const char *key_ids[MAX_DIRS], *key_paths[MAX_DIRS];
+    char key_text[MAX_DIRS][CONFIG_MAX_LINE + 1]; /* ID=PATH, split at the '=' */
 } serve_opts;
+
+static int add_key(serve_opts *o, const char *label, const char *v)
+{
+    unsigned *n = &o->cfg.n_keys;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        return fail("%s expects ID=PATH (a key id, then the .zkey's path), got '%s'", label, v);
+    if (*n >= MAX_DIRS)
+        return fail("%s: more than %d given", label, MAX_DIRS);
+    char *t = o->key_text[*n];
+    snprintf(t, sizeof(o->key_text[0]), "%s", v);
+    t[eq - v] = 0;
+    o->key_ids[*n] = t;
+    o->key_paths[*n] = t + (eq - v) + 1;
+    (*n)++;
+    return 0;
+}
 
 static int add_dir(const char *label, const char *v, const char **dirs, unsigned *n)
 {
@@ -207,6 +231,8 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         return add_dir(label, v, o->witness_dirs, &c->n_witness_dirs);
     if (!strcmp(name, "allow-any-path"))
         return parse_flag(label, v, &c->allow_any_path);
+    if (!strcmp(name, "key"))
+        return add_key(o, label, v);
     const char **file = !strcmp(name, "token-file") ? &c->token_file
                         : !strcmp(name, "tls-cert") ? &c->tls_cert_file
                         : !strcmp(name, "tls-key")  ? &c->tls_key_file
@@ -285,32 +311,13 @@ static void option_names(char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, ", %s", engine_options[i].name);
 }
 
-/* Reads FILE whole (bounded); *text is NUL-terminated, freed by the caller. */
+/* Reads FILE whole (a regular file, bounded); *text is NUL-terminated,
+ * freed by the caller. */
 static int read_config(const char *path, char **text, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail("--config %s: cannot open: %s", path, strerror(errno));
-    char *buf = malloc(CONFIG_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        return fail("out of memory");
-    }
-    size_t n = fread(buf, 1, CONFIG_MAX_BYTES + 1, f);
-    int bad = ferror(f);
-    int e = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return fail("--config %s: cannot read: %s", path, strerror(e));
-    }
-    if (n > CONFIG_MAX_BYTES) {
-        free(buf);
-        return fail("--config %s: larger than %u bytes; expected a few 'key = value' lines", path, CONFIG_MAX_BYTES);
-    }
-    buf[n] = 0;
-    *text = buf;
-    *len = n;
+    cuzk_error err = {0};
+    if (read_file_bounded(path, CONFIG_MAX_BYTES, "a config file of 'key = value' lines", text, len, &err) != CUZK_OK)
+        return fail("--config %s", err.message);
     return 0;
 }
 
@@ -368,7 +375,7 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
             return fail("%s:%u: unknown key '%s'; expected one of: %s (the long options without '--')", path,
                         line_no, key, names);
         }
-        if (seen[opt] && opt != OPT_KEY_DIR && opt != OPT_WITNESS_DIR)
+        if (seen[opt] && opt != OPT_KEY_DIR && opt != OPT_WITNESS_DIR && opt != OPT_KEY)
             return fail("%s:%u: '%s' is already set on line %d", path, line_no, key, seen[opt]);
         seen[opt] = (int)line_no;
         snprintf(label, sizeof(label), "%s:%u: %s", path, line_no, key);
@@ -464,6 +471,8 @@ int cmd_serve(int argc, char **argv)
     }
     o.cfg.key_dirs = o.key_dirs;
     o.cfg.witness_dirs = o.witness_dirs;
+    o.cfg.key_ids = o.key_ids;
+    o.cfg.key_paths = o.key_paths;
     if (!o.cfg.state_dir) {
         free(text);
         return fail("serve needs --state-dir DIR (or 'state-dir = DIR' in the --config file)");

@@ -25,7 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../src/formats/wtns.h"
 #include "../../src/util/clock.h"
+#include "../../src/util/file.h"
 #include "cli.h"
 #include "commands.h"
 #include "http_client.h"
@@ -219,9 +221,11 @@ static int produce_upload(void *ctx, http_conn *c, http_error *err)
     const upload *u = ctx;
     if (http_send(c, u->head, strlen(u->head), err) != 0)
         return -1;
-    int fd = open(u->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err->message, sizeof(err->message), "%s: cannot open: %s", u->path, strerror(errno));
+    int fd;
+    struct stat st;
+    cuzk_error ferr = {0};
+    if (file_open_regular(u->path, &fd, &st, &ferr) != CUZK_OK) {
+        snprintf(err->message, sizeof(err->message), "%s", ferr.message);
         err->code = HTTP_ERR_BODY;
         return -1;
     }
@@ -423,7 +427,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
         /* check the witness here: a wrong file is reported before it is sent */
         cuzk_error err = {0};
         cuzk_wtns *w = NULL;
-        if (cuzk_wtns_open(&w, o->witness, &err) != CUZK_OK) {
+        if (cuzk_wtns_map(&w, o->witness, &err) != CUZK_OK) { /* its header: the bytes are streamed below */
             rc = fail_err(&err);
             goto out;
         }
@@ -712,8 +716,10 @@ int cmd_submit(int argc, char **argv)
     if (want >= 2) {
         o.proof_out = paths[k++];
         o.public_out = paths[k++];
-        if (!strcmp(o.proof_out, o.public_out))
-            return fail("submit: <proof.json> and <public.json> are the same file '%s'", o.proof_out);
+        const cli_file ins[] = {{"circuit.zkey", o.key_path}, {"witness.wtns", o.witness}};
+        const cli_file outs[] = {{"proof.json", o.proof_out}, {"public.json", o.public_out}};
+        if (cli_check_outputs(outs, 2, ins, 2))
+            return 2;
     }
     const char *env = getenv("CUZK_SERVER");
     const char *source = o.server ? "--server" : env && *env ? "CUZK_SERVER" : NULL;
