@@ -45,11 +45,12 @@ asan-test: $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	CUZK_TEST_ITERS=300 ctest --test-dir $(ASAN_BUILD) --output-on-failure
 
-# What a GPU machine without the optional packages builds: no GMP, jansson or
-# libmicrohttpd (CUDA off here to keep it quick); it must still compile.
+# What a GPU machine without the optional packages builds: no GMP, jansson,
+# libmicrohttpd or GnuTLS (CUDA off here to keep it quick); it must still compile.
 minimal:
 	cmake -S . -B $(MIN_BUILD) -DCUZK_CUDA=OFF -DCUZK_REQUIRE_TEST_DEPS=OFF -DGMP_INCLUDE_DIR=GMP_INCLUDE_DIR-NOTFOUND \
-	  -DJANSSON_INCLUDE_DIR=JANSSON_INCLUDE_DIR-NOTFOUND -DMHD_INCLUDE_DIR=MHD_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
+	  -DJANSSON_INCLUDE_DIR=JANSSON_INCLUDE_DIR-NOTFOUND -DMHD_INCLUDE_DIR=MHD_INCLUDE_DIR-NOTFOUND \
+	  -DGNUTLS_INCLUDE_DIR=GNUTLS_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
 	cmake --build $(MIN_BUILD) -j $(JOBS)
 
 bench: all

@@ -583,6 +583,12 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_wait(cuzk_engine *engine, unsig
  * CUZK_ERR_CANCELLED. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result(cuzk_engine *engine, unsigned long long id, char **proof_json,
                                                         char **public_json, cuzk_error *err);
+/* The verification key (snarkjs's verification_key.json) of the key a done
+ * job was proved with, so that whoever stores the proof can check it later
+ * (the daemon does, after a restart); free with cuzk_free. CUZK_ERR_BUSY
+ * while the job runs, CUZK_ERR_NOT_FOUND when it did not end done. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result_vk(cuzk_engine *engine, unsigned long long id, char **vk_json,
+                                                           cuzk_error *err);
 /* Cancels a job: at once when it waits in a queue (queued, ready, finalize
  * wait; its prepared data is freed), at the end of its stage when a worker
  * runs it (prepare also checks between its evaluation and witness split, a

@@ -17,7 +17,7 @@ start_daemon() { # start_daemon SERVE_ARGS...: sets $port, $pid and $out (its lo
   # a new file per daemon: the shell opens it in the child, later than the
   # grep below may run, and a reused file could still hold the last port
   starts=$((${starts:-0} + 1)); out=$tmp/serve.$starts.out
-  "$cuzk" serve "$@" >"$out" 2>&1 &
+  env ${daemon_env[@]+"${daemon_env[@]}"} "$cuzk" serve "$@" >"$out" 2>&1 & # daemon_env: VAR=VALUE words
   pid=$!
   pids+=("$pid")
   for _ in $(seq 100); do

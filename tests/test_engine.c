@@ -422,13 +422,17 @@ static void check_proof(cuzk_engine *e, unsigned long long id, int k)
     char *want = slurp(p, NULL);
     CHECK(same_json(pub, want));
     free(want);
-    if (cuzk_has_json()) {
-        size_t vk_len;
-        path_of(p, sizeof(p), curves[k / 3], names[k % 3], "vk.json");
-        char *vk = slurp(p, &vk_len);
+    /* the key it was proved with: snarkjs's vk.json */
+    char *vk_of_job;
+    CHECK(cuzk_engine_result_vk(e, id, &vk_of_job, &err) == CUZK_OK);
+    path_of(p, sizeof(p), curves[k / 3], names[k % 3], "vk.json");
+    size_t vk_len;
+    char *vk = slurp(p, &vk_len);
+    CHECK(same_json(vk_of_job, vk));
+    cuzk_free(vk_of_job);
+    if (cuzk_has_json())
         CHECK(cuzk_verify_json(vk, vk_len, pub, strlen(pub), proof, strlen(proof), &err) == CUZK_OK);
-        free(vk);
-    }
+    free(vk);
     cuzk_free(proof);
     cuzk_free(pub);
 }

@@ -13,11 +13,19 @@
 #   3 key files that change: rewritten in place (cp), truncated, while
 #     cached and while a proof holds the key: no SIGBUS, no proof with the
 #     old key
+#   4 capabilities: a bearer token (--token-file) and TLS (--tls-cert),
+#     both required off loopback; cuzk submit with both
+#   6 durability (FAULT_FS, an LD_PRELOAD disk that fails on demand): a
+#     result that cannot be written is not reported done (and is written
+#     when the disk recovers), new work is refused with 503 meanwhile, a
+#     failed delete says so and keeps the job, a crash's leftovers go at
+#     the start, an uploaded witness goes with its job's end, a stored
+#     proof that no longer verifies is proved again
 #   7 replies: a cut UTF-8 character, a client's error as a 4xx, HEAD,
 #     a JSON array body
-# usage: test_hostile.sh CUZK FIXTURES_DIR CONN_FLOOD
+# usage: test_hostile.sh CUZK FIXTURES_DIR CONN_FLOOD [FAULT_FS]
 set -u
-cuzk=$1 fx=$(cd "$2" && pwd) flood=$3
+cuzk=$1 fx=$(cd "$2" && pwd) flood=$3 shim=${4:-}
 . "$(dirname "$0")/daemon_lib.sh"
 
 # healthz_fast N: N answers to GET /healthz, each within a second
@@ -191,11 +199,177 @@ healthz_fast 3 "after a truncated key"
 cp "$tmp/blk.zkey" "$tmp/keys/b.zkey"
 [ "$(post "$tmp/keys/b.zkey" "$tmp/blk.wtns")" = 202 ] || fail "blocker: $(cat "$tmp/body")"
 bid=$(jq -r .id "$tmp/body")
-expect_code 200 "127.0.0.1:$port/v1/proofs/$bid?wait=10&state=queued"
+for _ in $(seq 300); do # read, and being proved with
+  api "127.0.0.1:$port/v1/status" >/dev/null
+  jq -e '.pipeline.stages.computing == 1' "$tmp/body" >/dev/null && break
+  sleep 0.01
+done
+jq -e '.pipeline.stages.computing == 1' "$tmp/body" >/dev/null || fail "the blocker never computed: $(cat "$tmp/body")"
 truncate -s 0 "$tmp/keys/b.zkey"
 expect_code 200 "127.0.0.1:$port/v1/proofs/$bid?wait=60"
 [ "$(jq -r .state "$tmp/body")" = done ] || fail "a key truncated under its proof: $(cat "$tmp/body")"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+
+# --- 4. authentication and TLS
+head -c 32 /dev/urandom | base64 | tr -d '=+/' >"$tmp/token"
+printf 'short\n' >"$tmp/short.token"
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s8" "${paths[@]}" --token-file "$tmp/token"
+tok=$(cat "$tmp/token")
+expect_code 200 "127.0.0.1:$port/healthz" # a probe needs no token
+for h in "" "Authorization: Bearer wrong-token-0123456789" "Authorization: Basic $tok" "Authorization: Bearer"; do
+  code=$(curl -s -D "$tmp/hdr" -o "$tmp/body" -w "%{http_code}" ${h:+-H "$h"} "127.0.0.1:$port/v1/status")
+  [ "$code" = 401 ] && grep -qi "^www-authenticate: bearer" "$tmp/hdr" || fail "status with '$h': HTTP $code"
+done
+expect_code 401 -X POST "127.0.0.1:$port/v1/proofs" -d '{}'
+expect_code 200 -H "Authorization: Bearer $tok" "127.0.0.1:$port/v1/status"
+timeout 60 "$cuzk" submit --server "127.0.0.1:$port" "$tk" "$tw" "$tmp/a.json" "$tmp/ap.json" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "HTTP 401" "$tmp/err" || fail "submit without the token: $(cat "$tmp/err")"
+timeout 60 "$cuzk" submit --server "127.0.0.1:$port" --token-file "$tmp/token" "$tk" "$tw" "$tmp/a.json" "$tmp/ap.json" \
+  2>"$tmp/err" || fail "submit --token-file: $(cat "$tmp/err")"
+CUZK_TOKEN_FILE=$tmp/token timeout 60 "$cuzk" submit --server "127.0.0.1:$port" --status >/dev/null 2>"$tmp/err" ||
+  fail "CUZK_TOKEN_FILE: $(cat "$tmp/err")"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+expect_fail_start() { # expect_fail_start MESSAGE SERVE_ARGS...: refuses to start, saying MESSAGE
+  local msg=$1; shift
+  timeout 20 "$cuzk" serve "$@" >"$tmp/out" 2>&1 && fail "serve $* started"
+  grep -q -- "$msg" "$tmp/out" || fail "serve $*: $(cat "$tmp/out")"
+}
+expect_fail_start "its first line must be the token, 16 to 4096" --listen 127.0.0.1:0 --state-dir "$tmp/s9" \
+  --token-file "$tmp/short.token"
+expect_fail_start "is not a loopback address: the daemon then needs --token-file" --listen 0.0.0.0:0 \
+  --state-dir "$tmp/s9"
+expect_fail_start "is not a loopback address" --listen 0.0.0.0:0 --state-dir "$tmp/s9" --token-file "$tmp/token"
+if command -v openssl >/dev/null; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
+    -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || fail "openssl req"
+  expect_fail_start "--tls-cert and --tls-key go together" --listen 127.0.0.1:0 --state-dir "$tmp/s9" \
+    --tls-cert "$tmp/cert.pem"
+  expect_fail_start "--tls-key .*: not a PEM file" --listen 127.0.0.1:0 --state-dir "$tmp/s9" \
+    --tls-cert "$tmp/cert.pem" --tls-key "$tmp/token"
+  "$cuzk" serve --listen 0.0.0.0:0 --state-dir "$tmp/s10" "${paths[@]}" --token-file "$tmp/token" \
+    --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" >"$tmp/tls.out" 2>&1 &
+  pid=$!; pids+=("$pid")
+  for _ in $(seq 100); do grep -q "listening on" "$tmp/tls.out" && break; sleep 0.1; done
+  port=$(grep -so "listening on 0.0.0.0:[0-9]*" "$tmp/tls.out" | cut -d: -f2)
+  [ -n "$port" ] && grep -q "HTTPS, bearer token required" "$tmp/tls.out" || fail "TLS daemon: $(cat "$tmp/tls.out")"
+  code=$(curl -s -o "$tmp/body" -w "%{http_code}" --cacert "$tmp/cert.pem" "https://127.0.0.1:$port/healthz")
+  [ "$code" = 200 ] || fail "https /healthz: $code"
+  code=$(curl -s -o /dev/null -w "%{http_code}" --max-time 5 "http://127.0.0.1:$port/healthz")
+  [ "$code" = 000 ] || [ "${code:0:1}" = 4 ] || fail "plain HTTP to the TLS port answered $code"
+  srv=https://127.0.0.1:$port
+  timeout 60 "$cuzk" submit --server "$srv" --ca-file "$tmp/cert.pem" --token-file "$tmp/token" "$tk" "$tw" \
+    "$tmp/t.json" "$tmp/tp.json" 2>"$tmp/err" || fail "submit over https: $(cat "$tmp/err")"
+  "$cuzk" verify "$fx/bn128/tiny.vk.json" "$tmp/tp.json" "$tmp/t.json" >/dev/null || fail "the proof over https"
+  timeout 60 "$cuzk" submit --server "$srv" --token-file "$tmp/token" --status >/dev/null 2>"$tmp/err"
+  [ $? = 3 ] && grep -q "certificate is not trusted" "$tmp/err" || fail "an untrusted certificate: $(cat "$tmp/err")"
+  timeout 60 "$cuzk" submit --server "127.0.0.1:$port" --token-file "$tmp/token" --status >/dev/null 2>"$tmp/err"
+  [ $? = 3 ] || fail "plain HTTP to the TLS port: $(cat "$tmp/err")"
+  kill -TERM "$pid"; wait "$pid" || fail "SIGTERM (TLS): exit $?"
+else
+  echo "note: openssl not installed; the TLS cases are skipped"
+fi
+
+# --- 6. durability
+if [ -n "$shim" ] && [ -f "$shim" ]; then
+  sd=$tmp/s11 ctl=$tmp/fault.ctl
+  : >"$ctl"
+  daemon_env=("CUZK_FAULT_DIR=$sd" "CUZK_FAULT_CTL=$ctl" "LD_PRELOAD=$shim" "ASAN_OPTIONS=verify_asan_link_order=0")
+  dstart() { start_daemon --listen 127.0.0.1:0 --state-dir "$sd" "${paths[@]}" --workers 1 --device cpu --threads 1; }
+  checked() { # checked N: waits until the watcher says it checked the N stored proofs
+    for _ in $(seq 300); do grep -q "$1 stored proofs\{0,1\} checked" "$out" && return 0; sleep 0.05; done
+    fail "the $1 stored proofs not checked: $(cat "$out")"
+  }
+  computing() { # waits until the one job computes
+    for _ in $(seq 500); do
+      api "127.0.0.1:$port/v1/status" >/dev/null
+      jq -e '.pipeline.stages.computing == 1' "$tmp/body" >/dev/null && return 0
+      sleep 0.01
+    done
+    fail "no job computing: $(cat "$tmp/body")"
+  }
+  engine_done() { # waits until the engine counts N done
+    for _ in $(seq 500); do
+      api "127.0.0.1:$port/v1/status" >/dev/null
+      jq -e --argjson n "$1" '.done == $n' "$tmp/body" >/dev/null && return 0
+      sleep 0.02
+    done
+    fail "the engine did not count $1 done: $(cat "$tmp/body")"
+  }
+  dstart
+  # a full disk while a proof runs: not reported done, new work refused
+  b1=$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")
+  computing
+  echo full >"$ctl"
+  engine_done 1
+  sleep 0.2
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b1"
+  [ "$(jq -r .state "$tmp/body")" = running ] || fail "a result not written is reported: $(cat "$tmp/body")"
+  expect_code 503 "127.0.0.1:$port/healthz"
+  jq -e '.status == "degraded" and (.journal | test("No space left on device"))' "$tmp/body" >/dev/null ||
+    fail "healthz with a full disk: $(cat "$tmp/body")"
+  expect_code 503 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tk\",\"witness_path\":\"$tw\"}"
+  grep -q "cannot journal the request.*No space left on device; it takes no new work" "$tmp/body" ||
+    fail "POST with a full disk: $(cat "$tmp/body")"
+  expect_code 200 "127.0.0.1:$port/v1/status"
+  jq -e '.journal | test("No space left on device")' "$tmp/body" >/dev/null || fail "status journal: $(cat "$tmp/body")"
+  : >"$ctl" # the disk has room again: the result is written, then shown
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b1?wait=10"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "the result after the disk recovered: $(cat "$tmp/body")"
+  expect_code 200 "127.0.0.1:$port/healthz"
+  # full again, then a crash before the result is written: proved again after the restart
+  b2=$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")
+  computing
+  echo full >"$ctl"
+  engine_done 2
+  kill -9 "$pid"; wait "$pid" 2>/dev/null
+  : >"$ctl"
+  dstart
+  grep -q "1 journaled job resumed" "$out" || fail "restart after a lost result: $(cat "$out")"
+  grep -q "1 stored proof to check before it is served" "$out" || fail "restart: no stored proof to check: $(cat "$out")"
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b2?wait=30"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "a job whose result was lost: $(cat "$tmp/body")"
+  checked 1
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b1"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "a stored result after the restart: $(cat "$tmp/body")"
+  expect_code 200 "127.0.0.1:$port/v1/status"
+  jq -e '.done == 1' "$tmp/body" >/dev/null || fail "a stored result proved again: $(cat "$tmp/body")"
+  # a read-only disk: a delete fails and says so; the job stays, also after a restart
+  echo ro >"$ctl"
+  expect_code 503 -X DELETE "127.0.0.1:$port/v1/proofs/$b1"
+  grep -q "was not deleted: its files .* cannot be removed: Read-only file system" "$tmp/body" ||
+    fail "DELETE on a read-only disk: $(cat "$tmp/body")"
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b1"
+  kill -TERM "$pid"; wait "$pid" || fail "SIGTERM on a read-only disk: exit $?"
+  : >"$ctl"
+  # leftovers of a crash, removed at the start
+  touch "$sd/jobs/.0123456789abcdef0123456789abcdef.req.tmp" "$sd/jobs/0123456789abcdef0123456789abcdef.wtns" \
+    "$sd/jobs/0123456789abcdef0123456789abcdef.res" "$sd/vks/.x.json.tmp"
+  dstart
+  grep -q "removed 4 files a crash left behind" "$out" || fail "leftovers: $(cat "$out"; ls -a "$sd/jobs")"
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b1?wait=10" # shown running until its proof is checked
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "a stored result after its check: $(cat "$tmp/body")"
+  expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$b1"
+  # an uploaded witness goes once its job's result is written
+  expect_code 202 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tk\",\"witness\":\"$(base64 -w0 "$tw")\"}"
+  up=$(jq -r .id "$tmp/body")
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$up?wait=30"
+  [ ! -e "$sd/jobs/$up.wtns" ] || fail "an ended job's uploaded witness is kept"
+  kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+  # a stored proof altered on disk: checked at the start, proved again
+  jq -c '.proof.pi_a[0] = "1"' "$sd/jobs/$b2.res" >"$tmp/res" && mv "$tmp/res" "$sd/jobs/$b2.res"
+  dstart
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$b2?wait=30"
+  grep -q "job $b2: its stored proof does not verify against its key (damaged?); proving it again" "$out" ||
+    fail "an altered stored proof: $(cat "$out")"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "an altered proof, proved again: $(cat "$tmp/body")"
+  jq .proof "$tmp/body" >"$tmp/bp.json"; jq .public "$tmp/body" >"$tmp/bq.json"
+  "$cuzk" zkey export-vk "$tmp/blk.zkey" "$tmp/blk.vk.json" >/dev/null
+  "$cuzk" verify "$tmp/blk.vk.json" "$tmp/bq.json" "$tmp/bp.json" >/dev/null || fail "the proof proved again"
+  kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+  daemon_env=()
+else
+  echo "note: no fault_fs library; the durability cases are skipped"
+fi
 
 # --- 7. replies
 start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s4" "${paths[@]}"

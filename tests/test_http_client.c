@@ -134,7 +134,7 @@ int main(void)
     http_response r;
     http_error e;
     int rc;
-#define REQ(max) http_request("127.0.0.1", port, "GET", "/v1/x?wait=1", NULL, 5.0, (max), &r, &e)
+#define REQ(max) http_request("127.0.0.1", port, NULL, "GET", "/v1/x?wait=1", NULL, 5.0, (max), &r, &e)
     rc = REQ(1000);
     CHECK_MSG(rc == HTTP_OK && r.status == 200 && r.len == 5 && !strcmp(r.body, "hello"), "content-length: %d %s", rc,
           e.message);
@@ -167,14 +167,14 @@ int main(void)
     CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "status line"), "not HTTP: %d %s", rc, e.message);
     rc = REQ(1000);
     CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "chunk size"), "bad chunk size: %d %s", rc, e.message);
-    rc = http_request("127.0.0.1", port, "GET", "/", NULL, 0.2, 1000, &r, &e);
+    rc = http_request("127.0.0.1", port, NULL, "GET", "/", NULL, 0.2, 1000, &r, &e);
     CHECK_MSG(rc == HTTP_ERR_TIMEOUT && strstr(e.message, "no progress"), "silent peer: %d %s", rc, e.message);
     rc = REQ(1000);
     CHECK_MSG(rc == HTTP_ERR_IO && strstr(e.message, "closed before an answer"), "closed: %d %s", rc, e.message);
     rc = REQ(1000);
     CHECK_MSG(rc == HTTP_ERR_PROTOCOL && strstr(e.message, "longer than"), "long header: %d %s", rc, e.message);
     http_body b = {.length = 6, .content_type = "application/json", .produce = produce_abcdef};
-    rc = http_request("127.0.0.1", port, "POST", "/v1/proofs", &b, 5.0, 1000, &r, &e);
+    rc = http_request("127.0.0.1", port, NULL, "POST", "/v1/proofs", &b, 5.0, 1000, &r, &e);
     CHECK_MSG(rc == HTTP_OK && r.status == 201 && !strcmp(r.body, "ok"), "POST: %d %s", rc, e.message);
     CHECK_MSG(strstr(c.last_request, "Content-Length: 6\r\n") && c.last_len >= 6 &&
               !memcmp(c.last_request + c.last_len - 6, "abcdef", 6),
@@ -193,7 +193,7 @@ int main(void)
     pthread_join(th, NULL);
 
     /* a body producer's own failure is reported as it is */
-    rc = http_request("127.0.0.1", port, "POST", "/", &(http_body){.length = 1, .produce = produce_fails}, 1.0, 10,
+    rc = http_request("127.0.0.1", port, NULL, "POST", "/", &(http_body){.length = 1, .produce = produce_fails}, 1.0, 10,
                       &r, &e);
     CHECK_MSG(rc == HTTP_ERR_REFUSED || (rc == HTTP_ERR_BODY && strstr(e.message, "witness.wtns")), "producer: %d %s",
           rc, e.message);
@@ -201,34 +201,38 @@ int main(void)
     close(c.lfd);
     rc = REQ(1000);
     CHECK_MSG(rc == HTTP_ERR_REFUSED && strstr(e.message, "connection refused"), "refused: %d %s", rc, e.message);
-    rc = http_request("127.0.0.1", port, "GET", "no-slash", NULL, 1.0, 10, &r, &e);
+    rc = http_request("127.0.0.1", port, NULL, "GET", "no-slash", NULL, 1.0, 10, &r, &e);
     CHECK_MSG(rc == HTTP_ERR_ARGUMENT, "bad target: %d", rc);
-    rc = http_request("127.0.0.1", port, "GET", "/a b", NULL, 1.0, 10, &r, &e);
+    rc = http_request("127.0.0.1", port, NULL, "GET", "/a b", NULL, 1.0, 10, &r, &e);
     CHECK_MSG(rc == HTTP_ERR_ARGUMENT, "target with a space: %d", rc);
 
     /* HOST:PORT */
     char host[64];
     unsigned p;
-    CHECK_MSG(http_parse_server("127.0.0.1:8080", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "127.0.0.1") &&
+    int tls;
+    CHECK_MSG(http_parse_server("127.0.0.1:8080", host, sizeof(host), &p, &tls, &e) == 0 && !strcmp(host, "127.0.0.1") &&
               p == 8080,
           "plain: %s", e.message);
-    CHECK_MSG(http_parse_server("http://localhost:80/", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "localhost") &&
+    CHECK_MSG(http_parse_server("http://localhost:80/", host, sizeof(host), &p, &tls, &e) == 0 && !strcmp(host, "localhost") &&
               p == 80,
           "http:// and /: %s", e.message);
-    CHECK_MSG(http_parse_server("[::1]:9", host, sizeof(host), &p, &e) == 0 && !strcmp(host, "::1") && p == 9,
+    CHECK_MSG(http_parse_server("[::1]:9", host, sizeof(host), &p, &tls, &e) == 0 && !strcmp(host, "::1") && p == 9,
           "ipv6: %s", e.message);
-    const char *bad[] = {"localhost", "h:0", "h:65536", "https://h:1", ":80", "h:8a", "h:", "[::1]", "[::1]x:1",
+    CHECK_MSG(http_parse_server("https://h:1", host, sizeof(host), &p, &tls, &e) == (http_has_tls() ? 0 : -1) &&
+                  (!http_has_tls() || (tls && p == 1 && !strcmp(host, "h"))),
+              "https: %s", e.message);
+    const char *bad[] = {"localhost", "h:0", "h:65536", ":80", "h:8a", "h:", "[::1]", "[::1]x:1",
                          "a b:1", "h:123456", "u@h:1"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         e.message[0] = 0;
-        CHECK_MSG(http_parse_server(bad[i], host, sizeof(host), &p, &e) != 0 && e.code == HTTP_ERR_ARGUMENT &&
+        CHECK_MSG(http_parse_server(bad[i], host, sizeof(host), &p, &tls, &e) != 0 && e.code == HTTP_ERR_ARGUMENT &&
                   strstr(e.message, bad[i]),
               "'%s' accepted or unnamed: %s", bad[i], e.message);
     }
     char longhost[100];
     memset(longhost, 'a', 80);
     snprintf(longhost + 80, 20, ":1");
-    CHECK_MSG(http_parse_server(longhost, host, sizeof(host), &p, &e) != 0, "host longer than the buffer accepted");
+    CHECK_MSG(http_parse_server(longhost, host, sizeof(host), &p, &tls, &e) != 0, "host longer than the buffer accepted");
 
     test_done("test_http_client");
     return 0;

@@ -55,6 +55,7 @@ static void free_job(job *j)
     free(j->witness);
     cuzk_free(j->proof);
     cuzk_free(j->pub);
+    free(j->vk);
     free(j);
 }
 
@@ -438,6 +439,24 @@ int cuzk_engine_result(cuzk_engine *e, unsigned long long id, char **proof_json,
             rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
         }
     }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+int cuzk_engine_result_vk(cuzk_engine *e, unsigned long long id, char **vk_json, cuzk_error *err)
+{
+    if (!e || !vk_json)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_result_vk: NULL argument");
+    *vk_json = NULL;
+    int rc;
+    job *j = lock_job(e, id, &rc, err);
+    if (!j) {
+        /* rc and err say so */
+    } else if (!ended(j) || j->info.state != CUZK_JOB_DONE)
+        rc = cuzk_error_set(err, ended(j) ? CUZK_ERR_NOT_FOUND : CUZK_ERR_BUSY, "job %llu %s", id,
+                            ended(j) ? "has no proof" : "has not finished");
+    else if (!j->vk || !(*vk_json = dup_str(j->vk)))
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "job %llu: out of memory for its verification key", id);
     pthread_mutex_unlock(&e->mu);
     return rc;
 }

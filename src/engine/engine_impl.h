@@ -59,6 +59,7 @@ typedef struct job {
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
     char *proof, *pub;
+    char *vk;          /* when done: its key's verification key JSON (cuzk_engine_result_vk) */
     double t_submit;
     double t_queued;   /* when it entered the queue it is in */
     atomic_int cancel; /* read by the stage running it, without the lock */

@@ -38,6 +38,7 @@ struct key_entry { /* one copy of a key */
     double last_used;
     key_name *owner;  /* the name it is current for; NULL once retired */
     struct key_entry *next_retired;
+    char *vk_json;    /* its verification key, made at the first need (key_entry_vk) */
 };
 
 struct key_name {
@@ -104,6 +105,7 @@ static void free_entry(key_cache *kc, key_entry *k)
         return;
     gpu_plan_forget(kc->plan, k->zk);
     cuzk_zkey_free(k->zk);
+    cuzk_free(k->vk_json);
     free(k);
 }
 
@@ -350,6 +352,30 @@ int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **ou
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k)
 {
     return k->zk;
+}
+
+int key_entry_vk(key_cache *kc, key_entry *k, char **copy, cuzk_error *err)
+{
+    *copy = NULL;
+    pthread_mutex_lock(&kc->mu);
+    char *have = k->vk_json;
+    pthread_mutex_unlock(&kc->mu);
+    if (!have) { /* made without the lock (a pairing, and the IC points); a racing job's is dropped */
+        int rc = cuzk_zkey_export_vk(k->zk, &have, err);
+        if (rc != CUZK_OK)
+            return rc;
+        pthread_mutex_lock(&kc->mu);
+        if (!k->vk_json) {
+            k->vk_json = have;
+            have = NULL;
+        }
+        pthread_mutex_unlock(&kc->mu);
+        cuzk_free(have);
+    }
+    /* the copy: the entry's string lives as long as the entry, which the
+     * caller holds */
+    *copy = dup_str(k->vk_json);
+    return *copy ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
 }
 
 void key_cache_release(key_cache *kc, key_entry *k, key_evicted *out)

@@ -38,6 +38,9 @@ typedef struct key_evicted {
 int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **out, key_evicted *ev,
                       cuzk_error *err);
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
+/* A held key's verification key JSON (cuzk_zkey_export_vk), made once per
+ * copy: a malloc'd copy in *copy. */
+int key_entry_vk(key_cache *kc, key_entry *k, char **copy, cuzk_error *err);
 
 /* Lets go of a held key (NULL: none); keys over the budget leave the cache
  * at once (the stats no longer count them) into *out. */

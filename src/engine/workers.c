@@ -168,8 +168,13 @@ static void run_finalize(cuzk_engine *e, worker *wk, job *j)
 {
     engine_hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_ENTER);
     cuzk_error err = {0};
-    char *proof = NULL, *pub = NULL;
+    char *proof = NULL, *pub = NULL, *vk = NULL;
     int rc = atomic_load(&j->cancel) ? CUZK_ERR_CANCELLED : prove_finalize(j->ps, &proof, &pub, &err);
+    if (rc == CUZK_OK) { /* what its proof verifies against, for whoever stores it (a miss is not the proof's) */
+        cuzk_error verr;
+        if (key_entry_vk(e->keys, j->key, &vk, &verr) != CUZK_OK)
+            vk = NULL; /* cuzk_engine_result_vk reports it */
+    }
     engine_hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_LEAVE);
     leftovers left = {0};
     pthread_mutex_lock(&e->mu);
@@ -183,12 +188,14 @@ static void run_finalize(cuzk_engine *e, worker *wk, job *j)
     else {
         j->proof = proof;
         j->pub = pub;
-        proof = pub = NULL;
+        j->vk = vk;
+        proof = pub = vk = NULL;
         engine_end_job(e, j, CUZK_JOB_DONE, CUZK_OK, NULL, &left);
     }
     pthread_mutex_unlock(&e->mu);
     cuzk_free(proof); /* a cancelled job's result is dropped */
     cuzk_free(pub);
+    free(vk);
     engine_free_leftovers(e, &left);
 }
 

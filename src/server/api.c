@@ -427,6 +427,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     }
     int reserved = rc == CUZK_OK;
     char id[33] = "", name[64];
+    const char *journal_what = NULL; /* a journal write that failed */
+    int journal_errno = 0;
     if (rc == CUZK_OK && server_new_id(id) != 0)
         rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot draw a job id");
     json_t *jr = rc == CUZK_OK ? json_pack("{s:i}", "priority", prio) : NULL;
@@ -438,9 +440,14 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
             json_object_set(jr, "witness_path", wp);
         else {
             snprintf(name, sizeof(name), "%s.wtns", id);
-            if (journal_write_durable(s, name, witness, witness_len) != 0)
-                rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the witness in %s: %s", s->jobs_dir,
-                                    strerror(errno));
+            if (journal_write_durable(s, name, witness, witness_len) != 0) {
+                journal_errno = errno;
+                journal_what = "cannot write an uploaded witness";
+                rc = cuzk_error_set(&err, CUZK_ERR_IO,
+                                    "the daemon cannot journal the witness in %s: %s; it takes no new work until its "
+                                    "state directory can be written",
+                                    s->jobs_dir, strerror(errno));
+            }
             json_object_set_new(jr, "witness_journaled", json_true());
         }
         if (request_id[0]) {
@@ -452,9 +459,14 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     }
     char *text = rc == CUZK_OK ? json_dumps(jr, JSON_COMPACT) : NULL;
     snprintf(name, sizeof(name), "%s.req", id);
-    if (rc == CUZK_OK && (!text || journal_write_durable(s, name, text, strlen(text)) != 0))
-        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot journal the request in %s: %s", s->jobs_dir,
-                            text ? strerror(errno) : "out of memory");
+    if (rc == CUZK_OK && (!text || journal_write_durable(s, name, text, strlen(text)) != 0)) {
+        journal_errno = text ? errno : ENOMEM;
+        journal_what = "cannot write a request";
+        rc = cuzk_error_set(&err, CUZK_ERR_IO,
+                            "the daemon cannot journal the request in %s: %s; it takes no new work until its state "
+                            "directory can be written",
+                            s->jobs_dir, strerror(journal_errno));
+    }
     if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
         rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
     /* the engine may finish the job before it is published: the watcher
@@ -465,6 +477,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         memcpy(j->id, id, sizeof(j->id));
         memcpy(j->request_id, request_id, sizeof(j->request_id));
         memcpy(j->request_digest, digest, sizeof(j->request_digest));
+        j->uploaded = wb != NULL;
         j->eid = eid;
         j->priority = prio;
         j->info.state = CUZK_JOB_QUEUED;
@@ -488,13 +501,17 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
             s->jobs = j;
             s->n_jobs++;
         }
+        if (journal_what)
+            journal_note(s, journal_what, journal_errno);
+        else if (j)
+            journal_note(s, NULL, 0);
         pthread_mutex_unlock(&s->mu);
     }
     free(text);
     json_decref(jr);
     if (rc != CUZK_OK) {
         if (id[0])
-            journal_remove_job(s, id);
+            journal_remove_job(s, id); /* what it cannot remove, the next start does */
         ret = reply_error(s, c, status_for(rc), "%s", err.message);
     } else {
         json_t *o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
@@ -601,13 +618,15 @@ void api_wake_parked(server *s, const sjob *gone)
 static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const char *id)
 {
     pthread_mutex_lock(&s->mu);
-    sjob **pp = &s->jobs;
-    while (*pp && strcmp((*pp)->id, id))
-        pp = &(*pp)->next;
-    sjob *j = *pp;
+    sjob *j = server_find_job(s, id);
     if (!j) {
         pthread_mutex_unlock(&s->mu);
         return reply_error(s, c, 404, "no job '%s'", id);
+    }
+    if (j->unchecked || j->pend) { /* its result is being checked (after a restart) or written */
+        const char *what = j->unchecked ? "checked after a restart" : "stored";
+        pthread_mutex_unlock(&s->mu);
+        return reply_error(s, c, 503, "job '%s' has ended; its result is being %s: delete it in a moment", id, what);
     }
     if (!j->ended) {
         cuzk_error err;
@@ -615,13 +634,19 @@ static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const c
         pthread_mutex_unlock(&s->mu);
         return reply(s, c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
     }
-    /* an ended job: forget it and its result (its files are removed with
-     * the lock released: it is out of the table, no one else sees it) */
-    *pp = j->next;
-    s->n_jobs--;
+    if (j->removing) { /* another DELETE or its expiry is at it */
+        pthread_mutex_unlock(&s->mu);
+        return reply(s, c, 202, json_pack("{s:s, s:s}", "id", id, "state", "deleting"));
+    }
+    /* an ended job: its files go first, with the lock released (no one
+     * else frees a job marked removing); only then its record, so that a
+     * delete that failed leaves the job as it was, here and after a
+     * restart */
+    j->removing = 1;
     pthread_mutex_unlock(&s->mu);
-    journal_remove_job(s, j->id);
-    server_free_job(j);
+    if (journal_drop_job(s, j, "cannot remove a job's files") != 0)
+        return reply_error(s, c, 503, "job '%s' was not deleted: its files in %s cannot be removed: %s", id,
+                           s->jobs_dir, strerror(errno));
     return reply(s, c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
 }
 
@@ -664,6 +689,8 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     pthread_mutex_lock(&s->mu);
     unsigned kept = s->n_jobs;
     unsigned long long duplicates = s->duplicates;
+    char journal[sizeof(s->journal_error)];
+    memcpy(journal, s->journal_error, sizeof(journal));
     pthread_mutex_unlock(&s->mu);
     int gpus = 0;
     if (cuzk_gpu_count(&gpus) != CUZK_OK)
@@ -671,7 +698,10 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     char *engine = metrics ? stats_prometheus(&st) : stats_json_members(&st);
     if (!engine)
         return reply_error(s, c, 503, "out of memory");
-    size_t cap = strlen(engine) + 512;
+    json_t *jj = json_string(journal[0] ? journal : "ok");
+    char *journal_json = jj ? json_dumps(jj, JSON_ENCODE_ANY) : NULL;
+    json_decref(jj);
+    size_t cap = strlen(engine) + 1024;
     char *t = malloc(cap);
     if (!t) {
         free(engine);
@@ -683,12 +713,15 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
                  "# TYPE cuzk_submissions_duplicate_total counter\ncuzk_submissions_duplicate_total %llu\n"
                  "# HELP cuzk_results_kept jobs whose state and result the daemon keeps\n"
                  "# TYPE cuzk_results_kept gauge\ncuzk_results_kept %u\n"
-                 "# HELP cuzk_gpus GPUs the process sees\n# TYPE cuzk_gpus gauge\ncuzk_gpus %d\n",
-                 engine, duplicates, kept, gpus);
+                 "# HELP cuzk_gpus GPUs the process sees\n# TYPE cuzk_gpus gauge\ncuzk_gpus %d\n"
+                 "# HELP cuzk_journal_ok 1 while the state directory takes writes, 0 after one failed\n"
+                 "# TYPE cuzk_journal_ok gauge\ncuzk_journal_ok %d\n",
+                 engine, duplicates, kept, gpus, !journal[0]);
     else
-        snprintf(t, cap, "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"duplicates\": %llu}\n", engine, kept, gpus,
-                 duplicates);
+        snprintf(t, cap, "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"duplicates\": %llu, \"journal\": %s}\n", engine,
+                 kept, gpus, duplicates, journal_json ? journal_json : "\"?\"");
     free(engine);
+    free(journal_json);
     if (metrics)
         return reply_text(c, 200, t);
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(t), t, MHD_RESPMEM_MUST_FREE);
@@ -805,8 +838,16 @@ enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url
     if (s->stopping && !b->polling)
         return reply_error(s, c, 503, "shutting down: retry when the daemon is back");
     const char *rest;
-    if (!strcmp(url, "/healthz") && is_get(method))
-        return reply(s, c, 200, json_pack("{s:s}", "status", "ok"));
+    if (!strcmp(url, "/healthz") && is_get(method)) {
+        /* up, and able to take work: a journal that cannot be written
+         * makes it 503, so that a balancer sends work elsewhere */
+        pthread_mutex_lock(&s->mu);
+        json_t *o = s->journal_error[0] ? json_pack("{s:s, s:s}", "status", "degraded", "journal", s->journal_error)
+                                        : json_pack("{s:s}", "status", "ok");
+        int bad = s->journal_error[0] != 0;
+        pthread_mutex_unlock(&s->mu);
+        return reply(s, c, bad ? 503 : 200, o);
+    }
     if (!strcmp(url, "/metrics") && is_get(method))
         return status_request(s, c, 1);
     if (!strcmp(url, "/v1/status") && is_get(method))

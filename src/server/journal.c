@@ -18,6 +18,7 @@
 
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/file.h"
 #include "../util/sha256.h"
 #include "server_impl.h"
 
@@ -31,14 +32,12 @@ static int fsync_dir(const char *dir)
     return r;
 }
 
-/* Writes path atomically and durably: temporary file, fsync, rename,
- * fsync of the directory. */
-int journal_write_durable(const server *s, const char *name, const void *data, size_t len)
+int journal_write_in(const char *dir, const char *name, const void *data, size_t len)
 {
     char tmp[4400], path[4400];
-    snprintf(path, sizeof(path), "%s/%s", s->jobs_dir, name);
-    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", s->jobs_dir, name);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
     const unsigned char *p = data;
@@ -47,28 +46,84 @@ int journal_write_durable(const server *s, const char *name, const void *data, s
         if (w < 0) {
             if (errno == EINTR)
                 continue;
+            int e = errno;
             close(fd);
             unlink(tmp);
+            errno = e;
             return -1;
         }
         p += w;
         len -= (size_t)w;
     }
     if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
         unlink(tmp);
+        errno = e;
         return -1;
     }
-    return fsync_dir(s->jobs_dir);
+    return fsync_dir(dir);
 }
 
-void journal_remove_job(const server *s, const char *id)
+/* Writes DIR/jobs/name atomically and durably: temporary file, fsync,
+ * rename, fsync of the directory. */
+int journal_write_durable(const server *s, const char *name, const void *data, size_t len)
+{
+    return journal_write_in(s->jobs_dir, name, data, len);
+}
+
+int journal_remove_job(const server *s, const char *id)
 {
     static const char *ext[3] = {"req", "wtns", "res"};
+    int failed = 0;
     for (int i = 0; i < 3; i++) {
         char path[4400];
         snprintf(path, sizeof(path), "%s/%s.%s", s->jobs_dir, id, ext[i]);
-        unlink(path);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            if (!failed)
+                failed = errno;
+            if (i == 0)
+                break; /* the record stays whole: nothing else goes */
+        }
     }
+    if (!failed && fsync_dir(s->jobs_dir) != 0)
+        failed = errno;
+    errno = failed;
+    return failed ? -1 : 0;
+}
+
+int journal_drop_job(server *s, sjob *j, const char *what)
+{
+    int rc = journal_remove_job(s, j->id), e = errno;
+    pthread_mutex_lock(&s->mu);
+    if (rc == 0) {
+        for (sjob **pp = &s->jobs; *pp; pp = &(*pp)->next)
+            if (*pp == j) {
+                *pp = j->next;
+                break;
+            }
+        s->n_jobs--;
+    } else {
+        j->removing = 0;
+        j->retry_at = cuzk_now() + 10; /* an expiry tries again then */
+        journal_note(s, what, e);
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (rc == 0)
+        server_free_job(j);
+    errno = e;
+    return rc;
+}
+
+void journal_note(server *s, const char *what, int err_no)
+{
+    if (!what) {
+        s->journal_error[0] = 0;
+        return;
+    }
+    if (!s->journal_error[0])
+        fprintf(stderr, "cuzk serve: the journal cannot be written (%s: %s); no new work is taken until it can\n",
+                what, strerror(err_no));
+    snprintf(s->journal_error, sizeof(s->journal_error), "%s in %.200s: %s", what, s->cfg.state_dir, strerror(err_no));
 }
 
 static void digest_field(sha256_state *h, char tag, const void *data, size_t len)
@@ -158,105 +213,205 @@ int journal_submit(server *s, const char *id, json_t *req, unsigned long long *e
     return cuzk_engine_submit(s->engine, &r, eid, err);
 }
 
-/* A job the engine finished, on its way to the journal. */
-typedef struct ending {
-    sjob *j;
-    cuzk_job_info info;
-    char *proof, *pub;
-} ending;
+/* The result of a job the engine ended, fetched from it (then the engine
+ * forgets the job): its proof, public inputs and verification key. */
+static void fetch_result(server *s, sjob *j, pending_end *p)
+{
+    cuzk_error err;
+    if (p->info.state == CUZK_JOB_DONE) {
+        if (cuzk_engine_result(s->engine, j->eid, &p->proof, &p->pub, &err) != CUZK_OK)
+            p->proof = p->pub = NULL;
+        if (cuzk_engine_result_vk(s->engine, j->eid, &p->vk, &err) != CUZK_OK)
+            p->vk = NULL;
+    }
+    server_ignore_status(cuzk_engine_release(s->engine, j->eid, &err));
+}
+
+/* Writes an ended job's result durably: its verification key under
+ * vks/<sha256>.json (once per key), then <id>.res; then its uploaded
+ * witness goes. 0, or -1 with *what and errno saying what failed. */
+static int write_result(server *s, const sjob *j, const pending_end *p, char vk_hex[65], const char **what)
+{
+    vk_hex[0] = 0;
+    if (p->vk) {
+        unsigned char d[32];
+        sha256_state h;
+        sha256_init(&h);
+        sha256_update(&h, p->vk, strlen(p->vk));
+        sha256_final(&h, d);
+        for (int i = 0; i < 32; i++)
+            snprintf(vk_hex + 2 * i, 3, "%02x", d[i]);
+        char name[80], path[4500];
+        snprintf(name, sizeof(name), "%s.json", vk_hex);
+        snprintf(path, sizeof(path), "%s/%s", s->vks_dir, name);
+        if (access(path, F_OK) != 0 && journal_write_in(s->vks_dir, name, p->vk, strlen(p->vk)) != 0) {
+            *what = "cannot write a verification key";
+            return -1;
+        }
+    }
+    /* id and priority never change once published: read without the lock */
+    sjob view = {.priority = j->priority, .info = p->info, .proof = p->proof, .pub = p->pub};
+    memcpy(view.id, j->id, sizeof(view.id));
+    json_t *o = server_job_json(&view);
+    if (o && vk_hex[0])
+        json_object_set_new(o, "vk", json_string(vk_hex));
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!text) {
+        *what = "cannot encode a result";
+        errno = ENOMEM;
+        return -1;
+    }
+    char name[64];
+    snprintf(name, sizeof(name), "%s.res", j->id);
+    int rc = journal_write_durable(s, name, text, strlen(text));
+    int e = errno;
+    free(text);
+    if (rc != 0) {
+        *what = "cannot write a result";
+        errno = e;
+        return -1;
+    }
+    if (j->uploaded) { /* not needed any more: the result stands for the job */
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/%s.wtns", s->jobs_dir, j->id);
+        unlink(path);
+    }
+    return 0;
+}
+
+void journal_free_pending(pending_end *p)
+{
+    if (!p)
+        return;
+    cuzk_free(p->proof);
+    cuzk_free(p->pub);
+    cuzk_free(p->vk);
+    free(p);
+}
 
 /* Moves ended jobs from the engine into the journal and the table, and
  * drops results past their TTL. The table's lock is held only to look and
  * to publish: each result is written and fsync'd with the lock released,
  * so a slow disk never stalls the HTTP threads. A job is shown as ended
  * only once its result is durable, so an answer a client saw survives a
- * crash. Only this thread ends jobs and only ended jobs are freed, so the
- * sjob pointers held across the unlocked part stay valid. */
+ * crash; one whose result cannot be written stays "running" (its result
+ * in j->pend) and is written again at the next sweep. Only this thread
+ * ends jobs, and a job marked `removing` is freed only by whoever marked
+ * it, so the pointers held across the unlocked parts stay valid. */
 void journal_sweep(server *s)
 {
-    ending *ends = NULL;
-    size_t n_ends = 0, cap_ends = 0;
-    sjob *expired = NULL;
+    struct {
+        sjob *j;
+        int fetch; /* its result is still in the engine */
+        int ok;    /* written */
+        char vk[65];
+    } *ends = NULL;
+    sjob **expired = NULL;
+    size_t n_ends = 0, cap_ends = 0, n_expired = 0, cap_expired = 0;
+    double now = cuzk_now();
     pthread_mutex_lock(&s->mu);
-    for (sjob **pp = &s->jobs; *pp;) {
-        sjob *j = *pp;
+    for (sjob *j = s->jobs; j; j = j->next) {
+        int end = 0;
         if (j->ended) {
-            if (cuzk_now() - j->t_end > s->cfg.result_ttl) {
-                *pp = j->next;
-                s->n_jobs--;
-                j->next = expired;
-                expired = j;
+            if (j->removing || now - j->t_end <= s->cfg.result_ttl || now < j->retry_at)
                 continue;
+            if (n_expired == cap_expired) {
+                size_t cap = cap_expired ? 2 * cap_expired : 16;
+                sjob **g = realloc(expired, cap * sizeof(*g));
+                if (!g)
+                    continue; /* the next sweep */
+                expired = g;
+                cap_expired = cap;
             }
-            pp = &j->next;
+            j->removing = 1;
+            expired[n_expired++] = j;
             continue;
         }
-        cuzk_job_info info;
-        cuzk_error err;
-        if (cuzk_engine_wait(s->engine, j->eid, 0, &info, &err) == CUZK_OK) {
+        if (j->unchecked)
+            continue; /* journal_check_stored's */
+        if (j->pend) {
+            if (now < j->retry_at)
+                continue;
+            end = 1; /* its result waits to be written */
+        }
+        else {
+            cuzk_job_info info;
+            cuzk_error err;
+            if (cuzk_engine_wait(s->engine, j->eid, 0, &info, &err) != CUZK_OK)
+                continue;
             if (info.state == CUZK_JOB_CANCELLED && s->stopping) {
                 /* cancelled by the shutdown: left journaled, resumed at the
                  * next start; a client still sees it queued or running */
             } else if (info.state >= CUZK_JOB_DONE) {
-                if (n_ends == cap_ends) {
-                    size_t cap = cap_ends ? 2 * cap_ends : 16;
-                    ending *e = realloc(ends, cap * sizeof(*e));
-                    if (!e) { /* the rest wait for the next sweep */
-                        pp = &j->next;
-                        continue;
-                    }
-                    ends = e;
-                    cap_ends = cap;
+                if ((j->pend = calloc(1, sizeof(*j->pend)))) {
+                    j->pend->info = info;
+                    end = 2; /* fetched below, without the lock */
                 }
-                ends[n_ends++] = (ending){.j = j, .info = info};
             } else
                 j->info = info; /* queued -> running, seen by long polls */
         }
-        pp = &j->next;
+        if (end) {
+            if (n_ends == cap_ends) {
+                size_t cap = cap_ends ? 2 * cap_ends : 16;
+                void *g = realloc(ends, cap * sizeof(*ends));
+                if (!g) { /* the next sweep; a result still in the engine is fetched then */
+                    if (end == 2) {
+                        free(j->pend);
+                        j->pend = NULL;
+                    }
+                    continue;
+                }
+                ends = g;
+                cap_ends = cap;
+            }
+            ends[n_ends].j = j;
+            ends[n_ends].fetch = end == 2;
+            ends[n_ends].ok = 0;
+            n_ends++;
+        }
     }
     pthread_mutex_unlock(&s->mu);
 
-    while (expired) {
-        sjob *n = expired->next;
-        journal_remove_job(s, expired->id);
-        server_free_job(expired);
-        expired = n;
-    }
+    /* expired: their files, then (when gone) the records */
+    for (size_t i = 0; i < n_expired; i++)
+        journal_drop_job(s, expired[i], "cannot remove an expired job's files");
+    free(expired);
+
+    const char *what = NULL;
+    int err_no = 0;
     for (size_t i = 0; i < n_ends; i++) {
-        ending *e = &ends[i];
-        cuzk_error err;
-        if (e->info.state == CUZK_JOB_DONE &&
-            cuzk_engine_result(s->engine, e->j->eid, &e->proof, &e->pub, &err) != CUZK_OK)
-            e->proof = e->pub = NULL;
-        /* id and priority never change once published: read without the lock */
-        sjob view = {.priority = e->j->priority, .info = e->info, .proof = e->proof, .pub = e->pub};
-        memcpy(view.id, e->j->id, sizeof(view.id));
-        json_t *o = server_job_json(&view);
-        char *text = json_dumps(o, JSON_COMPACT);
-        json_decref(o);
-        if (text) {
-            char name[64];
-            snprintf(name, sizeof(name), "%s.res", view.id);
-            if (journal_write_durable(s, name, text, strlen(text)) != 0)
-                fprintf(stderr, "cuzk serve: cannot journal the result of job %s: %s\n", view.id, strerror(errno));
-            free(text);
-        }
+        sjob *j = ends[i].j;
+        if (ends[i].fetch)
+            fetch_result(s, j, j->pend);
+        ends[i].ok = write_result(s, j, j->pend, ends[i].vk, &what) == 0;
+        if (!ends[i].ok)
+            err_no = errno;
     }
     pthread_mutex_lock(&s->mu);
     for (size_t i = 0; i < n_ends; i++) {
         sjob *j = ends[i].j;
-        j->info = ends[i].info;
-        j->proof = ends[i].proof;
-        j->pub = ends[i].pub;
+        if (!ends[i].ok) {
+            j->retry_at = now + 1; /* a disk that is full stays so for a while */
+            continue;
+        }
+        pending_end *p = j->pend;
+        j->info = p->info;
+        j->proof = p->proof;
+        j->pub = p->pub;
+        memcpy(j->vk, ends[i].vk, sizeof(j->vk));
+        p->proof = p->pub = NULL;
+        journal_free_pending(p);
+        j->pend = NULL;
         j->ended = 1;
         j->t_end = cuzk_now();
     }
+    if (what)
+        journal_note(s, what, err_no);
+    else if (n_ends)
+        journal_note(s, NULL, 0);
     api_wake_parked(s, NULL);
     pthread_mutex_unlock(&s->mu);
-    for (size_t i = 0; i < n_ends; i++) {
-        cuzk_error err;
-        server_ignore_status(cuzk_engine_release(s->engine, ends[i].j->eid, &err));
-    }
     free(ends);
 }
 
@@ -264,6 +419,7 @@ void *journal_watcher_main(void *arg)
 {
     server *s = arg;
     while (!s->stop) {
+        journal_check_stored(s);
         journal_sweep(s);
         usleep(5000);
     }
@@ -287,17 +443,162 @@ static void restore_request_id(sjob *j, json_t *req)
     snprintf(j->request_id, sizeof(j->request_id), "%s", rid);
 }
 
-/* Resubmits journaled requests without results; loads kept results. */
+/* Whether name is "<32 hex digits><ext>". */
+static int job_file(const char *name, const char *ext)
+{
+    size_t n = strlen(name), e = strlen(ext);
+    if (n != 32 + e || strcmp(name + 32, ext))
+        return 0;
+    for (int i = 0; i < 32; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* Whether name is "<64 hex digits>.json", a key in vks/. */
+static int vk_file(const char *name)
+{
+    return strlen(name) == 69 && strspn(name, "0123456789abcdef") == 64 && !strcmp(name + 64, ".json");
+}
+
+static int exists_in(const char *dir, const char *id, const char *ext)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/%s%s", dir, id, ext);
+    return access(path, F_OK) == 0;
+}
+
+/* What a crash can leave behind: temporary files of unfinished writes
+ * (".NAME.tmp"), and results or uploaded witnesses whose request is gone
+ * (a removal cut short). Removed at the start; returns how many. */
+static unsigned remove_leftovers(const char *dir, const server *s)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *nm = de->d_name;
+        size_t len = strlen(nm);
+        int tmp = nm[0] == '.' && len > 5 && !strcmp(nm + len - 4, ".tmp");
+        int orphan = s && (job_file(nm, ".res") || job_file(nm, ".wtns"));
+        if (orphan) {
+            char id[33];
+            memcpy(id, nm, 32);
+            id[32] = 0;
+            orphan = !exists_in(dir, id, ".req");
+        }
+        if (tmp || orphan) {
+            char path[4400];
+            snprintf(path, sizeof(path), "%s/%s", dir, nm);
+            n += unlink(path) == 0;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* Loads a kept result (res: the .res JSON) into j: a failed or cancelled
+ * one as ended (0), a proof as unchecked, its result in j->pend (1); -1
+ * when unreadable. */
+static int load_result(sjob *j, json_t *res)
+{
+    const char *st = json_string_value(json_object_get(res, "state"));
+    if (!st || (strcmp(st, "done") && strcmp(st, "failed") && strcmp(st, "cancelled")))
+        return -1;
+    cuzk_job_info info = {0};
+    j->priority = (int)json_integer_value(json_object_get(res, "priority"));
+    info.state = !strcmp(st, "done") ? CUZK_JOB_DONE : !strcmp(st, "cancelled") ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED;
+    const char *e = json_string_value(json_object_get(res, "error"));
+    if (e)
+        snprintf(info.error, sizeof(info.error), "%s", e);
+    json_int_t fin = json_integer_value(json_object_get(res, "finished"));
+    info.finish_seq = fin > 0 ? (unsigned long long)fin : 0;
+    if (info.state != CUZK_JOB_DONE) {
+        j->info = info;
+        j->ended = 1;
+        j->t_end = cuzk_now();
+        return 0;
+    }
+    json_t *p = json_object_get(res, "proof"), *q = json_object_get(res, "public");
+    const char *vk = json_string_value(json_object_get(res, "vk"));
+    if (!json_is_object(p) || !json_is_array(q) || !vk || strlen(vk) != 64 || strspn(vk, "0123456789abcdef") != 64)
+        return -1;
+    if (!(j->pend = calloc(1, sizeof(*j->pend))))
+        return -1;
+    j->pend->info = info;
+    j->pend->proof = json_dumps(p, JSON_INDENT(1));
+    j->pend->pub = json_dumps(q, JSON_INDENT(1));
+    if (!j->pend->proof || !j->pend->pub) {
+        journal_free_pending(j->pend);
+        j->pend = NULL;
+        return -1;
+    }
+    memcpy(j->vk, vk, 65);
+    j->unchecked = 1;
+    j->info.state = CUZK_JOB_RUNNING;
+    return 1;
+}
+
+/* Back to a job to prove again: a result that cannot be trusted is
+ * dropped (file and memory), and the request resubmitted. */
+static void forget_result(server *s, sjob *j)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, j->id);
+    unlink(path);
+    cuzk_free(j->proof);
+    cuzk_free(j->pub);
+    j->proof = j->pub = NULL;
+    journal_free_pending(j->pend);
+    j->pend = NULL;
+    j->unchecked = 0;
+    j->vk[0] = 0;
+    j->ended = 0;
+    memset(&j->info, 0, sizeof(j->info));
+}
+
+/* Submits a request again (after a restart); a job that cannot be is
+ * failed with the reason. */
+static int resubmit(server *s, sjob *j, json_t *req)
+{
+    cuzk_error e2 = {0};
+    if (!req || journal_submit(s, j->id, req, &j->eid, &e2) != CUZK_OK) {
+        j->ended = 1;
+        j->t_end = cuzk_now();
+        j->info.state = CUZK_JOB_FAILED;
+        snprintf(j->info.error, sizeof(j->info.error), "not resumed after a restart: %.400s",
+                 req ? e2.message : "unreadable journal entry");
+        return 0;
+    }
+    j->priority = (int)json_integer_value(json_object_get(req, "priority"));
+    j->info.state = CUZK_JOB_QUEUED;
+    return 1;
+}
+
+/* Whether any job's result names a verification key (linear: at the start only). */
+static int vk_used(const server *s, const char *hex)
+{
+    for (const sjob *j = s->jobs; j; j = j->next)
+        if (!strncmp(j->vk, hex, 64))
+            return 1;
+    return 0;
+}
+
+/* Resubmits journaled requests without results; loads kept results (a
+ * proof is checked by the watcher before it is served: the daemon listens
+ * meanwhile); removes what a crash left behind. */
 int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
 {
     *resubmitted = 0;
+    unsigned left = remove_leftovers(s->jobs_dir, s) + remove_leftovers(s->vks_dir, NULL);
     DIR *d = opendir(s->jobs_dir);
     if (!d)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot open: %s", s->jobs_dir, strerror(errno));
     struct dirent *de;
     while ((de = readdir(d))) {
-        size_t n = strlen(de->d_name);
-        if (n != 36 || strcmp(de->d_name + 32, ".req"))
+        if (!job_file(de->d_name, ".req"))
             continue;
         char id[33], path[4400];
         memcpy(id, de->d_name, 32);
@@ -309,46 +610,179 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
         snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, id);
         json_t *req = json_load_file(path, 0, NULL);
         restore_request_id(j, req);
+        j->uploaded = json_is_true(json_object_get(req, "witness_journaled"));
         snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, id);
-        json_t *res = json_load_file(path, 0, NULL);
-        if (res) { /* ended before the restart */
-            const char *st = json_string_value(json_object_get(res, "state"));
-            j->ended = 1;
-            j->t_end = cuzk_now();
-            j->priority = (int)json_integer_value(json_object_get(res, "priority"));
-            j->info.state = st && !strcmp(st, "done") ? CUZK_JOB_DONE
-                            : st && !strcmp(st, "cancelled") ? CUZK_JOB_CANCELLED
-                                                             : CUZK_JOB_FAILED;
-            const char *e = json_string_value(json_object_get(res, "error"));
-            if (e)
-                snprintf(j->info.error, sizeof(j->info.error), "%s", e);
-            json_t *p = json_object_get(res, "proof"), *q = json_object_get(res, "public");
-            if (p && q) {
-                j->proof = json_dumps(p, JSON_INDENT(1));
-                j->pub = json_dumps(q, JSON_INDENT(1));
-            }
-            json_decref(res);
-        } else {
-            cuzk_error e2 = {0};
-            if (!req || journal_submit(s, id, req, &j->eid, &e2) != CUZK_OK) {
-                j->ended = 1;
-                j->t_end = cuzk_now();
-                j->info.state = CUZK_JOB_FAILED;
-                snprintf(j->info.error, sizeof(j->info.error), "not resumed after a restart: %.400s",
-                         req ? e2.message : "unreadable journal entry");
-            } else {
-                j->priority = (int)json_integer_value(json_object_get(req, "priority"));
-                j->info.state = CUZK_JOB_QUEUED;
-                (*resubmitted)++;
-            }
+        int stored = exists_in(s->jobs_dir, id, ".res");
+        json_t *res = stored ? json_load_file(path, 0, NULL) : NULL;
+        if (stored && (!res || load_result(j, res) < 0)) {
+            fprintf(stderr, "cuzk serve: job %s: its stored result is %s; proving it again\n", id,
+                    res ? "unreadable" : "not JSON");
+            forget_result(s, j);
         }
+        json_decref(res);
+        if (!j->ended && !j->unchecked)
+            *resubmitted += (unsigned)resubmit(s, j, req);
+        s->n_unchecked += (unsigned)j->unchecked;
         json_decref(req);
         j->next = s->jobs;
         s->jobs = j;
         s->n_jobs++;
     }
     closedir(d);
+    if (s->n_unchecked)
+        printf("cuzk serve: %u stored proof%s to check before %s served (in the background)\n", s->n_unchecked,
+               s->n_unchecked == 1 ? "" : "s", s->n_unchecked == 1 ? "it is" : "they are");
+    if (left)
+        printf("cuzk serve: removed %u file%s a crash left behind\n", left, left == 1 ? "" : "s");
+    /* keys no stored proof names any more */
+    DIR *v = opendir(s->vks_dir);
+    while (v && (de = readdir(v))) {
+        if (!vk_file(de->d_name))
+            continue;
+        if (!vk_used(s, de->d_name)) {
+            char path[4500];
+            snprintf(path, sizeof(path), "%s/%s", s->vks_dir, de->d_name);
+            unlink(path);
+        }
+    }
+    if (v)
+        closedir(v);
     return CUZK_OK;
+}
+
+/* A batch of stored proofs the watcher checks at once (OpenMP over the
+ * batch): a few hundred keep each sweep short, a pairing each (~1.4 ms on
+ * one core for BLS12-381, BENCHMARKS.md "The daemon under a soak"). */
+#define CHECK_BATCH 256
+
+typedef struct stored_check {
+    sjob *j;
+    const char *vk; /* the key's JSON (one copy per distinct key), NULL when missing */
+    int ok;
+    unsigned long long eid; /* a bad one: proved again */
+    int resubmitted, priority;
+    char error[400];
+} stored_check;
+
+typedef struct stored_key {
+    const char *hex;
+    char *text;
+} stored_key;
+
+/* The watcher's first work after a restart: the proofs of kept results
+ * (journal_recover marked them unchecked, shown running), checked against
+ * the verification key each names (vks/<sha256>.json) in batches, then
+ * published as done; one that fails is proved again under its id. */
+void journal_check_stored(server *s)
+{
+    if (!s->n_unchecked)
+        return;
+    stored_check *c = calloc(CHECK_BATCH, sizeof(*c));
+    if (!c)
+        return;
+    size_t n = 0;
+    pthread_mutex_lock(&s->mu);
+    for (sjob *j = s->jobs; j && n < CHECK_BATCH; j = j->next)
+        if (j->unchecked)
+            c[n++].j = j;
+    pthread_mutex_unlock(&s->mu);
+    /* an unchecked job's pend and vk are the watcher's alone: read
+     * without the lock. Each key read once a batch. */
+    stored_key *keys = calloc(n ? n : 1, sizeof(*keys));
+    size_t n_keys = 0;
+    for (size_t i = 0; keys && i < n; i++) {
+        const char *hex = c[i].j->vk;
+        size_t k = 0;
+        while (k < n_keys && strcmp(keys[k].hex, hex))
+            k++;
+        if (k == n_keys) {
+            char path[4500];
+            size_t len;
+            cuzk_error e2;
+            snprintf(path, sizeof(path), "%s/%s.json", s->vks_dir, hex);
+            keys[k].hex = hex;
+            if (read_file_bounded(path, 1u << 30, "a verification key", &keys[k].text, &len, &e2) != CUZK_OK)
+                keys[k].text = NULL;
+            n_keys++;
+        }
+        c[i].vk = keys[k].text;
+    }
+    double t0 = cuzk_now();
+#pragma omp parallel for schedule(dynamic)
+    for (size_t i = 0; i < n; i++) {
+        const pending_end *p = c[i].j->pend;
+        cuzk_error e2;
+        c[i].ok = c[i].vk && cuzk_verify_json(c[i].vk, strlen(c[i].vk), p->pub, strlen(p->pub), p->proof,
+                                              strlen(p->proof), &e2) == CUZK_OK;
+    }
+    s->check_seconds += cuzk_now() - t0;
+    /* the bad ones: their result goes, their request is proved again */
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].ok)
+            continue;
+        sjob *j = c[i].j;
+        fprintf(stderr, "cuzk serve: job %s: its stored proof does not verify against %s (damaged?); proving it "
+                        "again\n",
+                j->id, c[i].vk ? "its key" : "a key that is missing from vks/");
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, j->id);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, j->id);
+        json_t *req = json_load_file(path, 0, NULL);
+        cuzk_error e2 = {0};
+        c[i].resubmitted = req && journal_submit(s, j->id, req, &c[i].eid, &e2) == CUZK_OK;
+        c[i].priority = (int)json_integer_value(json_object_get(req, "priority"));
+        snprintf(c[i].error, sizeof(c[i].error), "not resumed after a restart: %.300s",
+                 req ? e2.message : "unreadable journal entry");
+        json_decref(req);
+    }
+    unsigned bad = 0;
+    double now = cuzk_now();
+    pthread_mutex_lock(&s->mu);
+    for (size_t i = 0; i < n; i++) {
+        sjob *j = c[i].j;
+        pending_end *p = j->pend;
+        j->pend = NULL;
+        j->unchecked = 0;
+        s->n_unchecked--;
+        if (c[i].ok) {
+            j->info = p->info;
+            j->proof = p->proof;
+            j->pub = p->pub;
+            p->proof = p->pub = NULL;
+            j->ended = 1;
+            j->t_end = now;
+        } else {
+            bad++;
+            j->vk[0] = 0;
+            memset(&j->info, 0, sizeof(j->info));
+            if (c[i].resubmitted) {
+                j->eid = c[i].eid;
+                j->priority = c[i].priority;
+                j->info.state = CUZK_JOB_QUEUED;
+            } else {
+                j->ended = 1;
+                j->t_end = now;
+                j->info.state = CUZK_JOB_FAILED;
+                snprintf(j->info.error, sizeof(j->info.error), "%s", c[i].error);
+            }
+        }
+        journal_free_pending(p);
+    }
+    s->n_checked += n;
+    s->n_check_failed += bad;
+    unsigned left = s->n_unchecked;
+    api_wake_parked(s, NULL);
+    pthread_mutex_unlock(&s->mu);
+    if (!left) {
+        printf("cuzk serve: %u stored proof%s checked in %.2f s%s\n", s->n_checked, s->n_checked == 1 ? "" : "s",
+               s->check_seconds, s->n_check_failed ? " (some failed: proving them again)" : "");
+        fflush(stdout);
+    }
+    for (size_t k = 0; k < n_keys; k++)
+        free(keys[k].text);
+    free(keys);
+    free(c);
 }
 
 #endif

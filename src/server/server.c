@@ -38,6 +38,7 @@ sjob *server_find_job(server *s, const char *id)
 
 void server_free_job(sjob *j)
 {
+    journal_free_pending(j->pend);
     cuzk_free(j->proof);
     cuzk_free(j->pub);
     free(j);
@@ -47,11 +48,6 @@ int server_new_id(char out[33])
 {
     return cuzk_random_hex(out, 16) == CUZK_OK ? 0 : -1;
 }
-
-
-
-
-
 
 
 const char *server_state_name(int state)
@@ -97,31 +93,6 @@ json_t *server_job_json(const sjob *j)
     }
     return o;
 }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_signals, cuzk_error *err);
@@ -315,8 +286,11 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     if (mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
         return cuzk_error_set(err, CUZK_ERR_IO, "--state-dir %s: cannot create: %s", cfg->state_dir, strerror(errno));
     snprintf(s.jobs_dir, sizeof(s.jobs_dir), "%s/jobs", cfg->state_dir);
+    snprintf(s.vks_dir, sizeof(s.vks_dir), "%s/vks", cfg->state_dir);
     if (mkdir(s.jobs_dir, 0700) != 0 && errno != EEXIST)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.jobs_dir, strerror(errno));
+    if (mkdir(s.vks_dir, 0700) != 0 && errno != EEXIST)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.vks_dir, strerror(errno));
     fit_descriptors(&s);
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.published, NULL);

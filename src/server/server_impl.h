@@ -56,6 +56,15 @@
 #define SERVER_MAX_JOBS_TABLE 65536
 #define REQUEST_DIGEST_LEN 32 /* SHA-256 */
 
+/* A job the engine finished whose result is not durable yet (its .res
+ * could not be written: a full or read-only disk). The watcher holds it
+ * here and writes it again at each sweep; until then the job is shown as
+ * running, never as done. */
+typedef struct pending_end {
+    cuzk_job_info info;
+    char *proof, *pub, *vk; /* when done */
+} pending_end;
+
 typedef struct sjob {
     char id[33];                /* 32 hex digits */
     char request_id[REQUEST_ID_MAX + 1];              /* the client's; "" when it gave none */
@@ -65,7 +74,15 @@ typedef struct sjob {
     int ended;                  /* result known (state below) */
     cuzk_job_info info;         /* last known */
     char *proof, *pub;          /* when done */
+    char vk[65];                /* the hex SHA-256 of its proof's verification key (state/vks/), "" none */
     double t_end;               /* monotonic, for the TTL */
+    int uploaded;               /* its witness is journaled (<id>.wtns): removed once its result is */
+    int removing;               /* its files are being removed (DELETE or expiry): no one else frees it */
+    double retry_at;            /* an expiry whose removal failed is tried again from then */
+    pending_end *pend;          /* ended, result not yet durable (the watcher's alone); with
+                                   unchecked, the stored result waiting for its check */
+    int unchecked;              /* a result kept across a restart whose proof the watcher has not
+                                   checked yet: shown running until it has (journal_check_stored) */
     struct sjob *next;
 } sjob;
 
@@ -109,6 +126,8 @@ typedef struct server {
     unsigned n_dirs[2];
     cuzk_engine *engine;
     char jobs_dir[4096];
+    char vks_dir[4096];       /* verification keys of stored proofs, by SHA-256 */
+    char journal_error[400];  /* why the last journal write failed; "" while writes succeed */
     pthread_mutex_t mu;
     sjob *jobs;
     unsigned n_jobs;
@@ -118,6 +137,10 @@ typedef struct server {
     unsigned long long duplicates; /* POSTs answered with the job of an earlier one */
     volatile sig_atomic_t stop;
     int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
+    /* kept results whose proofs the watcher checks after a restart (its alone
+     * once it runs): still to check, checked, failed, the time it took */
+    unsigned n_unchecked, n_checked, n_check_failed;
+    double check_seconds;
     pthread_t watcher;
     api_conn *parked;      /* long polls waiting (suspended) */
     unsigned n_parked;
@@ -162,13 +185,26 @@ unsigned paths_check(const server *s, int kind, const char *path, char *out, siz
 /* Writes DIR/jobs/name atomically and durably: temporary file, fsync,
  * rename, fsync of the directory. 0 or -1 (errno set). */
 int journal_write_durable(const server *s, const char *name, const void *data, size_t len);
-/* Removes a job's files (.req, .wtns, .res). */
-void journal_remove_job(const server *s, const char *id);
+/* The same into another directory of the state (vks). */
+int journal_write_in(const char *dir, const char *name, const void *data, size_t len);
+/* Removes a job's files (.req first: without it the rest is an orphan,
+ * removed at the next start). 0, or -1 with errno of the first failure
+ * (a missing file is no failure). */
+int journal_remove_job(const server *s, const char *id);
+/* An ended job marked removing (by its caller, under the lock, which it
+ * then released): its files removed, then its record freed; when a file
+ * cannot be removed the job stays as it was and the journal's state says
+ * why (what). 0, or -1 with errno. */
+int journal_drop_job(server *s, sjob *j, const char *what);
+/* Under the table's lock: notes a journal write's failure (what and
+ * errno) for /healthz and /v1/status, or its success (what NULL). */
+void journal_note(server *s, const char *what, int err_no);
 /* What tells a retry from another request under the same request id. */
 void journal_request_digest(const char *key_path, const char *key_id, const char *witness_path,
                             const unsigned char *witness, size_t witness_len, int priority,
                             unsigned char out[REQUEST_DIGEST_LEN]);
 void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * REQUEST_DIGEST_LEN + 1]);
+void journal_free_pending(pending_end *p);
 /* Submits a journaled request (req: its .req JSON) to the engine. */
 int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err);
 /* Resubmits journaled requests without results; loads kept results. */
@@ -176,6 +212,7 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err);
 /* One pass of the watcher: ended jobs into the journal and the table,
  * expired results out. */
 void journal_sweep(server *s);
+void journal_check_stored(server *s);
 void *journal_watcher_main(void *arg); /* journal_sweep every 5 ms until s->stop */
 
 /* api.c: libmicrohttpd's callbacks */

@@ -20,6 +20,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#if CUZK_HAVE_GNUTLS
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
+#endif
+
 #define HTTP_MAX_LINE 8192    /* status line, a header, a chunk-size line */
 #define HTTP_MAX_HEADERS 128  /* header lines per answer */
 #define HTTP_MAX_INTERIM 8    /* 1xx answers before the real one */
@@ -32,6 +37,10 @@ struct http_conn {
     size_t len, pos, cap;
     unsigned long long received; /* bytes of the answer so far */
     char where[300]; /* "HOST:PORT", for messages */
+#if CUZK_HAVE_GNUTLS
+    gnutls_session_t tls; /* NULL: plain */
+    gnutls_certificate_credentials_t cred;
+#endif
 };
 
 static int set_err(http_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -54,13 +63,24 @@ void http_response_free(http_response *r)
     r->len = 0;
 }
 
-int http_parse_server(const char *text, char *host, size_t host_len, unsigned *port, http_error *err)
+int http_has_tls(void)
+{
+    return CUZK_HAVE_GNUTLS;
+}
+
+int http_parse_server(const char *text, char *host, size_t host_len, unsigned *port, int *tls, http_error *err)
 {
     const char *s = text;
-    if (!strncasecmp(s, "https://", 8))
-        return set_err(err, HTTP_ERR_ARGUMENT,
-                       "server '%s': https is not supported (the daemon speaks plain HTTP; expected HOST:PORT)", text);
-    if (!strncasecmp(s, "http://", 7))
+    *tls = 0;
+    if (!strncasecmp(s, "https://", 8)) {
+        if (!CUZK_HAVE_GNUTLS)
+            return set_err(err, HTTP_ERR_ARGUMENT,
+                           "server '%s': https needs a cuzk built with GnuTLS (libgnutls28-dev); this one speaks "
+                           "plain HTTP only",
+                           text);
+        *tls = 1;
+        s += 8;
+    } else if (!strncasecmp(s, "http://", 7))
         s += 7;
     size_t n = strlen(s);
     if (n && s[n - 1] == '/') /* "http://host:port/" as copied from a browser */
@@ -205,11 +225,69 @@ static int conn_open(http_conn *c, const char *host, unsigned port, http_error *
     return set_err(err, HTTP_ERR_CONNECT, "%s: cannot connect: %s", c->where, strerror(err_no));
 }
 
+#if CUZK_HAVE_GNUTLS
+/* GnuTLS's results as send/recv's: -1 with errno EAGAIN or EINTR to retry
+ * (after waiting in the direction GnuTLS needs), EIO with *tls_err set
+ * otherwise. A peer that closes without TLS's close_notify ends the answer
+ * as a plain close would (a close-delimited body is not used by the daemon,
+ * and every other body has its length). */
+static ssize_t tls_result(http_conn *c, ssize_t r, short *dir, int *tls_err)
+{
+    if (r >= 0)
+        return r;
+    if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) {
+        *dir = gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN;
+        errno = r == GNUTLS_E_AGAIN ? EAGAIN : EINTR;
+        return -1;
+    }
+    if (r == GNUTLS_E_PREMATURE_TERMINATION)
+        return 0;
+    *tls_err = (int)r;
+    errno = EIO;
+    return -1;
+}
+#endif
+
+/* One send or recv, plain or through TLS; *dir: what to wait for on EAGAIN. */
+static ssize_t conn_send_some(http_conn *c, const void *p, size_t n, short *dir, int *tls_err)
+{
+    *dir = POLLOUT;
+#if CUZK_HAVE_GNUTLS
+    if (c->tls)
+        return tls_result(c, gnutls_record_send(c->tls, p, n), dir, tls_err);
+#endif
+    (void)tls_err;
+    return send(c->fd, p, n, MSG_NOSIGNAL);
+}
+
+static ssize_t conn_recv_some(http_conn *c, void *p, size_t n, short *dir, int *tls_err)
+{
+    *dir = POLLIN;
+#if CUZK_HAVE_GNUTLS
+    if (c->tls)
+        return tls_result(c, gnutls_record_recv(c->tls, p, n), dir, tls_err);
+#endif
+    (void)tls_err;
+    return recv(c->fd, p, n, 0);
+}
+
+static const char *io_error(int tls_err)
+{
+#if CUZK_HAVE_GNUTLS
+    if (tls_err)
+        return gnutls_strerror(tls_err);
+#endif
+    (void)tls_err;
+    return strerror(errno);
+}
+
 int http_send(http_conn *c, const void *data, size_t n, http_error *err)
 {
     const char *p = data;
     while (n) {
-        ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);
+        short dir;
+        int tls_err = 0;
+        ssize_t w = conn_send_some(c, p, n, &dir, &tls_err);
         if (w >= 0) {
             p += w;
             n -= (size_t)w;
@@ -218,12 +296,12 @@ int http_send(http_conn *c, const void *data, size_t n, http_error *err)
         if (errno == EINTR)
             continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (wait_fd(c, POLLOUT, "sending the request", err) != 0)
+            if (wait_fd(c, dir, "sending the request", err) != 0)
                 return -1;
             continue;
         }
         return set_err(err, HTTP_ERR_IO, "%s: the connection broke while sending the request: %s", c->where,
-                       strerror(errno));
+                       io_error(tls_err));
     }
     return 0;
 }
@@ -249,7 +327,9 @@ static int conn_fill(http_conn *c, http_error *err)
         c->cap = cap;
     }
     for (;;) {
-        ssize_t r = recv(c->fd, c->in + c->len, c->cap - c->len, 0);
+        short dir;
+        int tls_err = 0;
+        ssize_t r = conn_recv_some(c, c->in + c->len, c->cap - c->len, &dir, &tls_err);
         if (r > 0) {
             c->len += (size_t)r;
             c->received += (unsigned long long)r;
@@ -260,12 +340,12 @@ static int conn_fill(http_conn *c, http_error *err)
         if (errno == EINTR)
             continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (wait_fd(c, POLLIN, "waiting for the answer", err) != 0)
+            if (wait_fd(c, dir, "waiting for the answer", err) != 0)
                 return -1;
             continue;
         }
         return set_err(err, HTTP_ERR_IO, "%s: the connection broke while reading the answer: %s", c->where,
-                       strerror(errno));
+                       io_error(tls_err));
     }
 }
 
@@ -517,6 +597,69 @@ static int read_response(http_conn *c, size_t max_response, http_response *resp,
     return 0;
 }
 
+#if CUZK_HAVE_GNUTLS
+/* The TLS handshake over the connected socket: the peer's certificate
+ * must chain to ca_file's (or the system's) and name host. */
+static int tls_start(http_conn *c, const char *host, const char *ca_file, http_error *err)
+{
+    int r = gnutls_certificate_allocate_credentials(&c->cred);
+    if (r < 0)
+        return set_err(err, HTTP_ERR_NO_MEMORY, "TLS: %s", gnutls_strerror(r));
+    r = ca_file ? gnutls_certificate_set_x509_trust_file(c->cred, ca_file, GNUTLS_X509_FMT_PEM)
+                : gnutls_certificate_set_x509_system_trust(c->cred);
+    if (r <= 0)
+        return set_err(err, HTTP_ERR_TLS, "%s: %s", ca_file ? ca_file : "the system's CA certificates",
+                       r < 0 ? gnutls_strerror(r) : "no certificate found in it");
+    if ((r = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK)) < 0) {
+        c->tls = NULL;
+        return set_err(err, HTTP_ERR_NO_MEMORY, "TLS: %s", gnutls_strerror(r));
+    }
+    int numeric = strchr(host, ':') || strspn(host, "0123456789.") == strlen(host);
+    if ((r = gnutls_set_default_priority(c->tls)) < 0 ||
+        (r = gnutls_credentials_set(c->tls, GNUTLS_CRD_CERTIFICATE, c->cred)) < 0 ||
+        (!numeric && (r = gnutls_server_name_set(c->tls, GNUTLS_NAME_DNS, host, strlen(host))) < 0))
+        return set_err(err, HTTP_ERR_TLS, "TLS: %s", gnutls_strerror(r));
+    gnutls_session_set_verify_cert(c->tls, host, 0);
+    gnutls_transport_set_int(c->tls, c->fd);
+    for (;;) {
+        r = gnutls_handshake(c->tls);
+        if (r == GNUTLS_E_SUCCESS)
+            return 0;
+        if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) {
+            if (wait_fd(c, gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN, "in the TLS handshake", err) != 0)
+                return -1;
+            continue;
+        }
+        if (r == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
+            gnutls_datum_t why = {0};
+            unsigned status = gnutls_session_get_verify_cert_status(c->tls);
+            gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &why, 0);
+            set_err(err, HTTP_ERR_TLS, "%s: the daemon's certificate is not trusted: %s (--ca-file names the CA to "
+                                      "trust)",
+                    c->where, why.data ? (const char *)why.data : "verification failed");
+            gnutls_free(why.data);
+            return -1;
+        }
+        if (gnutls_error_is_fatal(r))
+            return set_err(err, HTTP_ERR_TLS, "%s: the TLS handshake failed: %s (does the daemon serve https?)",
+                           c->where, gnutls_strerror(r));
+    }
+}
+#endif
+
+static void conn_close(http_conn *c)
+{
+#if CUZK_HAVE_GNUTLS
+    if (c->tls)
+        gnutls_deinit(c->tls);
+    if (c->cred)
+        gnutls_certificate_free_credentials(c->cred);
+#endif
+    if (c->fd >= 0)
+        close(c->fd);
+    free(c->in);
+}
+
 static int valid_token(const char *s, int allow_slash)
 {
     if (!*s)
@@ -527,8 +670,9 @@ static int valid_token(const char *s, int allow_slash)
     return 1;
 }
 
-int http_request(const char *host, unsigned port, const char *method, const char *target, const http_body *body,
-                 double idle_timeout, size_t max_response, http_response *resp, http_error *err)
+int http_request(const char *host, unsigned port, const http_options *opts, const char *method, const char *target,
+                 const http_body *body, double idle_timeout, size_t max_response, http_response *resp,
+                 http_error *err)
 {
     memset(resp, 0, sizeof(*resp));
     resp->retry_after = -1;
@@ -549,20 +693,58 @@ int http_request(const char *host, unsigned port, const char *method, const char
     if (body && hn > 0 && (size_t)hn < sizeof(head))
         hn += snprintf(head + hn, sizeof(head) - (size_t)hn, "Content-Type: %s\r\nContent-Length: %llu\r\n",
                        body->content_type ? body->content_type : "application/octet-stream", body->length);
+    if (opts && opts->token && (!valid_token(opts->token, 1) || strlen(opts->token) > 4096)) {
+        set_err(err, HTTP_ERR_ARGUMENT, "the token is not 1 to 4096 printable characters without blanks");
+        return err->code;
+    }
+    /* the token has its own buffer: it may be long, and is wiped after */
+    size_t auth_len = opts && opts->token ? strlen(opts->token) + 32 : 0;
+    char *auth = auth_len ? malloc(auth_len) : NULL;
+    if (auth_len && !auth) {
+        set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");
+        return err->code;
+    }
+    if (auth)
+        snprintf(auth, auth_len, "Authorization: Bearer %s\r\n", opts->token);
     if (hn > 0 && (size_t)hn < sizeof(head))
         hn += snprintf(head + hn, sizeof(head) - (size_t)hn, "\r\n");
     if (hn <= 0 || (size_t)hn >= sizeof(head)) {
+        free(auth);
         set_err(err, HTTP_ERR_ARGUMENT, "%s: request header too long", c.where);
         return err->code;
     }
-    if (conn_open(&c, host, port, err) != 0)
+    int rc = conn_open(&c, host, port, err);
+#if CUZK_HAVE_GNUTLS
+    if (rc == 0 && opts && opts->tls)
+        rc = tls_start(&c, host, opts->ca_file, err);
+#else
+    if (rc == 0 && opts && opts->tls)
+        rc = set_err(err, HTTP_ERR_ARGUMENT, "%s: https needs a cuzk built with GnuTLS", c.where);
+#endif
+    if (rc != 0) {
+        free(auth);
+        conn_close(&c);
         return err->code;
-    int rc = http_send(&c, head, (size_t)hn, err);
+    }
+    /* one send: the head without its blank line, the token, the blank line */
+    size_t all_len = (size_t)hn + (auth ? strlen(auth) : 0);
+    char *all = malloc(all_len + 1);
+    if (!all)
+        rc = set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");
+    else {
+        snprintf(all, all_len + 1, "%.*s%s\r\n", hn - 2, head, auth ? auth : "");
+        rc = http_send(&c, all, all_len, err);
+        memset(all, 0, all_len);
+        free(all);
+    }
+    if (auth) {
+        memset(auth, 0, auth_len);
+        free(auth);
+    }
     if (rc == 0 && body && body->produce)
         rc = body->produce(body->ctx, &c, err);
     if (rc != 0 && err->code != HTTP_ERR_IO) {
-        close(c.fd);
-        free(c.in);
+        conn_close(&c);
         return err->code;
     }
     /* after a broken send the peer may still have answered (a 413 for a
@@ -571,11 +753,9 @@ int http_request(const char *host, unsigned port, const char *method, const char
     if (read_response(&c, max_response, resp, err) != 0) {
         if (rc != 0)
             *err = send_err;
-        close(c.fd);
-        free(c.in);
+        conn_close(&c);
         return err->code;
     }
-    close(c.fd);
-    free(c.in);
+    conn_close(&c);
     return HTTP_OK;
 }

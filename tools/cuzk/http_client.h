@@ -1,9 +1,10 @@
 /* A small HTTP/1.1 client on POSIX sockets, for `cuzk submit` talking to
  * `cuzk serve`: one request per connection (Connection: close), bodies
  * with a Content-Length, responses delimited by Content-Length, chunked
- * transfer coding or the end of the connection. No TLS: the daemon listens
- * on plain HTTP (loopback by default). Every size read from the peer is
- * bounded; every wait on the socket has a timeout. */
+ * transfer coding or the end of the connection; https (GnuTLS, the peer's
+ * certificate checked against the system's or a given CA and the host
+ * name) where built with it, and a bearer token. Every size read from the
+ * peer is bounded; every wait on the socket has a timeout. */
 #ifndef CUZK_TOOLS_HTTP_CLIENT_H
 #define CUZK_TOOLS_HTTP_CLIENT_H
 
@@ -20,7 +21,8 @@ enum {
     HTTP_ERR_PROTOCOL,   /* the answer is not well-formed HTTP/1.x */
     HTTP_ERR_TOO_LARGE,  /* the answer is larger than max_response */
     HTTP_ERR_NO_MEMORY,
-    HTTP_ERR_BODY        /* the request body's producer failed (message is its own) */
+    HTTP_ERR_BODY,       /* the request body's producer failed (message is its own) */
+    HTTP_ERR_TLS         /* the TLS handshake failed (e.g. the certificate is not trusted) */
 };
 
 typedef struct http_error {
@@ -55,10 +57,21 @@ typedef struct http_response {
 
 void http_response_free(http_response *r);
 
-/* Splits "HOST:PORT", "[IPV6]:PORT" or either behind "http://" into host
- * (brackets removed) and port (1-65535). 0, or -1 with err filled naming
- * the text, what was expected and what was found. */
-int http_parse_server(const char *text, char *host, size_t host_len, unsigned *port, http_error *err);
+/* Splits "HOST:PORT", "[IPV6]:PORT" or either behind "http://" or
+ * "https://" (then *tls = 1) into host (brackets removed) and port
+ * (1-65535). 0, or -1 with err filled naming the text, what was expected
+ * and what was found. */
+int http_parse_server(const char *text, char *host, size_t host_len, unsigned *port, int *tls, http_error *err);
+
+/* Whether https is built in (GnuTLS). */
+int http_has_tls(void);
+
+/* How to reach the peer beyond its address (NULL: plain HTTP, no token). */
+typedef struct http_options {
+    int tls;             /* https */
+    const char *ca_file; /* PEM certificates the peer's must chain to; NULL: the system's */
+    const char *token;   /* sent as "Authorization: Bearer TOKEN"; NULL: none */
+} http_options;
 
 /* One exchange: connects to host:port, sends "METHOD TARGET HTTP/1.1" with
  * the body (NULL: none), and reads the answer into *resp. idle_timeout
@@ -66,7 +79,8 @@ int http_parse_server(const char *text, char *host, size_t host_len, unsigned *p
  * each receive), not the whole exchange; max_response bounds the body.
  * Returns HTTP_OK (whatever the status code) or an HTTP_ERR_* with err
  * filled. */
-int http_request(const char *host, unsigned port, const char *method, const char *target, const http_body *body,
-                 double idle_timeout, size_t max_response, http_response *resp, http_error *err);
+int http_request(const char *host, unsigned port, const http_options *opts, const char *method, const char *target,
+                 const http_body *body, double idle_timeout, size_t max_response, http_response *resp,
+                 http_error *err);
 
 #endif

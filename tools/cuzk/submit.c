@@ -43,7 +43,8 @@ enum { EXIT_JOB = 1, EXIT_INPUT = 2, EXIT_DAEMON = 3, EXIT_TIMEOUT = 4 };
 static void submit_usage(FILE *out)
 {
     fprintf(out,
-            "usage: cuzk submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
+            "usage: cuzk submit [--server HOST:PORT] [--token-file FILE] [--ca-file FILE]\n"
+            "                   (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
             "                   <proof.json> <public.json> [--priority low|normal|high|critical]\n"
             "                   [--wait SECONDS] [--no-upload] [--busy-retries N] [--request-id ID]\n"
             "       cuzk submit [--server HOST:PORT] --job ID <proof.json> <public.json> [--wait SECONDS]\n"
@@ -52,7 +53,13 @@ static void submit_usage(FILE *out)
             "Proves through a running cuzk serve and writes proof.json and public.json as\n"
             "cuzk prove does (both or neither).\n"
             "\n"
-            "  --server HOST:PORT  the daemon (default $CUZK_SERVER, else " SUBMIT_DEFAULT_SERVER ")\n"
+            "  --server HOST:PORT  the daemon (default $CUZK_SERVER, else " SUBMIT_DEFAULT_SERVER ");\n"
+            "                      https://HOST:PORT for one serving TLS (--tls-cert)\n"
+            "  --token-file FILE   send the token on FILE's first line (Authorization: Bearer),\n"
+            "                      for a daemon started with --token-file (default\n"
+            "                      $CUZK_TOKEN_FILE)\n"
+            "  --ca-file FILE      with https: trust the daemon's certificate when it chains to\n"
+            "                      FILE's (PEM; default: the system's CA certificates)\n"
             "  --key-id ID         a key preloaded with POST /v1/keys/ID instead of a .zkey path\n"
             "                      (the path is sent absolute: the daemon opens it)\n"
             "  --priority P        low, normal (default), high or critical\n"
@@ -88,6 +95,8 @@ typedef struct submit_opts {
     const char *server;
     char host[256];
     unsigned port;
+    http_options http; /* tls, ca_file, token */
+    char *token;       /* read from --token-file */
     const char *key_path, *key_id, *witness, *proof_out, *public_out, *job;
     const char *priority;
     char request_id[REQUEST_ID_MAX + 1]; /* --request-id, or drawn at random */
@@ -142,7 +151,7 @@ static void error_text(const http_response *r, char *out, size_t n)
 static int exchange(const submit_opts *o, const char *method, const char *target, const http_body *body,
                     double idle, http_response *r, http_error *he)
 {
-    if (http_request(o->host, o->port, method, target, body, idle, SUBMIT_MAX_RESPONSE, r, he) == HTTP_OK)
+    if (http_request(o->host, o->port, &o->http, method, target, body, idle, SUBMIT_MAX_RESPONSE, r, he) == HTTP_OK)
         return 0;
     if (he->code == HTTP_ERR_BODY)
         return fail_code(EXIT_INPUT, "%s", he->message);
@@ -641,16 +650,59 @@ static int print_status(const submit_opts *o)
     return 0;
 }
 
+/* The submission (or --job, --status) once the options are read. */
+static int submit_run(submit_opts *o)
+{
+    if (o->http.ca_file && !o->http.tls)
+        return fail("--ca-file is for a daemon reached over https (--server https://HOST:PORT)");
+    if (o->status)
+        return print_status(o);
+    double deadline = o->wait < 0 ? INFINITY : cuzk_now() + o->wait;
+    char id[201], state[16] = "";
+    if (o->job)
+        snprintf(id, sizeof(id), "%s", o->job);
+    else {
+        /* one id per submission, kept across its retries */
+        if (!o->request_id[0] && cuzk_random_hex(o->request_id, 16) != CUZK_OK)
+            return fail_code(EXIT_INPUT, "cannot draw a request id: the system's random source failed");
+        int rc = post_job(o, deadline, id, state);
+        if (rc != 0)
+            return rc;
+        fprintf(stderr, "cuzk: job %s submitted to %s\n", id, o->server);
+        if (state[0])
+            fprintf(stderr, "cuzk: job %s %s\n", id, state);
+    }
+    return await_job(o, id, state, deadline);
+}
+
+/* The token on a file's first line (as cuzk serve --token-file reads it). */
+static int read_token(const char *path, const char *label, char **out)
+{
+    cuzk_error err = {0};
+    char *text;
+    size_t len;
+    if (read_file_bounded(path, 4098, "a token file (one line)", &text, &len, &err) != CUZK_OK)
+        return fail("%s %s", label, err.message);
+    text[strcspn(text, "\r\n")] = 0;
+    if (!*text) {
+        free(text);
+        return fail("%s %s: the first line is empty; expected the daemon's token", label, path);
+    }
+    *out = text;
+    return 0;
+}
+
 int cmd_submit(int argc, char **argv)
 {
     submit_opts o = {.wait = -1, .busy_retries = 10};
+    const char *token_file = NULL;
     const char *paths[4];
     int npaths = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int takes_value = !strcmp(a, "--server") || !strcmp(a, "--key-id") || !strcmp(a, "--priority") ||
                           !strcmp(a, "--wait") || !strcmp(a, "--busy-retries") || !strcmp(a, "--job") ||
-                          !strcmp(a, "--request-id");
+                          !strcmp(a, "--request-id") || !strcmp(a, "--token-file") || !strcmp(a, "--ca-file");
         if (takes_value && i + 1 >= argc)
             return fail("submit: %s needs a value", a);
         const char *v = takes_value ? argv[++i] : NULL;
@@ -659,6 +711,10 @@ int cmd_submit(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--server"))
             o.server = v;
+        else if (!strcmp(a, "--token-file"))
+            token_file = v;
+        else if (!strcmp(a, "--ca-file"))
+            o.http.ca_file = v;
         else if (!strcmp(a, "--key-id")) {
             if (!url_id_valid(v))
                 return fail("--key-id expects 1 to 200 letters, digits, '-', '_' or '.', got '%s'", v);
@@ -726,26 +782,23 @@ int cmd_submit(int argc, char **argv)
     if (!o.server)
         o.server = env && *env ? env : SUBMIT_DEFAULT_SERVER;
     http_error he;
-    if (http_parse_server(o.server, o.host, sizeof(o.host), &o.port, &he) != 0)
+    if (http_parse_server(o.server, o.host, sizeof(o.host), &o.port, &o.http.tls, &he) != 0)
         return fail("%s%s%s", source ? source : "", source ? ": " : "", he.message);
-    if (o.status)
-        return print_status(&o);
-    double deadline = o.wait < 0 ? INFINITY : cuzk_now() + o.wait;
-    char id[201], state[16] = "";
-    if (o.job)
-        snprintf(id, sizeof(id), "%s", o.job);
-    else {
-        /* one id per submission, kept across its retries */
-        if (!o.request_id[0] && cuzk_random_hex(o.request_id, 16) != CUZK_OK)
-            return fail_code(EXIT_INPUT, "cannot draw a request id: the system's random source failed");
-        int rc = post_job(&o, deadline, id, state);
-        if (rc != 0)
-            return rc;
-        fprintf(stderr, "cuzk: job %s submitted to %s\n", id, o.server);
-        if (state[0])
-            fprintf(stderr, "cuzk: job %s %s\n", id, state);
+    const char *tenv = getenv("CUZK_TOKEN_FILE");
+    if (!token_file && tenv && *tenv)
+        token_file = tenv;
+    if (token_file) {
+        int bad = read_token(token_file, token_file == tenv ? "CUZK_TOKEN_FILE" : "--token-file", &o.token);
+        if (bad)
+            return bad;
+        o.http.token = o.token;
     }
-    return await_job(&o, id, state, deadline);
+    int rc = submit_run(&o);
+    if (o.token) {
+        memset(o.token, 0, strlen(o.token));
+        free(o.token);
+    }
+    return rc;
 }
 
 #else
