@@ -329,7 +329,7 @@ void journal_sweep(server *s)
             continue;
         }
         if (j->unchecked)
-            continue; /* journal_check_stored's */
+            continue; /* the checker's */
         if (j->pend) {
             if (now < j->retry_at)
                 continue;
@@ -419,7 +419,6 @@ void *journal_watcher_main(void *arg)
 {
     server *s = arg;
     while (!s->stop) {
-        journal_check_stored(s);
         journal_sweep(s);
         usleep(5000);
     }
@@ -587,8 +586,8 @@ static int vk_used(const server *s, const char *hex)
 }
 
 /* Resubmits journaled requests without results; loads kept results (a
- * proof is checked by the watcher before it is served: the daemon listens
- * meanwhile); removes what a crash left behind. */
+ * proof is checked by the checker thread before it is served: the daemon
+ * listens meanwhile); removes what a crash left behind. */
 int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
 {
     *resubmitted = 0;
@@ -650,10 +649,11 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
     return CUZK_OK;
 }
 
-/* A batch of stored proofs the watcher checks at once (OpenMP over the
- * batch): a few hundred keep each sweep short, a pairing each (~1.4 ms on
- * one core for BLS12-381, BENCHMARKS.md "The daemon under a soak"). */
-#define CHECK_BATCH 256
+/* A batch of stored proofs the checker verifies at once (OpenMP over the
+ * batch), a pairing each (~3 ms of one core for BLS12-381, BENCHMARKS.md
+ * "The daemon under a soak"): 64 keep a batch near 0.1 s on 2 cores, so
+ * that a client waiting on one is answered soon. */
+#define CHECK_BATCH 64
 
 typedef struct stored_check {
     sjob *j;
@@ -669,24 +669,35 @@ typedef struct stored_key {
     char *text;
 } stored_key;
 
-/* The watcher's first work after a restart: the proofs of kept results
- * (journal_recover marked them unchecked, shown running), checked against
- * the verification key each names (vks/<sha256>.json) in batches, then
- * published as done; one that fails is proved again under its id. */
-void journal_check_stored(server *s)
+/* One batch of the checker: proofs of kept results (journal_recover
+ * marked them unchecked, shown running) checked against the verification
+ * key each names (vks/<sha256>.json), then published as done; one that
+ * fails is proved again under its id. */
+static void check_stored(server *s)
 {
-    if (!s->n_unchecked)
-        return;
     stored_check *c = calloc(CHECK_BATCH, sizeof(*c));
     if (!c)
         return;
     size_t n = 0;
     pthread_mutex_lock(&s->mu);
-    for (sjob *j = s->jobs; j && n < CHECK_BATCH; j = j->next)
+    /* those a client waits on first (a long poll parked on it), alone: a
+     * daemon restarted often would otherwise answer them only after it
+     * checked everything kept (with kills every second under ASan, never) */
+    for (api_conn *b = s->parked; b && n < CHECK_BATCH; b = b->next_parked) {
+        sjob *j = b->job;
+        if (!j || !j->unchecked || j->unchecked == 2)
+            continue;
+        j->unchecked = 2; /* in this batch */
+        c[n++].j = j;
+    }
+    int waited_on = n > 0;
+    for (sjob *j = s->jobs; !waited_on && j && n < CHECK_BATCH; j = j->next)
         if (j->unchecked)
             c[n++].j = j;
+    for (size_t i = 0; i < n; i++)
+        c[i].j->unchecked = 1;
     pthread_mutex_unlock(&s->mu);
-    /* an unchecked job's pend and vk are the watcher's alone: read
+    /* an unchecked job's pend and vk are the checker's alone: read
      * without the lock. Each key read once a batch. */
     stored_key *keys = calloc(n ? n : 1, sizeof(*keys));
     size_t n_keys = 0;
@@ -783,6 +794,14 @@ void journal_check_stored(server *s)
         free(keys[k].text);
     free(keys);
     free(c);
+}
+
+void *journal_checker_main(void *arg)
+{
+    server *s = arg;
+    while (!s->stop && s->n_unchecked)
+        check_stored(s);
+    return NULL;
 }
 
 #endif

@@ -332,6 +332,15 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
         goto out;
     }
+    if (s.n_unchecked) {
+        if (pthread_create(&s.checker, NULL, journal_checker_main, &s) != 0) {
+            s.stop = 1;
+            pthread_join(s.watcher, NULL);
+            rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the thread that checks the kept proofs");
+            goto out;
+        }
+        s.checker_started = 1;
+    }
     int sig = 0;
     while (sigwait(stop_signals, &sig) != 0)
         ;
@@ -341,6 +350,8 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     d = NULL;
     s.stop = 1;
     pthread_join(s.watcher, NULL);
+    if (s.checker_started)
+        pthread_join(s.checker, NULL); /* within its batch (0.1 s) */
     journal_sweep(&s); /* record what just ended */
     printf("cuzk serve: stopped\n");
     fflush(stdout);

@@ -28,7 +28,9 @@
  * ends, or the daemon stops.
  *
  * Threads: the HTTP pool; one watcher thread moves finished jobs from the
- * engine to the journal and wakes parked long polls. The table of jobs has
+ * engine to the journal and wakes parked long polls; after a restart, a
+ * checker thread verifies the kept proofs (its own thread: a slow check
+ * must not hold results back from the journal). The table of jobs has
  * its own mutex; the engine is thread-safe. No file is written, fsync'd or removed under that mutex
  * (a slow disk would stall every request): a request reserves its slot,
  * is journaled unlocked, then published; a result is journaled unlocked,
@@ -80,9 +82,9 @@ typedef struct sjob {
     int removing;               /* its files are being removed (DELETE or expiry): no one else frees it */
     double retry_at;            /* an expiry whose removal failed is tried again from then */
     pending_end *pend;          /* ended, result not yet durable (the watcher's alone); with
-                                   unchecked, the stored result waiting for its check */
-    int unchecked;              /* a result kept across a restart whose proof the watcher has not
-                                   checked yet: shown running until it has (journal_check_stored) */
+                                   unchecked, the stored result waiting for its check (the checker's) */
+    int unchecked;              /* a result kept across a restart whose proof the checker has not
+                                   checked yet: shown running until it has (journal_checker_main) */
     struct sjob *next;
 } sjob;
 
@@ -137,11 +139,12 @@ typedef struct server {
     unsigned long long duplicates; /* POSTs answered with the job of an earlier one */
     volatile sig_atomic_t stop;
     int stopping; /* shutting down: jobs cancelled now stay journaled, to resume */
-    /* kept results whose proofs the watcher checks after a restart (its alone
-     * once it runs): still to check, checked, failed, the time it took */
+    /* kept results whose proofs the checker verifies after a restart (its
+     * alone once it runs): still to check, checked, failed, the time it took */
     unsigned n_unchecked, n_checked, n_check_failed;
     double check_seconds;
-    pthread_t watcher;
+    pthread_t watcher, checker;
+    int checker_started;
     api_conn *parked;      /* long polls waiting (suspended) */
     unsigned n_parked;
     unsigned n_suspended;  /* parked or woken but not yet answered: none may be left at MHD_stop_daemon */
@@ -212,8 +215,10 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err);
 /* One pass of the watcher: ended jobs into the journal and the table,
  * expired results out. */
 void journal_sweep(server *s);
-void journal_check_stored(server *s);
 void *journal_watcher_main(void *arg); /* journal_sweep every 5 ms until s->stop */
+/* The checker: the kept proofs verified, a batch at a time (those a client
+ * waits on first), until none is left or s->stop. */
+void *journal_checker_main(void *arg);
 
 /* api.c: libmicrohttpd's callbacks */
 /* Under the table's lock: resumes the parked long polls that have their

@@ -161,8 +161,10 @@ static int exchange(const submit_opts *o, const char *method, const char *target
 /* A daemon lost in the middle of an exchange may be restarting on the same
  * state directory: it resumes its journaled jobs and knows their request
  * ids, so the exchange is repeated every second for SUBMIT_RECONNECT_FOR
- * seconds (within the deadline). *lost_since is < 0 while the daemon
- * answers. Returns 1 to repeat (after the pause), 0 to give up. */
+ * seconds (within the deadline) after the daemon last took a connection:
+ * one that takes connections and then drops them (restarted again and
+ * again) is not gone. *lost_since is < 0 while the daemon answers.
+ * Returns 1 to repeat (after the pause), 0 to give up. */
 static int retry_lost(const submit_opts *o, double *lost_since, const http_error *he, const char *repeat,
                       double deadline)
 {
@@ -171,7 +173,8 @@ static int retry_lost(const submit_opts *o, double *lost_since, const http_error
         *lost_since = t;
         fprintf(stderr, "cuzk: lost the daemon at %s (%s); %s for up to %.0f s\n", o->server, he->message, repeat,
                 SUBMIT_RECONNECT_FOR);
-    }
+    } else if (he->code == HTTP_ERR_IO)
+        *lost_since = t; /* it took the connection */
     if (t - *lost_since > SUBMIT_RECONNECT_FOR || t > deadline)
         return 0;
     sleep_seconds(1);
