@@ -610,6 +610,13 @@ CUZK_API void cuzk_engine_get_stats(cuzk_engine *engine, cuzk_engine_stats *stat
  * gives running proofs shutdown_grace seconds to finish (then leaves them
  * journaled too), and returns CUZK_OK. CUZK_ERR_UNSUPPORTED where the
  * build lacks libmicrohttpd or jansson. */
+/* What the daemon says as it runs (started, listening, stopping, a
+ * journal that cannot be written, a stored proof proved again): one line
+ * each, without a newline, passed to cuzk_serve_config.log; the library
+ * prints nothing itself. */
+typedef enum cuzk_log_level { CUZK_LOG_ERROR = 0, CUZK_LOG_WARN = 1, CUZK_LOG_INFO = 2 } cuzk_log_level;
+typedef void (*cuzk_log_fn)(void *arg, cuzk_log_level level, const char *message);
+
 typedef struct cuzk_serve_config {
     const char *host;       /* an IPv4 address, e.g. "127.0.0.1" */
     unsigned port;
@@ -645,6 +652,10 @@ typedef struct cuzk_serve_config {
     const char *const *key_ids;
     const char *const *key_paths;
     unsigned n_keys;
+    /* Where its messages go (NULL: nowhere) and the callback's argument;
+     * called from any of its threads, one message at a time. */
+    cuzk_log_fn log;
+    void *log_arg;
 } cuzk_serve_config;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);

@@ -14,7 +14,8 @@ expect() { # expect CODE command...: run, check the exit code, keep stderr in $t
 }
 
 out=$("$cuzk" version) || fail "cuzk version exited $?"
-echo "$out" | grep -q '^cuzk [0-9]*\.[0-9]*\.[0-9]*$' || fail "version line missing: $out"
+echo "$out" | grep -Eq '^cuzk [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$' ||
+  fail "version line (a semantic version and the commit) missing: $out"
 echo "$out" | grep -q '^cpu backend: ' || fail "backend line missing: $out"
 
 "$cuzk" selftest >/dev/null || fail "selftest failed with the default backend"
@@ -47,6 +48,16 @@ expect 2 "$cuzk" frobnicate
 grep -q "unknown command 'frobnicate'" "$tmp/err" || fail "unknown command message: $(cat "$tmp/err")"
 expect 2 "$cuzk" version extra
 "$cuzk" help | grep -q 'usage: cuzk' || fail "help text"
+# every command answers --help (and cuzk help COMMAND) with its usage, exit 0
+for c in prove verify setup circuit zkey info bench serve submit version selftest; do
+  expect 0 "$cuzk" "$c" --help
+  grep -q "usage" "$tmp/out" && grep -q "$c" "$tmp/out" || fail "cuzk $c --help: $(cat "$tmp/out" "$tmp/err")"
+  expect 0 "$cuzk" help "$c"
+  grep -q "$c" "$tmp/out" || fail "cuzk help $c: $(cat "$tmp/out")"
+done
+expect 0 "$cuzk" prove a.zkey --help # --help wins over the other arguments
+expect 2 "$cuzk" help frobnicate
+grep -q "unknown command 'frobnicate'" "$tmp/err" || fail "help of an unknown command: $(cat "$tmp/err")"
 
 for c in bn128 bls12381; do
   d=$fx/$c

@@ -121,8 +121,8 @@ void journal_note(server *s, const char *what, int err_no)
         return;
     }
     if (!s->journal_error[0])
-        fprintf(stderr, "cuzk serve: the journal cannot be written (%s: %s); no new work is taken until it can\n",
-                what, strerror(err_no));
+        server_log(s, CUZK_LOG_ERROR, "the journal cannot be written (%s: %s); no new work is taken until it can",
+                   what, strerror(err_no));
     snprintf(s->journal_error, sizeof(s->journal_error), "%s in %.200s: %s", what, s->cfg.state_dir, strerror(err_no));
 }
 
@@ -428,15 +428,16 @@ void *journal_watcher_main(void *arg)
 /* A recovered job's request id and digest, from its .req: its retries
  * keep finding it after a restart. An entry without one (or from before
  * request ids) leaves the job without. */
-static void restore_request_id(sjob *j, json_t *req)
+static void restore_request_id(const server *s, sjob *j, json_t *req)
 {
     const char *rid = json_string_value(json_object_get(req, "request_id"));
     if (!rid)
         return;
     if (!request_id_valid(rid) ||
         digest_from_hex(json_string_value(json_object_get(req, "request_digest")), j->request_digest) != 0) {
-        fprintf(stderr, "cuzk serve: job %s: its journaled request id or digest is unreadable; a retry of it will "
-                        "make a new job\n", j->id);
+        server_log(s, CUZK_LOG_WARN,
+                   "job %s: its journaled request id or digest is unreadable; a retry of it will make a new job",
+                   j->id);
         return;
     }
     snprintf(j->request_id, sizeof(j->request_id), "%s", rid);
@@ -608,14 +609,14 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
         memcpy(j->id, id, sizeof(j->id));
         snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, id);
         json_t *req = json_load_file(path, 0, NULL);
-        restore_request_id(j, req);
+        restore_request_id(s, j, req);
         j->uploaded = json_is_true(json_object_get(req, "witness_journaled"));
         snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, id);
         int stored = exists_in(s->jobs_dir, id, ".res");
         json_t *res = stored ? json_load_file(path, 0, NULL) : NULL;
         if (stored && (!res || load_result(j, res) < 0)) {
-            fprintf(stderr, "cuzk serve: job %s: its stored result is %s; proving it again\n", id,
-                    res ? "unreadable" : "not JSON");
+            server_log(s, CUZK_LOG_WARN, "job %s: its stored result is %s; proving it again", id,
+                       res ? "unreadable" : "not JSON");
             forget_result(s, j);
         }
         json_decref(res);
@@ -629,10 +630,10 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
     }
     closedir(d);
     if (s->n_unchecked)
-        printf("cuzk serve: %u stored proof%s to check before %s served (in the background)\n", s->n_unchecked,
-               s->n_unchecked == 1 ? "" : "s", s->n_unchecked == 1 ? "it is" : "they are");
+        server_log(s, CUZK_LOG_INFO, "%u stored proof%s to check before %s served (in the background)",
+                   s->n_unchecked, s->n_unchecked == 1 ? "" : "s", s->n_unchecked == 1 ? "it is" : "they are");
     if (left)
-        printf("cuzk serve: removed %u file%s a crash left behind\n", left, left == 1 ? "" : "s");
+        server_log(s, CUZK_LOG_INFO, "removed %u file%s a crash left behind", left, left == 1 ? "" : "s");
     /* keys no stored proof names any more */
     DIR *v = opendir(s->vks_dir);
     while (v && (de = readdir(v))) {
@@ -732,9 +733,8 @@ static void check_stored(server *s)
         if (c[i].ok)
             continue;
         sjob *j = c[i].j;
-        fprintf(stderr, "cuzk serve: job %s: its stored proof does not verify against %s (damaged?); proving it "
-                        "again\n",
-                j->id, c[i].vk ? "its key" : "a key that is missing from vks/");
+        server_log(s, CUZK_LOG_WARN, "job %s: its stored proof does not verify against %s (damaged?); proving it again",
+                   j->id, c[i].vk ? "its key" : "a key that is missing from vks/");
         char path[4400];
         snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, j->id);
         unlink(path);
@@ -786,9 +786,9 @@ static void check_stored(server *s)
     api_wake_parked(s, NULL);
     pthread_mutex_unlock(&s->mu);
     if (!left) {
-        printf("cuzk serve: %u stored proof%s checked in %.2f s%s\n", s->n_checked, s->n_checked == 1 ? "" : "s",
-               s->check_seconds, s->n_check_failed ? " (some failed: proving them again)" : "");
-        fflush(stdout);
+        server_log(s, CUZK_LOG_INFO, "%u stored proof%s checked in %.2f s%s", s->n_checked,
+                   s->n_checked == 1 ? "" : "s", s->check_seconds,
+                   s->n_check_failed ? " (some failed: proving them again)" : "");
     }
     for (size_t k = 0; k < n_keys; k++)
         free(keys[k].text);

@@ -14,6 +14,7 @@ int cuzk_has_server(void)
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,18 @@ static json_t *timings_json(const cuzk_job_info *i)
         json_object_set_new(o, "device", json_string(t->device));
     }
     return o;
+}
+
+void server_log(const server *s, cuzk_log_level level, const char *fmt, ...)
+{
+    if (!s->cfg.log)
+        return;
+    char msg[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    s->cfg.log(s->cfg.log_arg, level, msg);
 }
 
 json_t *server_job_json(const sjob *j)
@@ -170,9 +183,10 @@ static void fit_descriptors(server *s)
     }
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
         unsigned fit = rl.rlim_cur > 512 ? (unsigned)(rl.rlim_cur - 256) : 256;
-        fprintf(stderr, "cuzk serve: warning: the descriptor limit (%llu) leaves room for %u connections, not %u "
-                        "(--max-connections): raise it (ulimit -n, LimitNOFILE=)\n",
-                (unsigned long long)rl.rlim_cur, fit, s->cfg.max_connections);
+        server_log(s, CUZK_LOG_WARN,
+                   "the descriptor limit (%llu) leaves room for %u connections, not %u (--max-connections): raise "
+                   "it (ulimit -n, LimitNOFILE=)",
+                   (unsigned long long)rl.rlim_cur, fit, s->cfg.max_connections);
         s->cfg.max_connections = fit;
         if (s->cfg.max_connections_per_ip > fit)
             s->cfg.max_connections_per_ip = fit;
@@ -214,12 +228,10 @@ static void serve_shutdown(server *s, struct MHD_Daemon *d)
                     n++;
             }
             pthread_mutex_unlock(&s->mu);
-            if (n) {
-                printf("cuzk serve: %u running job%s left journaled after the %.0f s grace: %s at the next start\n",
-                       n, n == 1 ? "" : "s", s->cfg.shutdown_grace > 0 ? s->cfg.shutdown_grace : 0.0,
-                       n == 1 ? "it runs" : "they run");
-                fflush(stdout);
-            }
+            if (n)
+                server_log(s, CUZK_LOG_INFO, "%u running job%s left journaled after the %.0f s grace: %s at the next start",
+                           n, n == 1 ? "" : "s", s->cfg.shutdown_grace > 0 ? s->cfg.shutdown_grace : 0.0,
+                           n == 1 ? "it runs" : "they run");
             /* a cancelled proof ends at its stage's end (a GPU call runs
              * to its end): waited for below, so that what finished is
              * journaled */
@@ -324,10 +336,9 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     unsigned port = di ? di->port : cfg->port;
-    printf("cuzk serve: listening on %s:%u%s%s (state %s; %u journaled job%s resumed)\n", cfg->host, port,
-           s.tls_cert ? ", HTTPS" : "", s.token ? ", bearer token required" : "", cfg->state_dir, resubmitted,
-           resubmitted == 1 ? "" : "s");
-    fflush(stdout);
+    server_log(&s, CUZK_LOG_INFO, "listening on %s:%u%s%s (state %s; %u journaled job%s resumed)", cfg->host, port,
+               s.tls_cert ? ", HTTPS" : "", s.token ? ", bearer token required" : "", cfg->state_dir, resubmitted,
+               resubmitted == 1 ? "" : "s");
     if (pthread_create(&s.watcher, NULL, journal_watcher_main, &s) != 0) {
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
         goto out;
@@ -344,8 +355,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     int sig = 0;
     while (sigwait(stop_signals, &sig) != 0)
         ;
-    printf("cuzk serve: stopping\n");
-    fflush(stdout);
+    server_log(&s, CUZK_LOG_INFO, "stopping");
     serve_shutdown(&s, d);
     d = NULL;
     s.stop = 1;
@@ -353,8 +363,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     if (s.checker_started)
         pthread_join(s.checker, NULL); /* within its batch (0.1 s) */
     journal_sweep(&s); /* record what just ended */
-    printf("cuzk serve: stopped\n");
-    fflush(stdout);
+    server_log(&s, CUZK_LOG_INFO, "stopped");
 out:
     if (d)
         MHD_stop_daemon(d);

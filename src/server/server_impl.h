@@ -166,6 +166,9 @@ int server_new_id(char out[33]);
 const char *server_state_name(int state); /* cuzk_job_state as the API spells it */
 /* A job as GET /v1/proofs/{id} answers it (and its .res records it). */
 json_t *server_job_json(const sjob *j);
+/* One message to the operator, through cuzk_serve_config.log (the
+ * library prints nothing itself). */
+void server_log(const server *s, cuzk_log_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* auth.c: who may talk to the daemon */
 int auth_init(server *s, cuzk_error *err); /* reads the token and TLS files */

@@ -25,75 +25,39 @@
 #include "../../src/util/file.h"
 #include "cli.h"
 #include "commands.h"
+#include "git_commit.h" /* CUZK_GIT_COMMIT, from the build (cmake/git_commit.cmake) */
+
+/* Every command: its name, its function, whether it prints its own
+ * --help (the options of bench, serve and submit are tables of their
+ * own), and its lines of `cuzk help`, which `cuzk <command> --help` prints
+ * for the others. */
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    int own_help;
+    const char *usage;
+} command;
+
+static const command *find_command(const char *name);
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: cuzk <command> [arguments]\n"
-            "\n"
-            "commands:\n"
-            "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
-            "        [--threads N] [--device auto|gpu|cpu] [--gpu I] [--timings] [--json]\n"
-            "        [--no-verify]\n"
-            "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
-            "             is verified before it is written; --device: where the transforms and\n"
-            "             MSMs run (auto: a GPU when present; it says which on stderr), --gpu:\n"
-            "             which CUDA device (0); --timings prints each phase's time to stderr,\n"
-            "             --json prints timings and counts as JSON to stdout\n"
-            "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
-            "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
-            "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
-            "             fresh randomness, for testing and benchmarking only\n"
-            "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
-            "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
-            "             a satisfied test circuit of about N constraints (an integer or 2^k):\n"
-            "             SHA-256 of a message from the seed (default 1), about 27,000\n"
-            "             constraints per 64-byte block; the first K digest bits (default 256)\n"
-            "             are public; prints the digest, which sha256sum of --message-out matches\n"
-            "  verify <verification_key.json> <public.json> <proof.json>\n"
-            "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
-            "             or INVALID (exit 1); malformed input exits 2\n"
-            "  zkey export-vk <circuit.zkey> <verification_key.json>\n"
-            "             write the verification key as snarkjs does\n"
-            "  info <file> [--check] [--threads N]\n"
-            "             describe a .zkey, .wtns, .r1cs, .ptau or bellperson .params file;\n"
-            "             --check also checks every point of a .zkey (on the curve and in the\n"
-            "             subgroup) with N threads (default: all cores)\n"
-            "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--json] [engine options]\n"
-            "             prove N times (default 20) through the engine's pipeline (prepare ->\n"
-            "             compute -> finalize; docs/engine.md) with the engine options cuzk serve\n"
-            "             takes (--workers W, --gpu-workers G, --threads T, --device, --gpu-memory B,\n"
-            "             --prestage 0|1 or --no-prestage, --prepare-workers P, --finalize-workers F,\n"
-            "             --ready-depth R, --finalize-depth D, --ahead A, ...; cuzk bench --help: all).\n"
-            "             Prints throughput, latency percentiles, the engine's stats over the\n"
-            "             timed run (how busy each pool, worker and GPU was, the queues, the\n"
-            "             device-memory plan) and the mean phases of a proof\n"
-            "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--max-body B]\n"
-            "        [--result-ttl S] [engine options]\n"
-            "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
-            "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
-            "             in DIR so that none is lost across a crash; the engine options as\n"
-            "             bench takes them, and --max-jobs N, --key-cache-bytes B; options also\n"
-            "             from a 'key = value' FILE; SIGTERM stops it cleanly; cuzk serve --help: all\n"
-            "  submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
-            "        <proof.json> <public.json> [--priority low|normal|high|critical]\n"
-            "        [--wait S] [--no-upload] [--busy-retries N] [--request-id ID]\n"
-            "  submit --job ID <proof.json> <public.json> | submit --status\n"
-            "             prove through a running cuzk serve (default 127.0.0.1:8080 or\n"
-            "             $CUZK_SERVER) and write the files as prove does; under a request id\n"
-            "             (random, or ID), so a POST whose answer is lost is sent again without\n"
-            "             proving twice; exit 1: the job failed, 3: no daemon or it refused,\n"
-            "             4: --wait passed; cuzk submit --help: all\n"
-            "  version    print the version, the CPU backend and the GPUs found\n"
-            "  selftest   run the arithmetic known-answer checks\n"
-            "  help       print this message\n");
+    fprintf(out, "usage: cuzk <command> [arguments]\n\ncommands:\n");
+    for (const command *c = find_command(NULL); c->name; c++)
+        fputs(c->usage, out);
+    fprintf(out, "  help [command]\n"
+                 "             print this message, or one command's\n"
+                 "\n"
+                 "cuzk <command> --help prints one command's usage.\n");
 }
 
-static int cmd_version(void)
+static int cmd_version(int argc, char **argv)
 {
+    if (argc > 0)
+        return fail("'version' takes no arguments, got '%s'", argv[0]);
     int gpus = 0;
     int err = cuzk_gpu_count(&gpus);
-    printf("cuzk %s\n", cuzk_version());
+    printf("cuzk %s (commit %s)\n", cuzk_version(), CUZK_GIT_COMMIT);
     printf("cpu backend: %s\n", cuzk_cpu_backend());
     if (!cuzk_has_cuda())
         printf("cuda: not built in\n");
@@ -106,8 +70,10 @@ static int cmd_version(void)
     return 0;
 }
 
-static int cmd_selftest(void)
+static int cmd_selftest(int argc, char **argv)
 {
+    if (argc > 0)
+        return fail("'selftest' takes no arguments, got '%s'", argv[0]);
     int err = cuzk_selftest();
     if (err != CUZK_OK)
         return fail("selftest failed with the %s backend: %s", cuzk_cpu_backend(), cuzk_strerror(err));
@@ -531,6 +497,114 @@ static void on_sigbus(int sig)
     _exit(2);
 }
 
+static const command commands[] = {
+    {"prove", cmd_prove, 0,
+     "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+     "        [--threads N] [--device auto|gpu|cpu] [--gpu I] [--timings] [--json]\n"
+     "        [--no-verify]\n"
+     "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
+     "             is verified before it is written; --device: where the transforms and\n"
+     "             MSMs run (auto: a GPU when present; it says which on stderr), --gpu:\n"
+     "             which CUDA device (0); --timings prints each phase's time to stderr,\n"
+     "             --json prints timings and counts as JSON to stdout\n"},
+    {"setup", cmd_setup, 0,
+     "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
+     "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
+     "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
+     "             fresh randomness, for testing and benchmarking only\n"},
+    {"circuit", cmd_circuit, 0,
+     "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
+     "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
+     "             a satisfied test circuit of about N constraints (an integer or 2^k):\n"
+     "             SHA-256 of a message from the seed (default 1), about 27,000\n"
+     "             constraints per 64-byte block; the first K digest bits (default 256)\n"
+     "             are public; prints the digest, which sha256sum of --message-out matches\n"},
+    {"verify", cmd_verify, 0,
+     "  verify <verification_key.json> <public.json> <proof.json>\n"
+     "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
+     "             or INVALID (exit 1); malformed input exits 2\n"},
+    {"zkey", cmd_zkey, 0,
+     "  zkey export-vk <circuit.zkey> <verification_key.json>\n"
+     "             write the verification key as snarkjs does\n"},
+    {"info", cmd_info, 0,
+     "  info <file> [--check] [--threads N]\n"
+     "             describe a .zkey, .wtns, .r1cs, .ptau or bellperson .params file;\n"
+     "             --check also checks every point of a .zkey (on the curve and in the\n"
+     "             subgroup) with N threads (default: all cores)\n"},
+    {"bench", cmd_bench, 1,
+     "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--json] [engine options]\n"
+     "             prove N times (default 20) through the engine's pipeline (prepare ->\n"
+     "             compute -> finalize; docs/engine.md) with the engine options cuzk serve\n"
+     "             takes (--workers W, --gpu-workers G, --threads T, --device, --gpu-memory B,\n"
+     "             --prestage 0|1 or --no-prestage, --prepare-workers P, --finalize-workers F,\n"
+     "             --ready-depth R, --finalize-depth D, --ahead A, ...; cuzk bench --help: all).\n"
+     "             Prints throughput, latency percentiles, the engine's stats over the\n"
+     "             timed run (how busy each pool, worker and GPU was, the queues, the\n"
+     "             device-memory plan) and the mean phases of a proof\n"},
+    {"serve", cmd_serve, 1,
+     "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--max-body B]\n"
+     "        [--result-ttl S] [engine options]\n"
+     "             the proving daemon: an HTTP/JSON API (docs/api.md) on HOST:PORT\n"
+     "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
+     "             in DIR so that none is lost across a crash; the engine options as\n"
+     "             bench takes them, and --max-jobs N, --key-cache-bytes B; options also\n"
+     "             from a 'key = value' FILE; SIGTERM stops it cleanly; cuzk serve --help: all\n"},
+    {"submit", cmd_submit, 1,
+     "  submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
+     "        <proof.json> <public.json> [--priority low|normal|high|critical]\n"
+     "        [--wait S] [--no-upload] [--busy-retries N] [--request-id ID]\n"
+     "  submit --job ID <proof.json> <public.json> | submit --status\n"
+     "             prove through a running cuzk serve (default 127.0.0.1:8080 or\n"
+     "             $CUZK_SERVER) and write the files as prove does; under a request id\n"
+     "             (random, or ID), so a POST whose answer is lost is sent again without\n"
+     "             proving twice; exit 1: the job failed, 3: no daemon or it refused,\n"
+     "             4: --wait passed; cuzk submit --help: all\n"},
+    {"version", cmd_version, 0,
+     "  version    print the version, the CPU backend and the GPUs found\n"},
+    {"selftest", cmd_selftest, 0,
+     "  selftest   run the arithmetic known-answer checks\n"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* The command named so (the first of the table when name is NULL). */
+static const command *find_command(const char *name)
+{
+    if (!name)
+        return commands;
+    for (const command *c = commands; c->name; c++)
+        if (!strcmp(c->name, name))
+            return c;
+    return NULL;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc == 0) {
+        usage(stdout);
+        return 0;
+    }
+    const command *c = find_command(argv[0]);
+    if (argc > 1)
+        return fail("help takes one command name, got %d arguments", argc);
+    if (!c)
+        return fail("help: unknown command '%s' (cuzk help lists them)", argv[0]);
+    if (c->own_help) {
+        char help[] = "--help";
+        char *args[] = {help, NULL};
+        return c->run(1, args);
+    }
+    printf("usage:\n%s", c->usage);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct sigaction sa;
@@ -546,35 +620,19 @@ int main(int argc, char **argv)
      * commands they concern) */
     if (cli_env_backend())
         return 2;
-    if (argc > 2 && (!strcmp(cmd, "version") || !strcmp(cmd, "selftest")))
-        return fail("'%s' takes no arguments, got '%s'", cmd, argv[2]);
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
-        return cmd_version();
-    if (!strcmp(cmd, "selftest"))
-        return cmd_selftest();
-    if (!strcmp(cmd, "prove"))
-        return cmd_prove(argc - 2, argv + 2);
-    if (!strcmp(cmd, "verify"))
-        return cmd_verify(argc - 2, argv + 2);
-    if (!strcmp(cmd, "setup"))
-        return cmd_setup(argc - 2, argv + 2);
-    if (!strcmp(cmd, "zkey"))
-        return cmd_zkey(argc - 2, argv + 2);
-    if (!strcmp(cmd, "info"))
-        return cmd_info(argc - 2, argv + 2);
-    if (!strcmp(cmd, "circuit"))
-        return cmd_circuit(argc - 2, argv + 2);
-    if (!strcmp(cmd, "bench"))
-        return cmd_bench(argc - 2, argv + 2);
-    if (!strcmp(cmd, "serve"))
-        return cmd_serve(argc - 2, argv + 2);
-    if (!strcmp(cmd, "submit"))
-        return cmd_submit(argc - 2, argv + 2);
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        usage(stdout);
+    if (!strcmp(cmd, "--version"))
+        cmd = "version";
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        return cmd_help(argc - 2, argv + 2);
+    const command *c = find_command(cmd);
+    if (!c) {
+        fprintf(stderr, "cuzk: unknown command '%s'\n\n", cmd);
+        usage(stderr);
+        return 2;
+    }
+    if (!c->own_help && wants_help(argc - 2, argv + 2)) {
+        printf("usage:\n%s", c->usage);
         return 0;
     }
-    fprintf(stderr, "cuzk: unknown command '%s'\n\n", cmd);
-    usage(stderr);
-    return 2;
+    return c->run(argc - 2, argv + 2);
 }

@@ -8,10 +8,12 @@
  * the same way. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "../../src/engine/options.h"
 #include "../../src/util/file.h"
@@ -21,6 +23,28 @@
 #define CONFIG_MAX_BYTES (1u << 20) /* a config file is a few lines; a larger one is a wrong path */
 #define CONFIG_MAX_LINE 4096
 #define CUZK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The daemon's messages, a line each: UTC time to the millisecond, the
+ * level, the message; info to stdout, warnings and errors to stderr, each
+ * flushed (a journal reads them as they come). */
+static void log_line(void *arg, cuzk_log_level level, const char *message)
+{
+    (void)arg;
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static const char *names[] = {"error", "warn", "info"};
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char when[32];
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+    FILE *out = level == CUZK_LOG_INFO ? stdout : stderr;
+    pthread_mutex_lock(&mu);
+    fprintf(out, "%s.%03ldZ %s cuzk serve: %s\n", when, ts.tv_nsec / 1000000, level <= CUZK_LOG_INFO ? names[level] : "?",
+            message);
+    fflush(out);
+    pthread_mutex_unlock(&mu);
+}
 
 /* The daemon's own options (the engine's follow them in the help). An
  * option without an arg is a flag: no value on the command line, yes or
@@ -431,6 +455,7 @@ int cmd_serve(int argc, char **argv)
     snprintf(o.host, sizeof(o.host), "127.0.0.1");
     o.cfg.host = o.host;
     o.cfg.port = 8080;
+    o.cfg.log = log_line;
     o.cfg.engine.workers = 1;
     /* the environment's options (CUZK_GPU_UPLOAD, ...), under the file's
      * and the command line's */
