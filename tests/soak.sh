@@ -54,13 +54,14 @@ for c in $(seq "$clients"); do
       n=$(( (c - 1) * per + i )); [ "$n" -le "$jobs" ] || break
       k=$(( (c + i) % 6 )); cv=${curves[$((k / 3))]} nm=${names[$((k % 3))]}
       ok=0
-      for _ in $(seq 60); do # a submission that found nothing listening (between a kill and the
+      for _ in $(seq 60); do # a submission that could not connect (between a kill and the
         # restart) was never accepted: it goes again, as a client would, and is counted apart
         if timeout 600 "$cuzk" submit --server "127.0.0.1:$fixed" --request-id "soak-$n" --wait 500 \
              "$fx/$cv/$nm.zkey" "$fx/$cv/$nm.wtns" "$tmp/p$n.json" "$tmp/q$n.json" 2>"$tmp/err$n"; then
           ok=1; break
         fi
-        grep -q "no daemon listens" "$tmp/err$n" || break
+        # (refused, or reset while connecting: the daemon dying under it)
+        grep -q "no daemon listens\|cannot reach the daemon at .*cannot connect" "$tmp/err$n" || break
         echo "$n" >>"$tmp/refused.$c"; sleep 0.2
       done
       if [ $ok = 0 ]; then
