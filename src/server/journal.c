@@ -3,7 +3,8 @@
  * rename, fsync of the directory) before the client hears of it; a
  * restart reads them back (journal_recover). The request digest is what
  * makes a retry under a request id find its first job. The watcher thread
- * journals results as the engine ends jobs. */
+ * journals results as the engine ends jobs; after a restart, the checker
+ * thread verifies the kept proofs before they are served. */
 #include "../../include/cuzk.h"
 
 #if CUZK_HAVE_SERVER
@@ -297,8 +298,9 @@ void journal_free_pending(pending_end *p)
  * only once its result is durable, so an answer a client saw survives a
  * crash; one whose result cannot be written stays "running" (its result
  * in j->pend) and is written again at the next sweep. Only this thread
- * ends jobs, and a job marked `removing` is freed only by whoever marked
- * it, so the pointers held across the unlocked parts stay valid. */
+ * ends jobs the engine ran (the checker ends the kept ones, which this one
+ * skips), and a job marked `removing` is freed only by whoever marked it,
+ * so the pointers held across the unlocked parts stay valid. */
 void journal_sweep(server *s)
 {
     struct {
