@@ -1,6 +1,9 @@
-# Thin wrapper over CMake. `make` builds into build/, `make test` runs every
-# test through ctest, `make asan-test` does the same with AddressSanitizer and
-# UBSan in build-asan/.
+# Thin wrapper over CMake. `make demo` and `make test` set up a fresh
+# Debian 12 / Ubuntu 24.04 machine themselves (scripts/deps.sh: packages
+# through apt-get, the test oracles through npm); `make` builds into
+# build/, `make test` runs every test through ctest, `make asan-test` does
+# the same with AddressSanitizer and UBSan in build-asan/, `make install`
+# installs into PREFIX (DESTDIR for packaging).
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 MIN_BUILD  ?= build-min
@@ -10,8 +13,9 @@ CMAKE_ARGS ?=
 FUZZ_SECONDS ?= 600
 
 DEMO_DIR   ?= $(BUILD)/demo
+PREFIX     ?= /usr/local
 
-.PHONY: all demo test asan-test minimal bench fuzz vectors clean
+.PHONY: all demo test asan-test minimal bench fuzz vectors install clean
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -20,8 +24,14 @@ $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
 
 # Proves and verifies the bundled Poseidon circuit (tests/fixtures) on both
-# curves, printing each phase's time.
-demo: all
+# curves, printing each phase's time. Builds the cuzk command alone (no
+# tests, benchmarks or libraries it does not run).
+demo:
+	@scripts/deps.sh demo
+	@start=$$(date +%s); \
+	  cmake -S . -B $(BUILD) $(CMAKE_ARGS) >$(BUILD).configure.log 2>&1 || { cat $(BUILD).configure.log; exit 1; }; \
+	  cmake --build $(BUILD) --target cuzk_cli -j $(JOBS) && \
+	  echo "== built $(BUILD)/cuzk in $$(( $$(date +%s) - start )) s"
 	@mkdir -p $(DEMO_DIR)
 	@for c in bn128 bls12381; do \
 	  echo "== $$c: cuzk prove tests/fixtures/$$c/poseidon3.zkey tests/fixtures/$$c/poseidon3.wtns"; \
@@ -31,26 +41,34 @@ demo: all
 	  $(BUILD)/cuzk verify tests/fixtures/$$c/poseidon3.vk.json $(DEMO_DIR)/$$c.public.json \
 	    $(DEMO_DIR)/$$c.proof.json || exit 1; \
 	done
-	@echo "proofs in $(DEMO_DIR)/"
+	@echo "proofs in $(DEMO_DIR)/ (each verified with snarkjs's verification key, tests/fixtures/*/poseidon3.vk.json)"
 
-test: all
+# (configures again: the oracles npm just installed are found at configure time)
+test:
+	@scripts/deps.sh test
+	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
+	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure
 
-$(ASAN_BUILD)/CMakeCache.txt:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF $(CMAKE_ARGS)
+# PREFIX/bin/cuzk, lib/libcuzk.{a,so}, include/cuzk.h, lib/pkgconfig/cuzk.pc,
+# share/man/man1/cuzk.1, lib/systemd/system/cuzk.service, share/cuzk/cuzk.conf
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Sanitizer builds run unoptimized: the random tests use a tenth of their
 # iterations (CUZK_TEST_ITERS), which keeps every code path.
-asan-test: $(ASAN_BUILD)/CMakeCache.txt
+asan-test:
+	@scripts/deps.sh test
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	CUZK_TEST_ITERS=300 ctest --test-dir $(ASAN_BUILD) --output-on-failure
 
 # What a GPU machine without the optional packages builds: no GMP, jansson,
-# libmicrohttpd or GnuTLS (CUDA off here to keep it quick); it must still compile.
+# libmicrohttpd or libcurl (CUDA off here to keep it quick); it must still compile.
 minimal:
 	cmake -S . -B $(MIN_BUILD) -DCUZK_CUDA=OFF -DCUZK_REQUIRE_TEST_DEPS=OFF -DGMP_INCLUDE_DIR=GMP_INCLUDE_DIR-NOTFOUND \
 	  -DJANSSON_INCLUDE_DIR=JANSSON_INCLUDE_DIR-NOTFOUND -DMHD_INCLUDE_DIR=MHD_INCLUDE_DIR-NOTFOUND \
-	  -DGNUTLS_INCLUDE_DIR=GNUTLS_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
+	  -DCURL_INCLUDE_DIR=CURL_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
 	cmake --build $(MIN_BUILD) -j $(JOBS)
 
 bench: all

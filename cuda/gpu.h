@@ -49,7 +49,10 @@ enum {
     GPU_OP_FROM_MONT,
     GPU_OP_TO_MONT
 };
-/* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). */
+/* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). This and
+ * cuzk_gpu_test_ec, cuzk_gpu_bench_field live in the test kit
+ * (cuda/field/field_test.cu, cuda/ec/ec_test.cu; the cuzk_gpu_testkit
+ * library test_gpu and bench_gpu link), not in libcuzk. */
 int cuzk_gpu_test_field(int field, int op, const void *a, const void *b, void *out, size_t n, cuzk_gpu_msg *msg);
 
 /* Points: group 1 or 2 of `curve` (cuzk_curve). out[i] = a[i] + b[i] and
@@ -153,6 +156,10 @@ typedef struct cuzk_gpu_key_in {
      * slots, filled by several host threads (CUZK_GPU_UPLOAD_PINNED); 0:
      * straight from pageable memory, staged by the driver */
     int pinned_upload;
+    /* called after each section of points is copied (bytes so far of the
+     * points' total), on the uploading thread; NULL: none */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } cuzk_gpu_key_in;
 
 int cuzk_gpu_key_upload(const cuzk_gpu_key_in *in, cuzk_gpu_key **key, cuzk_gpu_msg *msg);

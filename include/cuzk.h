@@ -138,6 +138,16 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_selftest(void);
  * The *_open_memory variants read a caller's buffer, which must outlive the
  * handle; `name` is used in messages. */
 
+/* Progress of long work (reading and checking a key, a setup, a circuit,
+ * a key's first upload to a GPU, the engine's key loads): stage names the
+ * step, done of total counts its items so far: bytes where the stage
+ * begins with "reading" or "uploading", else points, blocks or steps.
+ * Called on the thread doing the work (the caller's, or an engine
+ * worker's), as often as every few milliseconds: the callback decides
+ * what to show; it must not call back into the library. The library
+ * itself never prints. */
+typedef void (*cuzk_progress_fn)(void *ctx, const char *stage, unsigned long long done, unsigned long long total);
+
 typedef struct cuzk_zkey cuzk_zkey;
 typedef struct cuzk_wtns cuzk_wtns;
 typedef struct cuzk_r1cs cuzk_r1cs;
@@ -153,6 +163,11 @@ typedef struct cuzk_zkey_info {
 } cuzk_zkey_info;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err);
+/* The same, reporting the read (stage "reading the key") to progress
+ * (may be NULL): a key of gigabytes takes seconds to read. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open_progress(cuzk_zkey **out, const char *path,
+                                                             cuzk_progress_fn progress, void *progress_ctx,
+                                                             cuzk_error *err);
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len,
                                                            const char *name, cuzk_error *err);
 CUZK_API void cuzk_zkey_free(cuzk_zkey *zkey);
@@ -164,6 +179,12 @@ CUZK_API void cuzk_zkey_get_info(const cuzk_zkey *zkey, cuzk_zkey_info *info);
  * subgroup checks cost tens of microseconds per point. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_check(const cuzk_zkey *zkey, int subgroup, int threads,
                                                      cuzk_error *err);
+/* The same, reporting the points checked (stages "checking A", "checking
+ * B1", ...; done and total count all sections' points) to progress (may
+ * be NULL). */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_check_progress(const cuzk_zkey *zkey, int subgroup, int threads,
+                                                              cuzk_progress_fn progress, void *progress_ctx,
+                                                              cuzk_error *err);
 
 /* The verification key as snarkjs's `zkey export verificationkey` writes it
  * (verification_key.json). *json is NUL-terminated; free it with cuzk_free. */
@@ -257,6 +278,10 @@ typedef struct cuzk_prove_options {
      * the OS CSPRNG */
     cuzk_random_fn random;
     void *random_ctx;
+    /* The key's first upload to a GPU (stage "uploading the key to GPU
+     * N"; appended with issue 18); NULL: none. */
+    cuzk_progress_fn progress;
+    void *progress_ctx;
 } cuzk_prove_options;
 
 /* Wall time of each phase of a proof, in seconds, and what the witness
@@ -311,10 +336,6 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_prove(const cuzk_zkey *zkey, const cuz
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path,
                                                      const char *zkey_path, int threads, cuzk_error *err);
 
-/* Progress of long work, called on the calling thread: stage names the
- * step ("evaluating", then the key's sections "IC", "H", "C", "A", "B1",
- * "B2"), done of total counts the points written so far. */
-typedef void (*cuzk_progress_fn)(void *ctx, const char *stage, unsigned long long done, unsigned long long total);
 
 /* Circuit-specific Groth16 setup from fresh randomness, without a ceremony:
  * tau, alpha, beta, gamma and delta are drawn from the OS CSPRNG, used and
@@ -344,7 +365,7 @@ typedef struct cuzk_setup_options {
 } cuzk_setup_options;
 
 /* Both setups behind one call: from the prepared powers of tau at
- * ptau_path (cuzk_setup_ptau; progress, device and random unused), or,
+ * ptau_path (cuzk_setup_ptau; device and random unused), or,
  * with ptau_path NULL, from fresh randomness (cuzk_setup_random). opts may
  * be NULL (the defaults). */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_path,
@@ -485,6 +506,12 @@ typedef struct cuzk_engine_config {
      * from; NULL: the OS CSPRNG */
     cuzk_random_fn random;
     void *random_ctx;
+    /* Key loads and a key's first upload to each GPU (stages "reading key
+     * NAME" and "uploading the key to GPU N (key NAME)", NAME the id or path;
+     * appended with issue 18), called on the worker doing it; NULL: none.
+     * cuzk_serve logs them (cuzk_serve_config.log) when this is NULL. */
+    cuzk_progress_fn progress;
+    void *progress_ctx;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {

@@ -22,6 +22,21 @@ echo "$out" | grep -q '^cpu backend: ' || fail "backend line missing: $out"
 out=$(CUZK_CPU_BACKEND=portable "$cuzk" selftest) || fail "selftest failed with the portable backend"
 echo "$out" | grep -q 'portable' || fail "CUZK_CPU_BACKEND=portable not honoured: $out"
 
+# progress: off a terminal nothing for short work; on one (script(1) gives
+# a terminal) one redrawn line; --quiet (-q) anywhere silences it
+fxk="$fx/bn128/tiny.zkey"
+expect 0 "$cuzk" info "$fxk" --check
+[ ! -s "$tmp/err" ] || fail "progress lines off a terminal for short work: $(cat "$tmp/err")"
+if command -v script >/dev/null; then
+  script -qc "'$cuzk' info '$fx/bls12381/poseidon3.zkey' --check" /dev/null >"$tmp/tty" 2>&1 ||
+    fail "info --check on a terminal: $(cat "$tmp/tty")"
+  grep -q "cuzk info --check: checking H: 100% (" "$tmp/tty" || fail "no progress line on a terminal: $(cat -v "$tmp/tty")"
+  script -qc "'$cuzk' info '$fx/bls12381/poseidon3.zkey' --check --quiet" /dev/null >"$tmp/tty" 2>&1
+  ! grep -q "checking" "$tmp/tty" || fail "--quiet: progress shown: $(cat -v "$tmp/tty")"
+  script -qc "'$cuzk' -q info '$fx/bls12381/poseidon3.zkey' --check" /dev/null >"$tmp/tty" 2>&1
+  ! grep -q "checking" "$tmp/tty" || fail "-q first: progress shown: $(cat -v "$tmp/tty")"
+fi
+
 # the environment the command maps to the library's options (the library
 # reads none): good values work anywhere, a bad one exits 2 naming it
 fxk="$fx/bn128/tiny.zkey"; fxw="$fx/bn128/tiny.wtns"

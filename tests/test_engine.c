@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk.h"
@@ -352,9 +353,26 @@ static void test_priorities_and_cancel(void)
     gate_destroy(&g);
 }
 
+/* The engine's progress: each key read reported up to its end, under its name. */
+typedef struct reads_heard {
+    int calls, ended, named;
+    unsigned long long total;
+} reads_heard;
+
+static void hear_reads(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
+{
+    reads_heard *h = ctx;
+    h->calls++;
+    h->named += !strcmp(stage, "reading key mul");
+    h->ended += done == total && !strcmp(stage, "reading key mul");
+    h->total = total;
+}
+
 static void test_key_cache_and_bad_input(void)
 {
-    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1, .key_cache_bytes = 1};
+    reads_heard heard = {0};
+    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1, .key_cache_bytes = 1,
+                              .progress = hear_reads, .progress_ctx = &heard};
     cuzk_engine *e;
     cuzk_error err;
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
@@ -363,6 +381,11 @@ static void test_key_cache_and_bad_input(void)
     path_of(wt, sizeof(wt), "bn128", "mul1k", "wtns");
     path_of(wt_other, sizeof(wt_other), "bls12381", "mul1k", "wtns");
     CHECK(cuzk_engine_key_load(e, "mul", zk, &err) == CUZK_OK);
+    struct stat zst;
+    CHECK(stat(zk, &zst) == 0);
+    CHECK_MSG(heard.ended == 1 && heard.named == heard.calls && heard.total == (unsigned long long)zst.st_size,
+              "key read progress: %d calls, %d named, %d ended, total %llu of %lld bytes", heard.calls, heard.named,
+              heard.ended, heard.total, (long long)zst.st_size);
     unsigned long long ids[8];
     cuzk_job_request r = {.key_id = "mul", .witness_path = wt, .priority = CUZK_PRIORITY_NORMAL};
     for (int i = 0; i < 8; i++)

@@ -42,6 +42,25 @@ static void use_fixtures(void)
 
 static int only_key = -1; /* >= 0: every proof uses that key */
 
+/* What the engine's progress reported: the key's read and its upload,
+ * each ending at done == total. */
+typedef struct heard {
+    int read_end, upload_end, calls;
+    char last_upload[400];
+} heard;
+
+static void hear_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
+{
+    heard *h = ctx;
+    h->calls++;
+    if (!strncmp(stage, "reading key ", 12) && done == total)
+        h->read_end++;
+    if (!strncmp(stage, "uploading the key to GPU 0 (key ", 32)) {
+        snprintf(h->last_upload, sizeof(h->last_upload), "%s", stage);
+        h->upload_end += done == total && total > 0;
+    }
+}
+
 /* n proofs alternating between the two keys (or of only_key); returns how
  * many ended done and fills the last job's info and the stats. */
 static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_engine_stats *st, int *on_gpu)
@@ -114,6 +133,9 @@ int main(int argc, char **argv)
         cuzk_error err = {0};
         cuzk_engine_config seeded = cfg;
         seeded.random = test_random_bytes;
+        heard h = {0};
+        seeded.progress = hear_progress; /* the key's read and first upload are reported */
+        seeded.progress_ctx = &h;
         CHECK(cuzk_engine_create(&seeded, &e, &err) == CUZK_OK);
         unsigned long long id;
         cuzk_job_request req = {.key_path = key_path[0], .witness_path = wtns_path[0]};
@@ -121,6 +143,9 @@ int main(int argc, char **argv)
         CHECK(cuzk_engine_wait(e, id, 600, &info, &err) == CUZK_OK && info.state == CUZK_JOB_DONE);
         cuzk_engine_get_stats(e, &st);
         cuzk_engine_destroy(e);
+        CHECK_MSG(h.read_end == 1 && h.upload_end == 1 && strstr(h.last_upload, key_path[0]),
+                  "progress: %d reads, %d uploads ended (%d calls; last '%s')", h.read_end, h.upload_end, h.calls,
+                  h.last_upload);
     }
     unsigned long long k0 = st.gpu_key_bytes[0], k1 = both - k0;
     CHECK(k0 > 0 && k1 > 0);

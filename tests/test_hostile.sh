@@ -13,7 +13,7 @@
 #   3 key files that change: rewritten in place (cp), truncated, while
 #     cached and while a proof holds the key: no SIGBUS, no proof with the
 #     old key
-#   4 capabilities: a bearer token (--token-file) and TLS (--tls-cert),
+#   4 capabilities: a bearer token (--token-file, rotated by SIGHUP) and TLS (--tls-cert),
 #     both required off loopback; cuzk submit with both
 #   6 durability (FAULT_FS, an LD_PRELOAD disk that fails on demand): a
 #     result that cannot be written is not reported done (and is written
@@ -213,7 +213,7 @@ kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 # --- 4. authentication and TLS
 head -c 32 /dev/urandom | base64 | tr -d '=+/' >"$tmp/token"
 printf 'short\n' >"$tmp/short.token"
-start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s8" "${paths[@]}" --token-file "$tmp/token"
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s8" "${paths[@]}" --token-file "$tmp/token" --key "t=$tk"
 tok=$(cat "$tmp/token")
 expect_code 200 "127.0.0.1:$port/healthz" # a probe needs no token
 for h in "" "Authorization: Bearer wrong-token-0123456789" "Authorization: Basic $tok" "Authorization: Bearer"; do
@@ -228,6 +228,24 @@ timeout 60 "$cuzk" submit --server "127.0.0.1:$port" --token-file "$tmp/token" "
   2>"$tmp/err" || fail "submit --token-file: $(cat "$tmp/err")"
 CUZK_TOKEN_FILE=$tmp/token timeout 60 "$cuzk" submit --server "127.0.0.1:$port" --status >/dev/null 2>"$tmp/err" ||
   fail "CUZK_TOKEN_FILE: $(cat "$tmp/err")"
+# SIGHUP reloads the token file (and the --key keys): a rotated token
+# works at once, the old one no more; a broken file keeps the token
+wait_log() { # wait_log PATTERN: the daemon's log has PATTERN within 10 s
+  for _ in $(seq 200); do grep -q -- "$1" "$out" && return 0; sleep 0.05; done
+  fail "no '$1' in the daemon's log: $(tail -5 "$out")"
+}
+head -c 32 /dev/urandom | base64 | tr -d '=+/' >"$tmp/token.new"
+mv "$tmp/token.new" "$tmp/token"
+kill -HUP "$pid"
+wait_log "SIGHUP: reloaded the token, 1 key"
+expect_code 401 -H "Authorization: Bearer $tok" "127.0.0.1:$port/v1/status"
+tok=$(cat "$tmp/token")
+expect_code 200 -H "Authorization: Bearer $tok" "127.0.0.1:$port/v1/status"
+printf 'short\n' >"$tmp/token"
+kill -HUP "$pid"
+wait_log "the old token stays"
+expect_code 200 -H "Authorization: Bearer $tok" "127.0.0.1:$port/v1/status"
+printf '%s\n' "$tok" >"$tmp/token"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 expect_fail_start() { # expect_fail_start MESSAGE SERVE_ARGS...: refuses to start, saying MESSAGE
   local msg=$1; shift

@@ -178,11 +178,19 @@ template <class Curve> struct key_impl : key_base {
     // at the end), pinned or not as the caller asked
     device_ctx *up_ctx = nullptr;
     bool up_pinned = false;
+    // progress of the points' upload, in bytes
+    void (*up_progress)(void *, uint64_t, uint64_t) = nullptr;
+    void *up_progress_ctx = nullptr;
+    uint64_t up_done = 0, up_total = 0;
 
     template <class T> int upload(T **dst, const unsigned char *src, size_t count, cuzk_gpu_msg *msg)
     {
         GPU_TRY(msg, cudaMalloc((void **)dst, (count ? count : 1) * sizeof(T)));
-        return copy_to_device(up_ctx, LANE_COPY, *dst, src, count * sizeof(T), up_ctx->copy_stream, up_pinned, msg);
+        GPU_RC(copy_to_device(up_ctx, LANE_COPY, *dst, src, count * sizeof(T), up_ctx->copy_stream, up_pinned, msg));
+        up_done += count * sizeof(T);
+        if (up_progress)
+            up_progress(up_progress_ctx, up_done, up_total);
+        return CUZK_OK;
     }
 
     // Device bytes, computed on the host: the key's points and NTT tables;
@@ -227,6 +235,9 @@ template <class Curve> struct key_impl : key_base {
         vars = n_vars;
         up_ctx = ctx;
         up_pinned = in->pinned_upload != 0;
+        up_progress = in->progress;
+        up_progress_ctx = in->progress_ctx;
+        up_total = (3 * (uint64_t)n_vars - n_public - 1 + domain) * sizeof(*a) + (uint64_t)n_vars * sizeof(*b2);
         GPU_RC(upload(&a, in->pts_a, n_vars, msg));
         GPU_RC(upload(&b1, in->pts_b1, n_vars, msg));
         GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));

@@ -195,7 +195,7 @@ int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk
     pthread_cond_init(&e->ended, &ca);
     pthread_condattr_destroy(&ca);
     if ((rc = gpu_plan_create(gpus, cfg.gpu_memory_budget, !cfg.no_prestage, &e->plan, err)) != CUZK_OK ||
-        (rc = key_cache_create(cfg.key_cache_bytes, e->plan, &e->keys, err)) != CUZK_OK) {
+        (rc = key_cache_create(cfg.key_cache_bytes, e->plan, cfg.progress, cfg.progress_ctx, &e->keys, err)) != CUZK_OK) {
         cuzk_engine_destroy(e);
         return rc;
     }
@@ -323,6 +323,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     if (!j)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     atomic_init(&j->cancel, 0);
+    j->engine = e;
     j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
     j->key_is_id = req->key_id != NULL;
     j->witness_path = dup_str(req->witness_path);

@@ -53,6 +53,7 @@
 
 typedef struct job {
     cuzk_job_info info;
+    struct cuzk_engine *engine;
     char *key_name;    /* its key's id (key_is_id) or path: two namespaces (key_cache.h) */
     int key_is_id;
     char *witness_path;

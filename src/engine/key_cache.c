@@ -19,6 +19,8 @@
 
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../formats/zkey.h"
+#include "../util/progress.h"
 
 /* What tells one version of a file from another. */
 typedef struct file_identity {
@@ -55,6 +57,8 @@ struct key_cache {
     pthread_cond_t loaded; /* a load ended */
     uint64_t budget;
     gpu_plan *plan;
+    cuzk_progress_fn progress; /* key reads (the engine's configuration) */
+    void *progress_ctx;
     key_name *names;
     key_entry *retired;
 };
@@ -85,7 +89,8 @@ static int same_identity(const file_identity *a, const file_identity *b)
            a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
-int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_error *err)
+int key_cache_create(uint64_t budget, gpu_plan *plan, cuzk_progress_fn progress, void *progress_ctx, key_cache **out,
+                     cuzk_error *err)
 {
     key_cache *kc = calloc(1, sizeof(*kc));
     *out = kc;
@@ -95,6 +100,8 @@ int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_erro
     pthread_cond_init(&kc->loaded, NULL);
     kc->budget = budget;
     kc->plan = plan;
+    kc->progress = progress;
+    kc->progress_ctx = progress_ctx;
     return CUZK_OK;
 }
 
@@ -242,6 +249,8 @@ void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
 static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted *ev, cuzk_error *err)
 {
     char *path = dup_str(n->path);
+    char stage[300];
+    snprintf(stage, sizeof(stage), "reading key %.280s", n->name);
     pthread_mutex_unlock(&kc->mu);
     int rc = CUZK_OK;
     key_entry *k = path ? calloc(1, sizeof(*k)) : NULL;
@@ -253,7 +262,7 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
         rc = cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", path,
                             strerror(errno));
     else
-        rc = cuzk_zkey_open(&k->zk, path, err);
+        rc = zkey_file_open_progress(&k->zk, path, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
     if (rc == CUZK_OK) {
         cuzk_zkey_info info;
         cuzk_zkey_get_info(k->zk, &info);

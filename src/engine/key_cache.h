@@ -19,7 +19,9 @@ typedef struct key_entry key_entry; /* a cached key, held by a job from acquire 
 
 /* budget: file bytes of cached keys (0: no limit); plan (may be NULL): the
  * plan the cache's keys are counted in. */
-int key_cache_create(uint64_t budget, gpu_plan *plan, key_cache **out, cuzk_error *err);
+/* progress (may be NULL) hears each key read, as "reading key NAME". */
+int key_cache_create(uint64_t budget, gpu_plan *plan, cuzk_progress_fn progress, void *progress_ctx, key_cache **out,
+                     cuzk_error *err);
 /* Frees every key; no entry may be held. */
 void key_cache_destroy(key_cache *kc);
 

@@ -68,11 +68,23 @@ static void stage_done(cuzk_engine *e, job *j, int rc, const cuzk_error *err, pq
     }
 }
 
-/* Every proof's options, from the engine's configuration. */
-static cuzk_prove_options proof_options(const cuzk_engine *e)
+/* A proof's key upload, reported to the engine's progress with the key's
+ * name. */
+static void job_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
+{
+    const job *j = ctx;
+    char s[360];
+    snprintf(s, sizeof(s), "%s (key %.300s)", stage, j->key_name);
+    j->engine->cfg.progress(j->engine->cfg.progress_ctx, s, done, total);
+}
+
+/* Job j's proof options, from the engine's configuration. */
+static cuzk_prove_options proof_options(const cuzk_engine *e, job *j)
 {
     const cuzk_engine_config *c = &e->cfg;
     return (cuzk_prove_options){
+        .progress = c->progress ? job_progress : NULL,
+        .progress_ctx = j,
         .threads = c->threads_per_worker,
         .device = c->device,
         .gpu_upload = c->gpu_upload,
@@ -100,7 +112,7 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
                             : cuzk_wtns_open(&j->w, j->witness_path, &err);
         t1 = cuzk_now();
         if (rc == CUZK_OK) {
-            cuzk_prove_options opts = proof_options(e);
+            cuzk_prove_options opts = proof_options(e, j);
             rc = prove_prepare(key_entry_zkey(j->key), j->w, NULL, NULL, &opts, &j->cancel, &j->ps, &err);
         }
     }

@@ -78,7 +78,8 @@ int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, 
 
 /* The file's bytes into anonymous memory, read to the end of the size it
  * had at the open. */
-static int read_private(const char *path, int fd, size_t size, void **map, cuzk_error *err)
+static int read_private(const char *path, int fd, size_t size, const progress_sink *progress, void **map,
+                        cuzk_error *err)
 {
     void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
@@ -102,6 +103,7 @@ static int read_private(const char *path, int fd, size_t size, void **map, cuzk_
                                           path, done, size);
         }
         done += (size_t)r;
+        progress_report(progress, done, size);
     }
     mprotect(mem, size, PROT_READ);
     *map = mem;
@@ -109,6 +111,12 @@ static int read_private(const char *path, int fd, size_t size, void **map, cuzk_
 }
 
 int map_file(const char *path, binfile_mode mode, void **map, size_t *size, cuzk_error *err)
+{
+    return map_file_progress(path, mode, NULL, map, size, err);
+}
+
+int map_file_progress(const char *path, binfile_mode mode, const progress_sink *progress, void **map, size_t *size,
+                      cuzk_error *err)
 {
     *map = NULL;
     *size = 0;
@@ -123,7 +131,7 @@ int map_file(const char *path, binfile_mode mode, void **map, size_t *size, cuzk
     }
     size_t n = (size_t)st.st_size;
     if (n > 0 && mode == BINFILE_READ) {
-        rc = read_private(path, fd, n, map, err);
+        rc = read_private(path, fd, n, progress, map, err);
     } else if (n > 0) {
         *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (*map == MAP_FAILED) {
@@ -145,12 +153,12 @@ void unmap_file(void *map, size_t size)
 }
 
 int binfile_open(binfile *bf, const char *path, binfile_mode mode, const char *magic, uint32_t max_version,
-                 cuzk_error *err)
+                 const progress_sink *progress, cuzk_error *err)
 {
     memset(bf, 0, sizeof(*bf));
     void *map;
     size_t size;
-    int rc = map_file(path, mode, &map, &size, err);
+    int rc = map_file_progress(path, mode, progress, &map, &size, err);
     if (rc != CUZK_OK)
         return rc;
     static const unsigned char empty[1];

@@ -19,5 +19,7 @@ struct cuzk_r1cs {
 
 /* cuzk_r1cs_open mapped instead of read (BINFILE_MAP): for `cuzk info` */
 int cuzk_r1cs_map(struct cuzk_r1cs **out, const char *path, cuzk_error *err);
+/* cuzk_r1cs_open reporting the read (a setup of a large circuit) */
+int cuzk_r1cs_open_progress(struct cuzk_r1cs **out, const char *path, const progress_sink *progress, cuzk_error *err);
 
 #endif

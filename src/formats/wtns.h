@@ -15,6 +15,7 @@ struct cuzk_wtns {
 
 /* cuzk_wtns_open mapped instead of read (BINFILE_MAP): for `cuzk info` */
 int cuzk_wtns_map(struct cuzk_wtns **out, const char *path, cuzk_error *err);
+int cuzk_wtns_open_progress(struct cuzk_wtns **out, const char *path, const progress_sink *progress, cuzk_error *err);
 
 /* Writes a witness (version 2): n values of 32 bytes, plain little-endian,
  * each below the curve's r. Atomic: the file appears complete or not at all. */

@@ -1,6 +1,7 @@
 #include "zkey.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -153,61 +154,99 @@ void cuzk_zkey_get_info(const cuzk_zkey *zk, cuzk_zkey_info *info)
 
 /* ------------------------------------------------------------ full check */
 
-typedef struct point_job {
+/* The points of one section, checked by `threads` threads taking chunks
+ * in turn; the calling thread checks chunks too and reports progress
+ * between them (a callback on the caller's thread). */
+enum { CHECK_CHUNK = 4096 }; /* points: ~0.2 s of subgroup checks on one core */
+
+typedef struct point_pool {
     const struct cuzk_zkey *zk;
     const unsigned char *pts;
-    size_t begin, end; /* point indices */
+    size_t n, point_bytes;
     int group, subgroup;
-    int rc;
+    atomic_size_t next;   /* the next chunk's first point */
+    atomic_size_t done;   /* points checked */
+    atomic_int failed;    /* a bad point was found: stop taking chunks */
+    pthread_mutex_t mu;
+    int rc;               /* the lowest bad point's status */
     size_t bad;
-} point_job;
+} point_pool;
+
+/* One chunk; 0 when there is none left. */
+static int check_chunk(point_pool *pp)
+{
+    if (atomic_load(&pp->failed))
+        return 0;
+    size_t begin = atomic_fetch_add(&pp->next, CHECK_CHUNK);
+    if (begin >= pp->n)
+        return 0;
+    size_t end = pp->n - begin < CHECK_CHUNK ? pp->n : begin + CHECK_CHUNK, bad = 0;
+    int rc = cuzk_core()->check_points(pp->zk->curve->id, pp->group, pp->pts + begin * pp->point_bytes, end - begin,
+                                       pp->subgroup, &bad);
+    if (rc != CUZK_OK) {
+        pthread_mutex_lock(&pp->mu);
+        if (pp->rc == CUZK_OK || begin + bad < pp->bad) {
+            pp->rc = rc;
+            pp->bad = begin + bad;
+        }
+        pthread_mutex_unlock(&pp->mu);
+        atomic_store(&pp->failed, 1);
+    }
+    atomic_fetch_add(&pp->done, end - begin);
+    return 1;
+}
 
 static void *point_worker(void *arg)
 {
-    point_job *j = arg;
-    size_t sz = j->group == 1 ? j->zk->curve->g1_bytes : j->zk->curve->g2_bytes;
-    size_t bad = 0;
-    j->rc = cuzk_core()->check_points(j->zk->curve->id, j->group, j->pts + j->begin * sz, j->end - j->begin,
-                                      j->subgroup, &bad);
-    j->bad = j->begin + bad;
+    while (check_chunk(arg))
+        ;
     return NULL;
 }
 
-/* Checks n points with `threads` threads; reports the first bad one. */
+/* Checks n points with `threads` threads; reports the first bad one
+ * found. base/total: the points before this section and in all, for
+ * progress. */
 static int check_section(const struct cuzk_zkey *zk, const unsigned char *pts, size_t n, int group, int subgroup,
-                         int threads, uint32_t id, const char *what, cuzk_error *err)
+                         int threads, uint32_t id, const char *what, const progress_sink *progress,
+                         unsigned long long base, unsigned long long total, cuzk_error *err)
 {
     enum { MAX_THREADS = 256 };
-    point_job jobs[MAX_THREADS];
     pthread_t tids[MAX_THREADS];
     int started[MAX_THREADS] = {0};
+    point_pool pp = {.zk = zk, .pts = pts, .n = n, .group = group, .subgroup = subgroup, .rc = CUZK_OK};
+    pp.point_bytes = group == 1 ? zk->curve->g1_bytes : zk->curve->g2_bytes;
+    atomic_init(&pp.next, 0);
+    atomic_init(&pp.done, 0);
+    atomic_init(&pp.failed, 0);
+    pthread_mutex_init(&pp.mu, NULL);
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
-    if ((size_t)threads > n)
-        threads = n ? (int)n : 1;
-    for (int t = 0; t < threads; t++) {
-        jobs[t] = (point_job){zk, pts, n * t / threads, n * (t + 1) / threads, group, subgroup, CUZK_OK, 0};
-        started[t] = threads > 1 && pthread_create(&tids[t], NULL, point_worker, &jobs[t]) == 0;
-        if (!started[t])
-            point_worker(&jobs[t]);
-    }
-    int rc = CUZK_OK;
-    size_t bad = 0;
-    for (int t = 0; t < threads; t++) {
+    size_t chunks = (n + CHECK_CHUNK - 1) / CHECK_CHUNK;
+    if ((size_t)threads > chunks)
+        threads = chunks ? (int)chunks : 1;
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&tids[t], NULL, point_worker, &pp) == 0;
+    progress_report(progress, base, total);
+    while (check_chunk(&pp))
+        progress_report(progress, base + atomic_load(&pp.done), total);
+    for (int t = 1; t < threads; t++)
         if (started[t])
             pthread_join(tids[t], NULL);
-        if (jobs[t].rc != CUZK_OK && rc == CUZK_OK) {
-            rc = jobs[t].rc;
-            bad = jobs[t].bad;
-        }
-    }
-    if (rc != CUZK_OK)
-        return cuzk_error_set(err, rc, "%s: section %u (%s): point %zu of %zu: %s", zk->bf.name, id, what, bad, n,
-                              cuzk_strerror(rc));
+    pthread_mutex_destroy(&pp.mu);
+    if (pp.rc != CUZK_OK)
+        return cuzk_error_set(err, pp.rc, "%s: section %u (%s): point %zu of %zu: %s", zk->bf.name, id, what, pp.bad,
+                              n, cuzk_strerror(pp.rc));
+    progress_report(progress, base + n, total);
     return CUZK_OK;
 }
 
 int cuzk_zkey_check(const cuzk_zkey *zk, int subgroup, int threads, cuzk_error *err)
+{
+    return cuzk_zkey_check_progress(zk, subgroup, threads, NULL, NULL, err);
+}
+
+int cuzk_zkey_check_progress(const cuzk_zkey *zk, int subgroup, int threads, cuzk_progress_fn progress,
+                             void *progress_ctx, cuzk_error *err)
 {
     if (!zk)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_check: NULL key");
@@ -225,13 +264,30 @@ int cuzk_zkey_check(const cuzk_zkey *zk, int subgroup, int threads, cuzk_error *
                                   zk->domain_size, zk->n_vars);
     }
     size_t nv = zk->n_vars, nc = zk->n_vars - zk->n_public - 1;
-    int rc;
-    if ((rc = check_section(zk, zk->a, nv, 1, subgroup, threads, ZKEY_SEC_A, "A", err)) ||
-        (rc = check_section(zk, zk->b1, nv, 1, subgroup, threads, ZKEY_SEC_B1, "B1", err)) ||
-        (rc = check_section(zk, zk->b2, nv, 2, subgroup, threads, ZKEY_SEC_B2, "B2", err)) ||
-        (rc = check_section(zk, zk->c, nc, 1, subgroup, threads, ZKEY_SEC_C, "C", err)) ||
-        (rc = check_section(zk, zk->h, zk->domain_size, 1, subgroup, threads, ZKEY_SEC_H, "H", err)))
-        return rc;
+    const struct {
+        const unsigned char *pts;
+        size_t n;
+        int group;
+        uint32_t id;
+        const char *what, *stage;
+    } sec[] = {
+        {zk->a, nv, 1, ZKEY_SEC_A, "A", "checking A"},
+        {zk->b1, nv, 1, ZKEY_SEC_B1, "B1", "checking B1"},
+        {zk->b2, nv, 2, ZKEY_SEC_B2, "B2", "checking B2"},
+        {zk->c, nc, 1, ZKEY_SEC_C, "C", "checking C"},
+        {zk->h, zk->domain_size, 1, ZKEY_SEC_H, "H", "checking H"},
+    };
+    unsigned long long total = 0, base = 0;
+    for (size_t i = 0; i < sizeof(sec) / sizeof(sec[0]); i++)
+        total += sec[i].n;
+    for (size_t i = 0; i < sizeof(sec) / sizeof(sec[0]); i++) {
+        progress_sink ps = {progress, progress_ctx, sec[i].stage};
+        int rc = check_section(zk, sec[i].pts, sec[i].n, sec[i].group, subgroup, threads, sec[i].id, sec[i].what, &ps,
+                               base, total, err);
+        if (rc != CUZK_OK)
+            return rc;
+        base += sec[i].n;
+    }
     return CUZK_OK;
 }
 

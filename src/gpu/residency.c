@@ -106,6 +106,11 @@ void residency_footprint_of(const struct cuzk_zkey *zk, int gpu, int cpu_eval, u
     pthread_mutex_unlock(&lock);
 }
 
+static void upload_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_report(ctx, done, total);
+}
+
 /* Outside the lock: the upload of a slot this thread set UPLOADING. */
 static int upload(const struct cuzk_zkey *zk, const residency_request *req, cuzk_gpu_key **copy, cuzk_error *err)
 {
@@ -129,6 +134,10 @@ static int upload(const struct cuzk_zkey *zk, const residency_request *req, cuzk
                                   cuzk_size_str(room).s);
     }
     cuzk_gpu_key_in in = key_input(zk, req->gpu, with_matrices, req->pinned);
+    if (req->progress && req->progress->fn) {
+        in.progress = upload_progress;
+        in.progress_ctx = (void *)req->progress;
+    }
     cuzk_gpu_msg m = {{0}};
     int rc = cuzk_gpu_key_upload(&in, copy, &m);
     if (rc != CUZK_OK)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../../include/cuzk.h"
+#include "../util/progress.h"
 
 struct cuzk_zkey;
 struct cuzk_gpu_key;
@@ -74,6 +75,7 @@ typedef struct residency_request {
      * failure is final for this key and GPU). 1: a plan made room for the
      * copy, with its matrices when with_matrices; a failure is not final */
     int planned, with_matrices;
+    const progress_sink *progress; /* the upload's bytes (may be NULL) */
 } residency_request;
 
 /* The key's copy on req->gpu in *copy (uploaded now, in *upload_seconds,

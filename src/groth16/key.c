@@ -10,6 +10,13 @@ int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err)
     return zkey_file_open(out, path, err);
 }
 
+int cuzk_zkey_open_progress(cuzk_zkey **out, const char *path, cuzk_progress_fn progress, void *progress_ctx,
+                            cuzk_error *err)
+{
+    progress_sink ps = {progress, progress_ctx, "reading the key"};
+    return zkey_file_open_progress(out, path, &ps, err);
+}
+
 int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len, const char *name, cuzk_error *err)
 {
     return zkey_file_open_memory(out, data, len, name, err);

@@ -10,6 +10,7 @@
 #include "../formats/snarkjs_json.h"
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/progress.h"
 #include "../util/rand.h"
 #include "../util/util.h"
 
@@ -67,6 +68,8 @@ struct prove_state {
     int pinned;        /* GPU uploads through the pinned slots (CUZK_GPU_UPLOAD_PINNED) */
     int cpu_eval;      /* the CPU evaluates a, b for the GPU (CUZK_GPU_EVAL_CPU) */
     uint64_t forced_chunk; /* opts->gpu_msm_chunk (testing): the MSMs' chunk whatever the plan says */
+    cuzk_progress_fn progress; /* opts->progress: the key's first upload to a GPU */
+    void *progress_ctx;
     const atomic_int *cancel;
     unsigned char r[32], s[32]; /* in.r and in.s point here */
     core_prove_in in;
@@ -206,12 +209,16 @@ static int compute_gpu_path(prove_state *st, const prove_gpu_grant *grant, cuzk_
 {
     if (grant)
         st->gpu = grant->gpu;
+    char stage[48];
+    snprintf(stage, sizeof(stage), "uploading the key to GPU %d", st->gpu);
+    progress_sink upload_progress = {st->progress, st->progress_ctx, stage};
     residency_request req = {
         .gpu = st->gpu,
         .pinned = st->pinned,
         .cpu_eval = st->cpu_eval,
         .planned = grant != NULL,
         .with_matrices = grant ? grant->with_matrices : 1,
+        .progress = &upload_progress,
     };
     cuzk_gpu_key *key = NULL;
     cuzk_error kerr = {0};
@@ -402,6 +409,8 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
     st->no_verify = opts && opts->no_verify;
     st->pinned = !opts || opts->gpu_upload == CUZK_GPU_UPLOAD_PINNED;
     st->cpu_eval = opts && opts->gpu_eval == CUZK_GPU_EVAL_CPU;
+    st->progress = opts ? opts->progress : NULL;
+    st->progress_ctx = opts ? opts->progress_ctx : NULL;
     st->forced_chunk = opts ? opts->gpu_msm_chunk : 0;
     st->cancel = cancel;
     st->gpu = gpu;

@@ -126,15 +126,28 @@ static int default_threads(int threads)
     return n > 0 ? (int)n : 1;
 }
 
-int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads,
-                    cuzk_error *err)
+/* The steps of a setup from a ptau, as progress reports them (one step
+ * each: the points come from the core in one call). */
+enum { PTAU_STEP_POINTS, PTAU_STEP_HASH, PTAU_STEP_WRITE, PTAU_STEPS };
+
+static void ptau_step(cuzk_progress_fn progress, void *ctx, int step)
+{
+    static const char *const name[PTAU_STEPS] = {"computing the key's points", "hashing the key",
+                                                 "writing the key"};
+    if (progress)
+        progress(ctx, name[step], (unsigned long long)step, PTAU_STEPS);
+}
+
+static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads,
+                      cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
 {
     if (!r1cs_path || !ptau_path || !zkey_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_setup_ptau: NULL argument");
     threads = default_threads(threads);
     cuzk_r1cs *r;
     ptau_file pt;
-    int rc = cuzk_r1cs_open(&r, r1cs_path, err);
+    progress_sink reading = {progress, progress_ctx, "reading the circuit"};
+    int rc = cuzk_r1cs_open_progress(&r, r1cs_path, &reading, err);
     if (rc != CUZK_OK)
         return rc;
     if ((rc = ptau_open(&pt, ptau_path, err)) != CUZK_OK) {
@@ -186,6 +199,7 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
         .lag_alpha_g1 = ptau_level(pt.lagrange_alpha_g1, cir_power, g1),
         .lag_beta_g1 = ptau_level(pt.lagrange_beta_g1, cir_power, g1),
     };
+    ptau_step(progress, progress_ctx, PTAU_STEP_POINTS);
     uint32_t count = (uint32_t)n_coefs;
     memcpy(coefs, &count, 4);
     cuzk_core()->setup_coefs(c->id, coefs + 4, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
@@ -200,6 +214,7 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
         memcpy(h + j * g1, l2n + (2 * j + 1) * g1, g1);
 
     /* snarkjs's circuit hash over the key's points */
+    ptau_step(progress, progress_ctx, PTAU_STEP_HASH);
     unsigned char g1gen[96], g2gen[192], cs_hash[64];
     cuzk_core()->generators(c->id, g1gen, g2gen);
     blake2b_state bh;
@@ -226,6 +241,7 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
     blake2b_final(&bh, cs_hash);
 
     /* the file, in snarkjs's section order */
+    ptau_step(progress, progress_ctx, PTAU_STEP_WRITE);
     binwriter w;
     if ((rc = binwriter_open(&w, zkey_path, "zkey", 1, 10, err)) != CUZK_OK)
         goto done;
@@ -250,6 +266,8 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
     binwriter_u32(&w, 0);
     binwriter_section_end(&w);
     rc = binwriter_commit(&w, err);
+    if (rc == CUZK_OK && progress)
+        progress(progress_ctx, "writing the key", PTAU_STEPS, PTAU_STEPS);
 done:
     free(a);
     free(b1);
@@ -262,6 +280,12 @@ done:
     ptau_close(&pt);
     cuzk_r1cs_free(r);
     return rc;
+}
+
+int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads,
+                    cuzk_error *err)
+{
+    return setup_ptau(r1cs_path, ptau_path, zkey_path, threads, NULL, NULL, err);
 }
 
 /* ------------------------------------------------------------ random setup */
@@ -411,7 +435,8 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
     const cuzk_progress_fn progress = o->progress;
     void *const progress_ctx = o->progress_ctx;
     cuzk_r1cs *r;
-    int rc = cuzk_r1cs_open(&r, r1cs_path, err);
+    progress_sink reading = {progress, progress_ctx, "reading the circuit"};
+    int rc = cuzk_r1cs_open_progress(&r, r1cs_path, &reading, err);
     if (rc != CUZK_OK)
         return rc;
     const curve_desc *c = r->curve;
@@ -462,7 +487,7 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         goto done;
     }
     if (progress)
-        progress(progress_ctx, "evaluating", 0, 1);
+        progress(progress_ctx, "evaluating the circuit at tau", 0, 1);
     if ((rc = cuzk_core()->setup_random_scalars(&st)) != CUZK_OK ||
         (rc = cuzk_core()->setup_random_points(&st, SETUP_KIND_VK, 0, 0, vk)) != CUZK_OK) {
         rc = cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
@@ -485,12 +510,12 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         cuzk_core()->generators(c->id, rw.gen1, rw.gen2);
     }
     size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
-    if ((rc = write_random_section(&rw, ZKEY_SEC_IC, SETUP_KIND_IC, npub1, g1, "IC")) != CUZK_OK ||
-        (rc = write_random_section(&rw, ZKEY_SEC_H, SETUP_KIND_H, n, g1, "H")) != CUZK_OK ||
-        (rc = write_random_section(&rw, ZKEY_SEC_C, SETUP_KIND_C, nv - npub1, g1, "C")) != CUZK_OK ||
-        (rc = write_random_section(&rw, ZKEY_SEC_A, SETUP_KIND_A, nv, g1, "A")) != CUZK_OK ||
-        (rc = write_random_section(&rw, ZKEY_SEC_B1, SETUP_KIND_B1, nv, g1, "B1")) != CUZK_OK ||
-        (rc = write_random_section(&rw, ZKEY_SEC_B2, SETUP_KIND_B2, nv, g2, "B2")) != CUZK_OK)
+    if ((rc = write_random_section(&rw, ZKEY_SEC_IC, SETUP_KIND_IC, npub1, g1, "computing IC")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_H, SETUP_KIND_H, n, g1, "computing H")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_C, SETUP_KIND_C, nv - npub1, g1, "computing C")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_A, SETUP_KIND_A, nv, g1, "computing A")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_B1, SETUP_KIND_B1, nv, g1, "computing B1")) != CUZK_OK ||
+        (rc = write_random_section(&rw, ZKEY_SEC_B2, SETUP_KIND_B2, nv, g2, "computing B2")) != CUZK_OK)
         goto fail;
     /* no ceremony, so no circuit hash to record: zeros, and no contributions */
     unsigned char zeros[64] = {0};
@@ -548,7 +573,7 @@ int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_pa
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "setup options: threads must be >= 0, got %d",
                               o.threads);
     if (ptau_path)
-        return cuzk_setup_ptau(r1cs_path, ptau_path, zkey_path, o.threads, err);
+        return setup_ptau(r1cs_path, ptau_path, zkey_path, o.threads, o.progress, o.progress_ctx, err);
     int gpus = 0;
     if (o.device == CUZK_DEVICE_GPU && (cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0))
         return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "setup of %s: %s", r1cs_path,

@@ -43,6 +43,56 @@ static int read_pem(const char *path, const char *flag, char **out, cuzk_error *
     return CUZK_OK;
 }
 
+/* The token file's first line and its SHA-256 (what requests are
+ * compared with). */
+static int read_token(const char *path, char **token, unsigned char digest[32], cuzk_error *err)
+{
+    char *text;
+    int rc = read_flag_file(path, "--token-file", TOKEN_MAX + 2, "a token file (one line)", &text, err);
+    if (rc != CUZK_OK)
+        return rc;
+    size_t n = strcspn(text, "\r\n");
+    text[n] = 0;
+    int printable = 1;
+    for (size_t i = 0; i < n; i++)
+        printable &= text[i] > 0x20 && text[i] < 0x7f;
+    if (n < TOKEN_MIN || n > TOKEN_MAX || !printable) {
+        memset(text, 0, n);
+        free(text);
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "--token-file %s: its first line must be the token, %d to %d printable characters "
+                              "without blanks (e.g. head -c 32 /dev/urandom | base64 > FILE), found %zu%s",
+                              path, TOKEN_MIN, TOKEN_MAX, n, printable ? "" : " with other bytes");
+    }
+    *token = text;
+    sha256_state h;
+    sha256_init(&h);
+    sha256_update(&h, text, n);
+    sha256_final(&h, digest);
+    return CUZK_OK;
+}
+
+int auth_reload(server *s, int *reloaded, cuzk_error *err)
+{
+    *reloaded = 0;
+    if (!s->cfg.token_file)
+        return CUZK_OK;
+    char *token;
+    unsigned char digest[32];
+    int rc = read_token(s->cfg.token_file, &token, digest, err);
+    if (rc != CUZK_OK)
+        return rc; /* the old token stays */
+    pthread_mutex_lock(&s->auth_mu);
+    char *old = s->token;
+    s->token = token;
+    memcpy(s->token_digest, digest, 32);
+    pthread_mutex_unlock(&s->auth_mu);
+    memset(old, 0, strlen(old));
+    free(old);
+    *reloaded = 1;
+    return CUZK_OK;
+}
+
 int auth_init(server *s, cuzk_error *err)
 {
     const cuzk_serve_config *c = &s->cfg;
@@ -58,29 +108,8 @@ int auth_init(server *s, cuzk_error *err)
         if (rc != CUZK_OK)
             return rc;
     }
-    if (c->token_file) {
-        char *text;
-        int rc = read_flag_file(c->token_file, "--token-file", TOKEN_MAX + 2, "a token file (one line)", &text, err);
-        if (rc != CUZK_OK)
-            return rc;
-        size_t n = strcspn(text, "\r\n");
-        text[n] = 0;
-        int printable = 1;
-        for (size_t i = 0; i < n; i++)
-            printable &= text[i] > 0x20 && text[i] < 0x7f;
-        if (n < TOKEN_MIN || n > TOKEN_MAX || !printable) {
-            free(text);
-            return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                                  "--token-file %s: its first line must be the token, %d to %d printable characters "
-                                  "without blanks (e.g. head -c 32 /dev/urandom | base64 > FILE), found %zu%s",
-                                  c->token_file, TOKEN_MIN, TOKEN_MAX, n, printable ? "" : " with other bytes");
-        }
-        s->token = text;
-        sha256_state h;
-        sha256_init(&h);
-        sha256_update(&h, text, n);
-        sha256_final(&h, s->token_digest);
-    }
+    if (c->token_file)
+        return read_token(c->token_file, &s->token, s->token_digest, err);
     return CUZK_OK;
 }
 
@@ -116,9 +145,13 @@ int auth_allowed(const server *s, struct MHD_Connection *c, const char *url, con
     sha256_init(&st);
     sha256_update(&st, h, strlen(h));
     sha256_final(&st, d);
+    unsigned char want[32];
+    pthread_mutex_lock((pthread_mutex_t *)&s->auth_mu); /* SIGHUP may swap it (auth_reload) */
+    memcpy(want, s->token_digest, 32);
+    pthread_mutex_unlock((pthread_mutex_t *)&s->auth_mu);
     unsigned char diff = 0;
     for (int i = 0; i < 32; i++)
-        diff |= (unsigned char)(d[i] ^ s->token_digest[i]);
+        diff |= (unsigned char)(d[i] ^ want[i]);
     return diff == 0;
 }
 

@@ -114,13 +114,15 @@ int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
 {
     if (!cfg || !cfg->host || !cfg->state_dir)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_serve: NULL argument");
-    /* SIGTERM and SIGINT are blocked in every thread (the engine's and
-     * libmicrohttpd's inherit the mask) and taken by sigwait below, so the
-     * shutdown never depends on which thread a signal lands in */
+    /* SIGTERM, SIGINT (stop) and SIGHUP (reload) are blocked in every
+     * thread (the engine's and libmicrohttpd's inherit the mask) and taken
+     * by sigwait below, so neither depends on which thread a signal lands
+     * in */
     sigset_t stop_signals, old_mask;
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGTERM);
     sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
     int rc = serve_blocked(cfg, &stop_signals, err);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
@@ -257,6 +259,75 @@ static void serve_shutdown(server *s, struct MHD_Daemon *d)
     MHD_stop_daemon(d);
 }
 
+/* The engine's progress (key reads, first uploads) as log lines: one
+ * every 5 s for a stage that runs longer than 2 s, and one when it ends. */
+enum { PROGRESS_QUIET_FOR = 2, PROGRESS_EVERY = 5 };
+
+static void server_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
+{
+    server *s = ctx;
+    double now = cuzk_now();
+    enum { N = sizeof(s->progress) / sizeof(s->progress[0]) };
+    char line[400];
+    int show = 0;
+    pthread_mutex_lock(&s->progress_mu);
+    progress_meter *m = NULL;
+    for (int i = 0; i < N && !m; i++)
+        if (s->progress[i].start > 0 && !strncmp(s->progress[i].stage, stage, sizeof(s->progress[i].stage) - 1))
+            m = &s->progress[i];
+    for (int i = 0; i < N && !m; i++)
+        if (s->progress[i].start == 0)
+            m = &s->progress[i];
+    if (!m) /* more at once than slots: the oldest gives way */
+        for (int i = 0; i < N; i++)
+            if (!m || s->progress[i].start < m->start)
+                m = &s->progress[i];
+    progress_meter_update(m, stage, done, total, now);
+    int finished = done >= total;
+    if ((now - m->start >= PROGRESS_QUIET_FOR && now - m->last_line >= PROGRESS_EVERY) || (finished && m->lines)) {
+        progress_format(m, done, total, now, line, sizeof(line));
+        if (finished)
+            snprintf(line + strlen(line), sizeof(line) - strlen(line), " in %.1f s", now - m->start);
+        m->last_line = now;
+        m->lines++;
+        show = 1;
+    }
+    if (finished)
+        m->start = 0; /* the slot is free */
+    pthread_mutex_unlock(&s->progress_mu);
+    if (show)
+        server_log(s, CUZK_LOG_INFO, "%s", line);
+}
+
+/* SIGHUP: what can change without a restart is read again: the token
+ * file (a rotated token; connections already accepted keep nothing of
+ * the old one) and the operator's --key ID=PATH keys (a key file
+ * replaced: its id gets the new key, jobs running finish with the old).
+ * What fails to load keeps what was there, with a message. The listen
+ * address, TLS files, directories and engine options need a restart. */
+static void serve_reload(server *s)
+{
+    cuzk_error e = {0};
+    int token = 0, keys = 0, failed = 0;
+    if (auth_reload(s, &token, &e) != CUZK_OK) {
+        server_log(s, CUZK_LOG_ERROR, "SIGHUP: %s; the old token stays", e.message);
+        failed++;
+    }
+    for (unsigned i = 0; i < s->cfg.n_keys; i++) {
+        const char *id = s->cfg.key_ids[i], *path = s->cfg.key_paths[i];
+        e = (cuzk_error){0};
+        if (cuzk_engine_key_load(s->engine, id, path, &e) == CUZK_OK)
+            keys++;
+        else {
+            server_log(s, CUZK_LOG_ERROR, "SIGHUP: --key %s=%s: %s; the key loaded before stays", id, path,
+                       e.message);
+            failed++;
+        }
+    }
+    server_log(s, failed ? CUZK_LOG_WARN : CUZK_LOG_INFO, "SIGHUP: reloaded %s%u key%s%s", token ? "the token, " : "",
+               keys, keys == 1 ? "" : "s", failed ? " (some failed: see above)" : "");
+}
+
 /* The operator's --key ID=PATH keys, loaded before the journal resumes the
  * jobs that name them. */
 static int preload_keys(server *s, cuzk_error *err)
@@ -305,11 +376,18 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.vks_dir, strerror(errno));
     fit_descriptors(&s);
     pthread_mutex_init(&s.mu, NULL);
+    pthread_mutex_init(&s.progress_mu, NULL);
+    pthread_mutex_init(&s.auth_mu, NULL);
     pthread_cond_init(&s.published, NULL);
     struct MHD_Daemon *d = NULL;
     unsigned resubmitted = 0;
+    cuzk_engine_config ecfg = cfg->engine;
+    if (!ecfg.progress && cfg->log) {
+        ecfg.progress = server_progress;
+        ecfg.progress_ctx = &s;
+    }
     if ((rc = paths_init(&s, err)) != CUZK_OK || (rc = auth_init(&s, err)) != CUZK_OK ||
-        (rc = cuzk_engine_create(&cfg->engine, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK ||
+        (rc = cuzk_engine_create(&ecfg, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK ||
         (rc = journal_recover(&s, &resubmitted, err)) != CUZK_OK)
         goto out;
     /* epoll from a pool of threads: a connection costs a socket, not a
@@ -352,9 +430,14 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         }
         s.checker_started = 1;
     }
-    int sig = 0;
-    while (sigwait(stop_signals, &sig) != 0)
-        ;
+    for (;;) {
+        int sig = 0;
+        if (sigwait(stop_signals, &sig) != 0)
+            continue;
+        if (sig != SIGHUP)
+            break;
+        serve_reload(&s);
+    }
     server_log(&s, CUZK_LOG_INFO, "stopping");
     serve_shutdown(&s, d);
     d = NULL;
@@ -377,6 +460,8 @@ out:
     paths_free(&s);
     pthread_cond_destroy(&s.published);
     pthread_mutex_destroy(&s.mu);
+    pthread_mutex_destroy(&s.progress_mu);
+    pthread_mutex_destroy(&s.auth_mu);
     return rc;
 }
 

@@ -53,6 +53,7 @@
 #include <signal.h>
 
 #include "../../include/cuzk.h"
+#include "../util/progress.h"
 #include "../util/url_id.h"
 
 #define SERVER_MAX_JOBS_TABLE 65536
@@ -123,6 +124,7 @@ typedef struct server {
     cuzk_serve_config cfg;
     char *token;                     /* --token-file's token, NULL: none */
     unsigned char token_digest[32];  /* its SHA-256, what requests are compared with */
+    pthread_mutex_t auth_mu;         /* token and digest, swapped by SIGHUP */
     char *tls_cert, *tls_key;        /* PEM, NULL: plain HTTP */
     char *dirs[2][SERVER_MAX_DIRS]; /* PATHS_KEY, PATHS_WITNESS: the operator's directories, resolved */
     unsigned n_dirs[2];
@@ -130,6 +132,10 @@ typedef struct server {
     char jobs_dir[4096];
     char vks_dir[4096];       /* verification keys of stored proofs, by SHA-256 */
     char journal_error[400];  /* why the last journal write failed; "" while writes succeed */
+    /* key reads and uploads logged as they go (server_progress): a few
+     * at once, each its own stage */
+    pthread_mutex_t progress_mu;
+    progress_meter progress[4];
     pthread_mutex_t mu;
     sjob *jobs;
     unsigned n_jobs;
@@ -172,6 +178,9 @@ void server_log(const server *s, cuzk_log_level level, const char *fmt, ...) __a
 
 /* auth.c: who may talk to the daemon */
 int auth_init(server *s, cuzk_error *err); /* reads the token and TLS files */
+/* SIGHUP: the token file read again (*reloaded = 1); on failure the old
+ * token stays and err says why. */
+int auth_reload(server *s, int *reloaded, cuzk_error *err);
 void auth_free(server *s);
 /* Whether a request may go on: no token configured, GET /healthz, or the
  * right bearer token (compared in constant time). */

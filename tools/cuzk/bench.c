@@ -116,16 +116,22 @@ int cmd_bench(int argc, char **argv)
     cfg.max_jobs = (unsigned)jobs;
     cuzk_error err = {0};
     cuzk_engine *e;
+    progress_state ps = progress_start("bench"); /* the key's read and upload, then the jobs */
+    cfg.progress = print_progress;
+    cfg.progress_ctx = &ps;
     if (cuzk_engine_create(&cfg, &e, &err) != CUZK_OK)
         return fail_err(&err);
     /* the first proof loads the key (and uploads it to a GPU): not timed */
     unsigned long long id;
     cuzk_job_request req = {.key_path = paths[0], .witness_path = paths[1], .priority = CUZK_PRIORITY_NORMAL};
     cuzk_job_info info;
+    print_progress(&ps, "the first proof (not timed)", 0, 1);
     if (cuzk_engine_submit(e, &req, &id, &err) != CUZK_OK || cuzk_engine_wait(e, id, -1, &info, &err) != CUZK_OK) {
         cuzk_engine_destroy(e);
+        progress_done(&ps);
         return fail_err(&err);
     }
+    print_progress(&ps, "the first proof (not timed)", 1, 1);
     if (info.state != CUZK_JOB_DONE) {
         cuzk_engine_destroy(e);
         return fail("%s", info.error);
@@ -155,6 +161,7 @@ int cmd_bench(int argc, char **argv)
     cuzk_timings sum = {0};
     int failed = 0;
     for (int i = 0; i < jobs; i++) {
+        print_progress(&ps, "proofs", (unsigned long long)i, (unsigned long long)jobs);
         if (cuzk_engine_wait(e, ids[i], -1, &info, &err) != CUZK_OK || info.state != CUZK_JOB_DONE) {
             if (!failed)
                 fprintf(stderr, "cuzk: job %d failed: %s\n", i, info.error);
@@ -166,6 +173,8 @@ int cmd_bench(int argc, char **argv)
             *(double *)(void *)((char *)&sum + timing_fields[k].offset) += timing_value(&info.timings, &timing_fields[k]);
     }
     double wall = cuzk_now() - t0;
+    print_progress(&ps, "proofs", (unsigned long long)jobs, (unsigned long long)jobs);
+    progress_done(&ps);
     cuzk_engine_stats st;
     cuzk_engine_get_stats(e, &st);
     cuzk_engine_destroy(e);

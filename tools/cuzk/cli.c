@@ -2,9 +2,11 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/engine/options.h"
 #include "../../src/util/clock.h"
@@ -199,25 +201,64 @@ int cli_env_setup(cuzk_setup_options *opts)
 
 /* ------------------------------------------------------------ progress */
 
+int cli_quiet;
+static pthread_mutex_t progress_mu = PTHREAD_MUTEX_INITIALIZER;
+
+enum { PROGRESS_QUIET_FOR = 2, PROGRESS_EVERY = 5 }; /* seconds, off a terminal */
+#define PROGRESS_REDRAW 0.1                          /* seconds between redraws on a terminal */
+
+progress_state progress_start(const char *what)
+{
+    progress_state ps;
+    memset(&ps, 0, sizeof(ps));
+    ps.what = what;
+    ps.tty = isatty(2);
+    ps.quiet = cli_quiet;
+    return ps;
+}
+
 void print_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total)
 {
     progress_state *ps = ctx;
-    int pct = total ? (int)(done * 100 / total) : 0;
-    if (!ps->tty || pct == ps->last)
+    if (ps->quiet)
         return;
-    if (ps->last < 0)
-        ps->start = cuzk_now();
-    ps->last = pct;
-    double el = cuzk_now() - ps->start;
-    fprintf(stderr, "\r%s: %3d%% %-10s %7.2f M %s/s  %6.1f s ", ps->what, pct, stage,
-            el > 0 ? (double)done / el / 1e6 : 0.0, ps->unit, el);
-    fflush(stderr);
+    double now = cuzk_now();
+    char line[400];
+    pthread_mutex_lock(&progress_mu);
+    int fresh = progress_meter_update(&ps->m, stage, done, total, now);
+    int finished = done >= total;
+    progress_meter *m = &ps->m;
+    if (m->ended) {
+        /* a repeat of the last report */
+    } else if (ps->tty) {
+        if (fresh || finished || now - ps->last >= PROGRESS_REDRAW) {
+            progress_format(m, done, total, now, line, sizeof(line));
+            fprintf(stderr, "\r\033[Kcuzk %s: %s", ps->what, line);
+            fflush(stderr);
+            ps->last = now;
+            ps->drawn = 1;
+        }
+    } else if ((now - m->start >= PROGRESS_QUIET_FOR && now - m->last_line >= PROGRESS_EVERY) ||
+               (finished && m->lines)) {
+        progress_format(m, done, total, now, line, sizeof(line));
+        fprintf(stderr, "cuzk %s: %s%s", ps->what, line, finished ? "" : "\n");
+        if (finished)
+            fprintf(stderr, " in %.1f s\n", now - m->start);
+        m->last_line = now;
+        m->lines++;
+    }
+    if (finished)
+        m->ended = 1;
+    pthread_mutex_unlock(&progress_mu);
 }
 
-void progress_done(const progress_state *ps)
+void progress_done(progress_state *ps)
 {
-    if (ps->tty && ps->last >= 0)
-        fputc('\n', stderr);
+    pthread_mutex_lock(&progress_mu);
+    if (ps->tty && ps->drawn)
+        fputc('\n', stderr); /* the last line stays */
+    ps->drawn = 0;
+    pthread_mutex_unlock(&progress_mu);
 }
 
 /* ------------------------------------------------------------ output */

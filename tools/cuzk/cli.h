@@ -51,17 +51,24 @@ int cli_env_engine(cuzk_engine_config *cfg);
 int cli_env_prove(cuzk_prove_options *opts);
 int cli_env_setup(cuzk_setup_options *opts);
 
-/* Progress on stderr, only on a terminal: one line, redrawn at each whole
- * percent (a cuzk_progress_fn; ctx is a progress_state). */
+/* Progress on stderr (a cuzk_progress_fn; ctx is a progress_state, made
+ * by progress_start): on a terminal one line redrawn as the work goes
+ * (stage, percent, rate, time left); otherwise a line every 5 s for a
+ * stage that runs longer than 2 s, and one when it ends; nothing with
+ * --quiet (cli_quiet). Safe from several threads. */
+#include "../../src/util/progress.h"
+extern int cli_quiet;
 typedef struct progress_state {
-    const char *what, *unit;
-    int last; /* last percent printed, -1 before the first */
-    int tty;
-    double start;
+    const char *what; /* "setup": the lines begin "cuzk setup: " */
+    int tty, quiet;
+    int drawn;        /* a terminal line is on the screen */
+    double last;      /* the last draw */
+    progress_meter m;
 } progress_state;
+progress_state progress_start(const char *what);
 void print_progress(void *ctx, const char *stage, unsigned long long done, unsigned long long total);
-/* Ends the progress line, if one was drawn. */
-void progress_done(const progress_state *ps);
+/* Ends the terminal line (it stays on the screen), if one was drawn. */
+void progress_done(progress_state *ps);
 
 /* Writes proof.json and public.json so that both appear or neither. */
 int write_pair(const char *p1, const char *t1, const char *p2, const char *t2);

@@ -1,48 +1,23 @@
-/* A small HTTP/1.1 client on POSIX sockets (see http_client.h). Written
- * for talking to `cuzk serve`, but it makes no assumption about the peer
- * beyond HTTP/1.1: it reads Content-Length, chunked and close-delimited
- * bodies, skips 1xx interim answers, and bounds every line, header count
- * and body size, because the peer is not trusted to be well-behaved. */
+/* The HTTP client of `cuzk submit` (see http_client.h), over libcurl: one
+ * easy handle per exchange. What is ours is the policy around it: every
+ * wait and the answer's size bounded, a failure sorted into the classes
+ * submit's retries distinguish (refused, lost, timed out, malformed), a
+ * request body streamed from its producer and held to its declared
+ * length, and only http(s) spoken (no redirects followed). TLS, proxies
+ * (http_proxy, https_proxy, no_proxy) and HTTP parsing are libcurl's. */
 #include "http_client.h"
 
+#include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <poll.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#if CUZK_HAVE_GNUTLS
-#include <gnutls/gnutls.h>
-#include <gnutls/x509.h>
-#endif
-
-#define HTTP_MAX_LINE 8192    /* status line, a header, a chunk-size line */
-#define HTTP_MAX_HEADERS 128  /* header lines per answer */
-#define HTTP_MAX_INTERIM 8    /* 1xx answers before the real one */
-#define HTTP_READ_CHUNK 65536 /* bytes asked of each recv */
-
-struct http_conn {
-    int fd;
-    double idle; /* seconds */
-    char *in;    /* received, not yet consumed: in[pos..len) */
-    size_t len, pos, cap;
-    unsigned long long received; /* bytes of the answer so far */
-    char where[300]; /* "HOST:PORT", for messages */
-#if CUZK_HAVE_GNUTLS
-    gnutls_session_t tls; /* NULL: plain */
-    gnutls_certificate_credentials_t cred;
-#endif
-};
-
+/* err filled; returns -1 (http_parse_server's convention) */
 static int set_err(http_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int set_err(http_error *err, int code, const char *fmt, ...)
 {
@@ -54,6 +29,9 @@ static int set_err(http_error *err, int code, const char *fmt, ...)
     return -1;
 }
 
+/* set_err for http_request, which returns the code */
+#define req_fail(err, code, ...) (set_err((err), (code), __VA_ARGS__), (code))
+
 void http_response_free(http_response *r)
 {
     if (!r)
@@ -63,9 +41,19 @@ void http_response_free(http_response *r)
     r->len = 0;
 }
 
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_rc = CURLE_FAILED_INIT;
+
+static void curl_init(void)
+{
+    curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 int http_has_tls(void)
 {
-    return CUZK_HAVE_GNUTLS;
+    pthread_once(&curl_once, curl_init);
+    const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+    return curl_init_rc == CURLE_OK && v && (v->features & CURL_VERSION_SSL) != 0;
 }
 
 int http_parse_server(const char *text, char *host, size_t host_len, unsigned *port, int *tls, http_error *err)
@@ -73,10 +61,10 @@ int http_parse_server(const char *text, char *host, size_t host_len, unsigned *p
     const char *s = text;
     *tls = 0;
     if (!strncasecmp(s, "https://", 8)) {
-        if (!CUZK_HAVE_GNUTLS)
+        if (!http_has_tls())
             return set_err(err, HTTP_ERR_ARGUMENT,
-                           "server '%s': https needs a cuzk built with GnuTLS (libgnutls28-dev); this one speaks "
-                           "plain HTTP only",
+                           "server '%s': https needs a libcurl with TLS; this one "
+                           "speaks plain HTTP only",
                            text);
         *tls = 1;
         s += 8;
@@ -128,544 +116,174 @@ int http_parse_server(const char *text, char *host, size_t host_len, unsigned *p
     return 0;
 }
 
-static int timeout_ms(double seconds)
-{
-    if (seconds <= 0)
-        return 0;
-    if (seconds > INT_MAX / 1000.0)
-        return INT_MAX;
-    return (int)(seconds * 1000.0 + 0.5);
-}
+/* ------------------------------------------------------------ one exchange */
 
-/* Waits until fd is ready for `events`; 0, or -1 with err filled. */
-static int wait_fd(http_conn *c, short events, const char *doing, http_error *err)
-{
-    struct pollfd p = {.fd = c->fd, .events = events};
-    for (;;) {
-        int r = poll(&p, 1, timeout_ms(c->idle));
-        if (r > 0)
-            return 0;
-        if (r == 0)
-            return set_err(err, HTTP_ERR_TIMEOUT, "%s: no progress %s for %.0f s", c->where, doing, c->idle);
-        if (errno != EINTR)
-            return set_err(err, HTTP_ERR_IO, "%s: poll: %s", c->where, strerror(errno));
-    }
-}
-
-/* Connects to one address without blocking longer than the idle timeout. */
-static int connect_one(http_conn *c, const struct addrinfo *ai, int *err_no)
-{
-    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-    if (fd < 0) {
-        *err_no = errno;
-        return -1;
-    }
-    /* non-blocking throughout, so that every wait goes through poll with
-     * the idle timeout */
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
-        *err_no = errno;
-        close(fd);
-        return -1;
-    }
-    if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-        if (errno != EINPROGRESS && errno != EINTR) {
-            *err_no = errno;
-            close(fd);
-            return -1;
-        }
-        struct pollfd p = {.fd = fd, .events = POLLOUT};
-        int r;
-        while ((r = poll(&p, 1, timeout_ms(c->idle))) < 0 && errno == EINTR)
-            ;
-        if (r <= 0) {
-            *err_no = r == 0 ? ETIMEDOUT : errno;
-            close(fd);
-            return -1;
-        }
-        int so = 0;
-        socklen_t sl = sizeof(so);
-        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so, &sl) != 0 || so != 0) {
-            *err_no = so ? so : errno;
-            close(fd);
-            return -1;
-        }
-    }
-    c->fd = fd;
-    return 0;
-}
-
-static int conn_open(http_conn *c, const char *host, unsigned port, http_error *err)
-{
-    char ps[8];
-    snprintf(ps, sizeof(ps), "%u", port);
-    struct addrinfo hints, *res = NULL;
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    int g = getaddrinfo(host, ps, &hints, &res);
-    if (g != 0)
-        return set_err(err, HTTP_ERR_RESOLVE, "%s: cannot resolve the host: %s", c->where, gai_strerror(g));
-    int err_no = 0, refused = 0, tried = 0;
-    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-        tried++;
-        if (connect_one(c, ai, &err_no) == 0) {
-            freeaddrinfo(res);
-            return 0;
-        }
-        refused += err_no == ECONNREFUSED;
-    }
-    freeaddrinfo(res);
-    /* "refused" only when every address refused: then nothing listens */
-    if (tried && refused == tried)
-        return set_err(err, HTTP_ERR_REFUSED, "%s: connection refused", c->where);
-    if (err_no == ETIMEDOUT)
-        return set_err(err, HTTP_ERR_TIMEOUT, "%s: connecting timed out after %.0f s", c->where, c->idle);
-    return set_err(err, HTTP_ERR_CONNECT, "%s: cannot connect: %s", c->where, strerror(err_no));
-}
-
-#if CUZK_HAVE_GNUTLS
-/* GnuTLS's results as send/recv's: -1 with errno EAGAIN or EINTR to retry
- * (after waiting in the direction GnuTLS needs), EIO with *tls_err set
- * otherwise. A peer that closes without TLS's close_notify ends the answer
- * as a plain close would (a close-delimited body is not used by the daemon,
- * and every other body has its length). */
-static ssize_t tls_result(http_conn *c, ssize_t r, short *dir, int *tls_err)
-{
-    if (r >= 0)
-        return r;
-    if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) {
-        *dir = gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN;
-        errno = r == GNUTLS_E_AGAIN ? EAGAIN : EINTR;
-        return -1;
-    }
-    if (r == GNUTLS_E_PREMATURE_TERMINATION)
-        return 0;
-    *tls_err = (int)r;
-    errno = EIO;
-    return -1;
-}
-#endif
-
-/* One send or recv, plain or through TLS; *dir: what to wait for on EAGAIN. */
-static ssize_t conn_send_some(http_conn *c, const void *p, size_t n, short *dir, int *tls_err)
-{
-    *dir = POLLOUT;
-#if CUZK_HAVE_GNUTLS
-    if (c->tls)
-        return tls_result(c, gnutls_record_send(c->tls, p, n), dir, tls_err);
-#endif
-    (void)tls_err;
-    return send(c->fd, p, n, MSG_NOSIGNAL);
-}
-
-static ssize_t conn_recv_some(http_conn *c, void *p, size_t n, short *dir, int *tls_err)
-{
-    *dir = POLLIN;
-#if CUZK_HAVE_GNUTLS
-    if (c->tls)
-        return tls_result(c, gnutls_record_recv(c->tls, p, n), dir, tls_err);
-#endif
-    (void)tls_err;
-    return recv(c->fd, p, n, 0);
-}
-
-static const char *io_error(int tls_err)
-{
-#if CUZK_HAVE_GNUTLS
-    if (tls_err)
-        return gnutls_strerror(tls_err);
-#endif
-    (void)tls_err;
-    return strerror(errno);
-}
-
-int http_send(http_conn *c, const void *data, size_t n, http_error *err)
-{
-    const char *p = data;
-    while (n) {
-        short dir;
-        int tls_err = 0;
-        ssize_t w = conn_send_some(c, p, n, &dir, &tls_err);
-        if (w >= 0) {
-            p += w;
-            n -= (size_t)w;
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (wait_fd(c, dir, "sending the request", err) != 0)
-                return -1;
-            continue;
-        }
-        return set_err(err, HTTP_ERR_IO, "%s: the connection broke while sending the request: %s", c->where,
-                       io_error(tls_err));
-    }
-    return 0;
-}
-
-/* Receives more bytes into c->in. 1: got some; 0: the peer closed; -1:
- * error (err filled). */
-static int conn_fill(http_conn *c, http_error *err)
-{
-    if (c->pos == c->len)
-        c->pos = c->len = 0;
-    else if (c->pos > 0 && c->cap - c->len < HTTP_READ_CHUNK) {
-        memmove(c->in, c->in + c->pos, c->len - c->pos);
-        c->len -= c->pos;
-        c->pos = 0;
-    }
-    if (c->cap - c->len < HTTP_READ_CHUNK) {
-        /* never more than a line plus one read is kept unconsumed */
-        size_t cap = c->len + HTTP_READ_CHUNK;
-        char *b = realloc(c->in, cap);
-        if (!b)
-            return set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");
-        c->in = b;
-        c->cap = cap;
-    }
-    for (;;) {
-        short dir;
-        int tls_err = 0;
-        ssize_t r = conn_recv_some(c, c->in + c->len, c->cap - c->len, &dir, &tls_err);
-        if (r > 0) {
-            c->len += (size_t)r;
-            c->received += (unsigned long long)r;
-            return 1;
-        }
-        if (r == 0)
-            return 0;
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (wait_fd(c, dir, "waiting for the answer", err) != 0)
-                return -1;
-            continue;
-        }
-        return set_err(err, HTTP_ERR_IO, "%s: the connection broke while reading the answer: %s", c->where,
-                       io_error(tls_err));
-    }
-}
-
-/* The next line without its CR LF, NUL-terminated in place; valid until the
- * next read. */
-static int read_line(http_conn *c, const char *what, char **line, http_error *err)
-{
-    size_t scanned = 0;
-    for (;;) {
-        char *start = c->in + c->pos;
-        size_t avail = c->len - c->pos;
-        char *nl = avail > scanned ? memchr(start + scanned, '\n', avail - scanned) : NULL;
-        if (nl) {
-            size_t n = (size_t)(nl - start);
-            if (n > HTTP_MAX_LINE)
-                break;
-            if (n && start[n - 1] == '\r')
-                n--;
-            start[n] = 0;
-            c->pos += (size_t)(nl - start) + 1;
-            *line = start;
-            return 0;
-        }
-        if (avail > HTTP_MAX_LINE)
-            break;
-        scanned = avail;
-        int r = conn_fill(c, err);
-        if (r < 0)
-            return -1;
-        if (r == 0 && !c->received) /* e.g. the daemon was stopped or killed */
-            return set_err(err, HTTP_ERR_IO, "%s: the connection closed before an answer", c->where);
-        if (r == 0)
-            return set_err(err, HTTP_ERR_PROTOCOL, "%s: the connection closed in the middle of the %s", c->where,
-                           what);
-    }
-    return set_err(err, HTTP_ERR_PROTOCOL, "%s: the answer has a line longer than %d bytes (in the %s)", c->where,
-                   HTTP_MAX_LINE, what);
-}
-
-typedef struct outbuf {
-    char *p;
+typedef struct exchange {
+    const http_body *body;
+    unsigned long long sent; /* body bytes handed to libcurl */
+    http_error body_err;     /* the producer's failure, if any */
+    char *in;                /* the answer's body so far */
     size_t len, cap, max;
-} outbuf;
+    int too_large;
+    int retry_after;
+} exchange;
 
-static int out_reserve(outbuf *o, size_t more, http_conn *c, http_error *err)
+static size_t on_read(char *buf, size_t size, size_t nitems, void *arg)
 {
-    if (more > o->max - o->len)
-        return set_err(err, HTTP_ERR_TOO_LARGE, "%s: the answer's body is larger than %zu bytes", c->where, o->max);
-    if (o->len + more + 1 <= o->cap)
+    exchange *x = arg;
+    size_t n = size * nitems;
+    unsigned long long left = x->body->length - x->sent;
+    if (left == 0)
         return 0;
-    size_t cap = o->cap ? o->cap : 4096;
-    while (cap < o->len + more + 1)
-        cap = cap > SIZE_MAX / 2 ? o->len + more + 1 : cap * 2;
-    char *b = realloc(o->p, cap);
-    if (!b)
-        return set_err(err, HTTP_ERR_NO_MEMORY, "out of memory for a %zu-byte answer", o->len + more);
-    o->p = b;
-    o->cap = cap;
-    return 0;
+    if (n > left)
+        n = (size_t)left; /* never more than the declared length */
+    long got = x->body->read(x->body->ctx, buf, n, &x->body_err);
+    if (got < 0) {
+        if (x->body_err.code == HTTP_OK)
+            set_err(&x->body_err, HTTP_ERR_BODY, "the request body could not be produced");
+        return CURL_READFUNC_ABORT;
+    }
+    if (got == 0) {
+        set_err(&x->body_err, HTTP_ERR_BODY, "the request body ended after %llu of its %llu bytes", x->sent,
+                x->body->length);
+        return CURL_READFUNC_ABORT;
+    }
+    x->sent += (unsigned long long)got;
+    return (size_t)got;
 }
 
-/* Moves exactly n body bytes into o. */
-static int read_exact(http_conn *c, outbuf *o, size_t n, http_error *err)
+static size_t on_write(char *p, size_t size, size_t nmemb, void *arg)
 {
-    if (out_reserve(o, n, c, err) != 0)
-        return -1;
-    while (n) {
-        if (c->pos == c->len) {
-            int r = conn_fill(c, err);
-            if (r < 0)
-                return -1;
-            if (r == 0)
-                return set_err(err, HTTP_ERR_PROTOCOL, "%s: the connection closed with %zu bytes of the body missing",
-                               c->where, n);
-        }
-        size_t k = c->len - c->pos < n ? c->len - c->pos : n;
-        memcpy(o->p + o->len, c->in + c->pos, k);
-        o->len += k;
-        c->pos += k;
-        n -= k;
+    exchange *x = arg;
+    size_t n = size * nmemb;
+    if (n > x->max - x->len) {
+        x->too_large = 1;
+        return 0; /* CURLE_WRITE_ERROR */
     }
-    return 0;
-}
-
-/* A decimal number of at most 18 digits (no sign, no spaces); -1 if not. */
-static long long parse_decimal(const char *s)
-{
-    long long v = 0;
-    size_t n = 0;
-    for (; s[n]; n++) {
-        if (s[n] < '0' || s[n] > '9' || n >= 18)
-            return -1;
-        v = v * 10 + (s[n] - '0');
-    }
-    return n ? v : -1;
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = 0;
-    return s;
-}
-
-static int read_response(http_conn *c, size_t max_response, http_response *resp, http_error *err)
-{
-    long long content_length = -1;
-    int chunked = 0;
-    for (int interim = 0;; interim++) {
-        char *line;
-        if (read_line(c, "status line", &line, err) != 0)
-            return -1;
-        /* "HTTP/1.x SSS reason" */
-        if (strncmp(line, "HTTP/1.", 7) != 0 || line[7] < '0' || line[7] > '9' || line[8] != ' ' ||
-            line[9] < '1' || line[9] > '5' || line[10] < '0' || line[10] > '9' || line[11] < '0' ||
-            line[11] > '9' || (line[12] != ' ' && line[12] != 0))
-            return set_err(err, HTTP_ERR_PROTOCOL, "%s: expected an HTTP/1.x status line, got '%.60s'", c->where,
-                           line);
-        resp->status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
-        resp->retry_after = -1;
-        content_length = -1;
-        chunked = 0;
-        for (int h = 0;; h++) {
-            if (h > HTTP_MAX_HEADERS)
-                return set_err(err, HTTP_ERR_PROTOCOL, "%s: more than %d header lines", c->where, HTTP_MAX_HEADERS);
-            if (read_line(c, "headers", &line, err) != 0)
-                return -1;
-            if (!*line)
-                break;
-            char *colon = strchr(line, ':');
-            if (!colon || line[0] == ' ' || line[0] == '\t')
-                return set_err(err, HTTP_ERR_PROTOCOL, "%s: malformed header line '%.60s'", c->where, line);
-            *colon = 0;
-            char *v = trim(colon + 1);
-            if (!strcasecmp(line, "Content-Length")) {
-                long long n = parse_decimal(v);
-                if (n < 0 || (content_length >= 0 && n != content_length))
-                    return set_err(err, HTTP_ERR_PROTOCOL, "%s: bad Content-Length '%.30s'", c->where, v);
-                content_length = n;
-            } else if (!strcasecmp(line, "Transfer-Encoding")) {
-                /* the last coding applies; only chunked (or identity) is
-                 * understood */
-                const char *last = strrchr(v, ',');
-                last = last ? last + 1 : v;
-                while (*last == ' ')
-                    last++;
-                if (!strcasecmp(last, "chunked"))
-                    chunked = 1;
-                else if (strcasecmp(last, "identity") != 0)
-                    return set_err(err, HTTP_ERR_PROTOCOL, "%s: unsupported Transfer-Encoding '%.40s'", c->where, v);
-            } else if (!strcasecmp(line, "Retry-After")) {
-                long long n = parse_decimal(v); /* an HTTP date counts as absent */
-                resp->retry_after = n < 0 ? -1 : n > 86400 ? 86400 : (int)n;
-            }
-        }
-        if (resp->status >= 200)
-            break;
-        if (interim >= HTTP_MAX_INTERIM)
-            return set_err(err, HTTP_ERR_PROTOCOL, "%s: more than %d interim (1xx) answers", c->where,
-                           HTTP_MAX_INTERIM);
-    }
-    outbuf o = {.max = max_response};
-    int rc = 0;
-    if (resp->status == 204 || resp->status == 304) {
-        /* no body by definition */
-    } else if (chunked) {
-        for (;;) {
-            char *line;
-            if ((rc = read_line(c, "chunk size", &line, err)) != 0)
-                break;
-            char *semi = strchr(line, ';'); /* chunk extensions are ignored */
-            if (semi)
-                *semi = 0;
-            char *hex = trim(line);
-            unsigned long long n = 0;
-            size_t digits = 0;
-            for (; hex[digits]; digits++) {
-                char ch = hex[digits];
-                int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                                                          : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-                if (d < 0 || digits >= 15) {
-                    digits = 0;
-                    break;
-                }
-                n = n * 16 + (unsigned)d;
-            }
-            if (!digits) {
-                rc = set_err(err, HTTP_ERR_PROTOCOL, "%s: bad chunk size line '%.40s'", c->where, line);
-                break;
-            }
-            if (n == 0) { /* the last chunk, then trailers up to an empty line */
-                for (int t = 0;; t++) {
-                    if (t > HTTP_MAX_HEADERS) {
-                        rc = set_err(err, HTTP_ERR_PROTOCOL, "%s: more than %d trailer lines", c->where,
-                                     HTTP_MAX_HEADERS);
-                        break;
-                    }
-                    if ((rc = read_line(c, "trailers", &line, err)) != 0 || !*line)
-                        break;
-                }
-                break;
-            }
-            if (n > max_response) {
-                rc = set_err(err, HTTP_ERR_TOO_LARGE, "%s: the answer's body is larger than %zu bytes", c->where,
-                             max_response);
-                break;
-            }
-            if ((rc = read_exact(c, &o, (size_t)n, err)) != 0)
-                break;
-            if ((rc = read_line(c, "chunk end", &line, err)) != 0)
-                break;
-            if (*line) {
-                rc = set_err(err, HTTP_ERR_PROTOCOL, "%s: a chunk is longer than its size line says", c->where);
-                break;
-            }
-        }
-    } else if (content_length >= 0) {
-        if ((unsigned long long)content_length > max_response)
-            rc = set_err(err, HTTP_ERR_TOO_LARGE, "%s: the answer's body (%lld bytes) is larger than %zu bytes",
-                         c->where, content_length, max_response);
-        else
-            rc = read_exact(c, &o, (size_t)content_length, err);
-    } else { /* delimited by the end of the connection */
-        for (;;) {
-            size_t avail = c->len - c->pos;
-            if (avail) {
-                if ((rc = read_exact(c, &o, avail, err)) != 0)
-                    break;
-            }
-            int r = conn_fill(c, err);
-            if (r <= 0) {
-                rc = r;
-                break;
-            }
-        }
-    }
-    if (rc == 0)
-        rc = out_reserve(&o, 0, c, err);
-    if (rc != 0) {
-        free(o.p);
-        return -1;
-    }
-    o.p[o.len] = 0;
-    resp->body = o.p;
-    resp->len = o.len;
-    return 0;
-}
-
-#if CUZK_HAVE_GNUTLS
-/* The TLS handshake over the connected socket: the peer's certificate
- * must chain to ca_file's (or the system's) and name host. */
-static int tls_start(http_conn *c, const char *host, const char *ca_file, http_error *err)
-{
-    int r = gnutls_certificate_allocate_credentials(&c->cred);
-    if (r < 0)
-        return set_err(err, HTTP_ERR_NO_MEMORY, "TLS: %s", gnutls_strerror(r));
-    r = ca_file ? gnutls_certificate_set_x509_trust_file(c->cred, ca_file, GNUTLS_X509_FMT_PEM)
-                : gnutls_certificate_set_x509_system_trust(c->cred);
-    if (r <= 0)
-        return set_err(err, HTTP_ERR_TLS, "%s: %s", ca_file ? ca_file : "the system's CA certificates",
-                       r < 0 ? gnutls_strerror(r) : "no certificate found in it");
-    if ((r = gnutls_init(&c->tls, GNUTLS_CLIENT | GNUTLS_NONBLOCK)) < 0) {
-        c->tls = NULL;
-        return set_err(err, HTTP_ERR_NO_MEMORY, "TLS: %s", gnutls_strerror(r));
-    }
-    int numeric = strchr(host, ':') || strspn(host, "0123456789.") == strlen(host);
-    if ((r = gnutls_set_default_priority(c->tls)) < 0 ||
-        (r = gnutls_credentials_set(c->tls, GNUTLS_CRD_CERTIFICATE, c->cred)) < 0 ||
-        (!numeric && (r = gnutls_server_name_set(c->tls, GNUTLS_NAME_DNS, host, strlen(host))) < 0))
-        return set_err(err, HTTP_ERR_TLS, "TLS: %s", gnutls_strerror(r));
-    gnutls_session_set_verify_cert(c->tls, host, 0);
-    gnutls_transport_set_int(c->tls, c->fd);
-    for (;;) {
-        r = gnutls_handshake(c->tls);
-        if (r == GNUTLS_E_SUCCESS)
+    if (x->len + n + 1 > x->cap) {
+        size_t cap = x->cap ? x->cap : 4096;
+        while (cap < x->len + n + 1)
+            cap *= 2;
+        char *q = realloc(x->in, cap);
+        if (!q)
             return 0;
-        if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) {
-            if (wait_fd(c, gnutls_record_get_direction(c->tls) ? POLLOUT : POLLIN, "in the TLS handshake", err) != 0)
-                return -1;
-            continue;
-        }
-        if (r == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
-            gnutls_datum_t why = {0};
-            unsigned status = gnutls_session_get_verify_cert_status(c->tls);
-            gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &why, 0);
-            set_err(err, HTTP_ERR_TLS, "%s: the daemon's certificate is not trusted: %s (--ca-file names the CA to "
-                                      "trust)",
-                    c->where, why.data ? (const char *)why.data : "verification failed");
-            gnutls_free(why.data);
+        x->in = q;
+        x->cap = cap;
+    }
+    memcpy(x->in + x->len, p, n);
+    x->len += n;
+    x->in[x->len] = 0;
+    return n;
+}
+
+/* Retry-After as delta-seconds (a date, or anything else: -1), from the
+ * final answer's headers (a 1xx answer's status line resets it). */
+static size_t on_header(char *p, size_t size, size_t nitems, void *arg)
+{
+    exchange *x = arg;
+    size_t n = size * nitems;
+    if (n >= 5 && !strncmp(p, "HTTP/", 5))
+        x->retry_after = -1;
+    else if (n > 12 && !strncasecmp(p, "Retry-After:", 12)) {
+        size_t i = 12;
+        while (i < n && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+        long v = 0;
+        size_t digits = 0;
+        for (; i < n && p[i] >= '0' && p[i] <= '9' && digits < 9; i++, digits++)
+            v = v * 10 + (p[i] - '0');
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        x->retry_after = digits && i == n ? (int)v : -1;
+    }
+    return n;
+}
+
+/* libcurl's result sorted into the classes http_client.h names. */
+static int classify(CURL *h, CURLcode rc, const exchange *x, const char *where, double idle, size_t max,
+                    const char *detail, http_error *err)
+{
+    long os_errno = 0;
+    switch (rc) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        return set_err(err, HTTP_ERR_RESOLVE, "%s: the host name does not resolve (%s)", where, detail);
+    case CURLE_COULDNT_CONNECT:
+        curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
+        if (os_errno == ECONNREFUSED)
+            return set_err(err, HTTP_ERR_REFUSED, "%s: connection refused", where);
+        return set_err(err, HTTP_ERR_CONNECT, "%s: cannot connect (%s)", where, detail);
+    case CURLE_OPERATION_TIMEDOUT:
+        return set_err(err, HTTP_ERR_TIMEOUT, "%s: no progress for %.0f s (%s)", where, ceil(idle), detail);
+    case CURLE_GOT_NOTHING:
+        return set_err(err, HTTP_ERR_IO, "%s: the connection closed before an answer", where);
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+        return set_err(err, HTTP_ERR_IO, "%s: the connection broke (%s)", where, detail);
+    case CURLE_ABORTED_BY_CALLBACK:
+    case CURLE_READ_ERROR:
+        if (x->body_err.code != HTTP_OK) {
+            *err = x->body_err;
             return -1;
         }
-        if (gnutls_error_is_fatal(r))
-            return set_err(err, HTTP_ERR_TLS, "%s: the TLS handshake failed: %s (does the daemon serve https?)",
-                           c->where, gnutls_strerror(r));
+        return set_err(err, HTTP_ERR_BODY, "%s: the request body could not be produced", where);
+    case CURLE_WRITE_ERROR:
+    case CURLE_FILESIZE_EXCEEDED:
+        if (x->too_large || rc == CURLE_FILESIZE_EXCEEDED)
+            return set_err(err, HTTP_ERR_TOO_LARGE, "%s: the answer is larger than %zu bytes", where, max);
+        return set_err(err, HTTP_ERR_NO_MEMORY, "%s: out of memory for the answer", where);
+    case CURLE_OUT_OF_MEMORY:
+        return set_err(err, HTTP_ERR_NO_MEMORY, "%s: out of memory (%s)", where, detail);
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return set_err(err, HTTP_ERR_TLS,
+                       "%s: the daemon's certificate is not trusted: %s (--ca-file names the CA to trust, e.g. the "
+                       "daemon's own certificate when it signed itself)",
+                       where, detail);
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_USE_SSL_FAILED:
+        return set_err(err, HTTP_ERR_TLS, "%s: TLS: %s", where, detail);
+    default:
+        return set_err(err, HTTP_ERR_PROTOCOL, "%s: not a well-formed HTTP answer (%s)", where, detail);
     }
 }
-#endif
 
-static void conn_close(http_conn *c)
+/* A request target: '/' then printable ASCII without spaces. */
+static int valid_target(const char *t)
 {
-#if CUZK_HAVE_GNUTLS
-    if (c->tls)
-        gnutls_deinit(c->tls);
-    if (c->cred)
-        gnutls_certificate_free_credentials(c->cred);
-#endif
-    if (c->fd >= 0)
-        close(c->fd);
-    free(c->in);
+    if (t[0] != '/')
+        return 0;
+    for (; *t; t++)
+        if ((unsigned char)*t <= ' ' || (unsigned char)*t >= 0x7f)
+            return 0;
+    return 1;
 }
 
-static int valid_token(const char *s, int allow_slash)
+static int valid_method(const char *m)
 {
-    if (!*s)
+    if (!*m)
         return 0;
+    for (; *m; m++)
+        if (*m < 'A' || *m > 'Z')
+            return 0;
+    return 1;
+}
+
+/* A header value: no control characters (a token with a newline would
+ * add headers of its own). */
+static int valid_header_value(const char *s)
+{
     for (; *s; s++)
-        if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f || (!allow_slash && *s == '/'))
+        if ((unsigned char)*s < ' ' || (unsigned char)*s == 0x7f)
             return 0;
     return 1;
 }
@@ -674,88 +292,122 @@ int http_request(const char *host, unsigned port, const http_options *opts, cons
                  const http_body *body, double idle_timeout, size_t max_response, http_response *resp,
                  http_error *err)
 {
+    static const http_options plain = {0};
+    if (!opts)
+        opts = &plain;
     memset(resp, 0, sizeof(*resp));
     resp->retry_after = -1;
     err->code = HTTP_OK;
     err->message[0] = 0;
-    http_conn c = {.fd = -1, .idle = idle_timeout > 0 ? idle_timeout : 1};
+    char where[300];
     int v6 = strchr(host, ':') != NULL;
-    snprintf(c.where, sizeof(c.where), "%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "", port);
-    if (!valid_token(method, 0) || !valid_token(target, 1) || target[0] != '/' || !valid_token(host, 1)) {
-        set_err(err, HTTP_ERR_ARGUMENT, "%s: invalid request line '%.20s %.60s'", c.where, method, target);
-        return err->code;
+    snprintf(where, sizeof(where), "%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "", port);
+    if (!valid_method(method) || !valid_target(target))
+        return req_fail(err, HTTP_ERR_ARGUMENT, "%s: not a valid request: '%.40s %.100s'", where, method, target);
+    if (opts->token && (!*opts->token || !valid_header_value(opts->token)))
+        return req_fail(err, HTTP_ERR_ARGUMENT, "the token is empty or holds control characters");
+    if (idle_timeout <= 0)
+        idle_timeout = 1;
+    pthread_once(&curl_once, curl_init);
+    if (curl_init_rc != CURLE_OK)
+        return req_fail(err, HTTP_ERR_NO_MEMORY, "libcurl failed to start: %s", curl_easy_strerror(curl_init_rc));
+
+    char url[600];
+    snprintf(url, sizeof(url), "%s://%s%s", opts->tls ? "https" : "http", where, target);
+    if (strlen(url) + 1 >= sizeof(url))
+        return req_fail(err, HTTP_ERR_ARGUMENT, "%s: the request target is too long", where);
+
+    exchange x = {.body = body, .max = max_response, .retry_after = -1};
+    CURL *h = curl_easy_init();
+    struct curl_slist *headers = NULL, *more;
+    char line[600], detail[CURL_ERROR_SIZE] = "";
+    int rc = -1;
+    if (!h)
+        return req_fail(err, HTTP_ERR_NO_MEMORY, "out of memory");
+#define ADD_HEADER(...)                                                                                                \
+    do {                                                                                                               \
+        snprintf(line, sizeof(line), __VA_ARGS__);                                                                     \
+        if (!(more = curl_slist_append(headers, line))) {                                                              \
+            set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");                                                         \
+            goto out;                                                                                                  \
+        }                                                                                                              \
+        headers = more;                                                                                                \
+    } while (0)
+    /* one exchange per connection: the daemon's connection slots are not
+     * held between a submit's requests */
+    ADD_HEADER("Connection: close");
+    ADD_HEADER("Expect:"); /* the body follows the headers at once */
+    if (opts->token) {
+        if (strlen(opts->token) > 400) {
+            set_err(err, HTTP_ERR_ARGUMENT, "the token is longer than 400 characters");
+            goto out;
+        }
+        ADD_HEADER("Authorization: Bearer %s", opts->token);
     }
-    char head[1024];
-    int hn = snprintf(head, sizeof(head),
-                      "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: cuzk\r\nAccept: application/json\r\n"
-                      "Connection: close\r\n",
-                      method, target, c.where);
-    if (body && hn > 0 && (size_t)hn < sizeof(head))
-        hn += snprintf(head + hn, sizeof(head) - (size_t)hn, "Content-Type: %s\r\nContent-Length: %llu\r\n",
-                       body->content_type ? body->content_type : "application/octet-stream", body->length);
-    if (opts && opts->token && (!valid_token(opts->token, 1) || strlen(opts->token) > 4096)) {
-        set_err(err, HTTP_ERR_ARGUMENT, "the token is not 1 to 4096 printable characters without blanks");
-        return err->code;
+    if (body && body->content_type)
+        ADD_HEADER("Content-Type: %s", body->content_type);
+#undef ADD_HEADER
+    long idle_s = (long)ceil(idle_timeout);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "cuzk-submit");
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(idle_timeout * 1000 + 0.5));
+    /* idle, not total: a long poll may take minutes, a stalled peer not */
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, idle_s);
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_response);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &x);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &x);
+    if (opts->tls && opts->ca_file)
+        curl_easy_setopt(h, CURLOPT_CAINFO, opts->ca_file);
+    if (body) {
+        curl_easy_setopt(h, CURLOPT_POST, 1L);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body->length);
+        curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
+        curl_easy_setopt(h, CURLOPT_READDATA, &x);
     }
-    /* the token has its own buffer: it may be long, and is wiped after */
-    size_t auth_len = opts && opts->token ? strlen(opts->token) + 32 : 0;
-    char *auth = auth_len ? malloc(auth_len) : NULL;
-    if (auth_len && !auth) {
+    if (!strcmp(method, "HEAD"))
+        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    else if (strcmp(method, body ? "POST" : "GET") != 0)
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+
+    if (body && body->open && body->open(body->ctx, err) != 0) {
+        if (err->code == HTTP_OK)
+            err->code = HTTP_ERR_BODY;
+        goto out;
+    }
+    CURLcode cr = curl_easy_perform(h);
+    if (body && body->close)
+        body->close(body->ctx);
+    if (cr != CURLE_OK) {
+        if (!detail[0])
+            snprintf(detail, sizeof(detail), "%s", curl_easy_strerror(cr));
+        size_t dl = strlen(detail);
+        while (dl && (detail[dl - 1] == '\n' || detail[dl - 1] == '\r'))
+            detail[--dl] = 0;
+        classify(h, cr, &x, where, idle_timeout, max_response, detail, err);
+        goto out;
+    }
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    if (!x.in && !(x.in = calloc(1, 1))) {
         set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");
-        return err->code;
+        goto out;
     }
-    if (auth)
-        snprintf(auth, auth_len, "Authorization: Bearer %s\r\n", opts->token);
-    if (hn > 0 && (size_t)hn < sizeof(head))
-        hn += snprintf(head + hn, sizeof(head) - (size_t)hn, "\r\n");
-    if (hn <= 0 || (size_t)hn >= sizeof(head)) {
-        free(auth);
-        set_err(err, HTTP_ERR_ARGUMENT, "%s: request header too long", c.where);
-        return err->code;
-    }
-    int rc = conn_open(&c, host, port, err);
-#if CUZK_HAVE_GNUTLS
-    if (rc == 0 && opts && opts->tls)
-        rc = tls_start(&c, host, opts->ca_file, err);
-#else
-    if (rc == 0 && opts && opts->tls)
-        rc = set_err(err, HTTP_ERR_ARGUMENT, "%s: https needs a cuzk built with GnuTLS", c.where);
-#endif
-    if (rc != 0) {
-        free(auth);
-        conn_close(&c);
-        return err->code;
-    }
-    /* one send: the head without its blank line, the token, the blank line */
-    size_t all_len = (size_t)hn + (auth ? strlen(auth) : 0);
-    char *all = malloc(all_len + 1);
-    if (!all)
-        rc = set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");
-    else {
-        snprintf(all, all_len + 1, "%.*s%s\r\n", hn - 2, head, auth ? auth : "");
-        rc = http_send(&c, all, all_len, err);
-        memset(all, 0, all_len);
-        free(all);
-    }
-    if (auth) {
-        memset(auth, 0, auth_len);
-        free(auth);
-    }
-    if (rc == 0 && body && body->produce)
-        rc = body->produce(body->ctx, &c, err);
-    if (rc != 0 && err->code != HTTP_ERR_IO) {
-        conn_close(&c);
-        return err->code;
-    }
-    /* after a broken send the peer may still have answered (a 413 for a
-     * body too large, say): that answer is more useful than EPIPE */
-    http_error send_err = *err;
-    if (read_response(&c, max_response, resp, err) != 0) {
-        if (rc != 0)
-            *err = send_err;
-        conn_close(&c);
-        return err->code;
-    }
-    conn_close(&c);
-    return HTTP_OK;
+    resp->status = (int)status;
+    resp->body = x.in;
+    resp->len = x.len;
+    resp->retry_after = x.retry_after;
+    x.in = NULL;
+    rc = HTTP_OK;
+out:
+    free(x.in);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(h);
+    return rc == HTTP_OK ? HTTP_OK : err->code;
 }

@@ -1,10 +1,10 @@
-/* A small HTTP/1.1 client on POSIX sockets, for `cuzk submit` talking to
- * `cuzk serve`: one request per connection (Connection: close), bodies
- * with a Content-Length, responses delimited by Content-Length, chunked
- * transfer coding or the end of the connection; https (GnuTLS, the peer's
- * certificate checked against the system's or a given CA and the host
- * name) where built with it, and a bearer token. Every size read from the
- * peer is bounded; every wait on the socket has a timeout. */
+/* The HTTP client of `cuzk submit` talking to `cuzk serve`, over libcurl:
+ * one request per connection (Connection: close), a request body streamed
+ * from a producer, https (the peer's certificate checked against the
+ * system's or a given CA and the host name), a bearer token, and the
+ * proxies libcurl reads from the environment. Every wait has a timeout and
+ * the answer's size a bound; failures come sorted into the classes below,
+ * which submit's retries tell apart. */
 #ifndef CUZK_TOOLS_HTTP_CLIENT_H
 #define CUZK_TOOLS_HTTP_CLIENT_H
 
@@ -30,23 +30,21 @@ typedef struct http_error {
     char message[512];
 } http_error;
 
-typedef struct http_conn http_conn;
-
-/* A request body of exactly `length` bytes, sent by produce() through
- * http_send (so that a large body, e.g. a base64 witness, is streamed from
- * its file instead of held in memory). produce returns 0, or -1 after
- * filling err (HTTP_ERR_BODY for its own failures). */
+/* A request body of exactly `length` bytes, pulled from read() while it
+ * is sent (so that a large body, e.g. a base64 witness, is streamed from
+ * its file instead of held in memory). open (may be NULL) starts each
+ * exchange's copy (a retry sends the body again), close (may be NULL)
+ * ends it; read fills up to n bytes and returns how many (> 0 until the
+ * length is reached), or -1 after filling err (HTTP_ERR_BODY: the
+ * message is its own). */
 typedef struct http_body {
     unsigned long long length;
     const char *content_type;
-    int (*produce)(void *ctx, http_conn *c, http_error *err);
+    int (*open)(void *ctx, http_error *err);
+    long (*read)(void *ctx, char *buf, size_t n, http_error *err);
+    void (*close)(void *ctx);
     void *ctx;
 } http_body;
-
-/* Sends n bytes of the body; 0, or -1 with err filled. A peer that closed
- * early (it may have answered already, e.g. 413) is reported as
- * HTTP_ERR_IO; http_request then still reads its answer. */
-int http_send(http_conn *c, const void *p, size_t n, http_error *err);
 
 typedef struct http_response {
     int status;          /* 200, 404, ... */
@@ -63,7 +61,7 @@ void http_response_free(http_response *r);
  * and what was found. */
 int http_parse_server(const char *text, char *host, size_t host_len, unsigned *port, int *tls, http_error *err);
 
-/* Whether https is built in (GnuTLS). */
+/* Whether https is built in (libcurl with TLS). */
 int http_has_tls(void);
 
 /* How to reach the peer beyond its address (NULL: plain HTTP, no token). */
@@ -75,8 +73,9 @@ typedef struct http_options {
 
 /* One exchange: connects to host:port, sends "METHOD TARGET HTTP/1.1" with
  * the body (NULL: none), and reads the answer into *resp. idle_timeout
- * (seconds, > 0) bounds every wait for the socket (connecting, each send,
- * each receive), not the whole exchange; max_response bounds the body.
+ * (seconds, > 0) bounds connecting and any stretch without progress
+ * (whole seconds, rounded up, once connected), not the whole exchange;
+ * max_response bounds the body.
  * Returns HTTP_OK (whatever the status code) or an HTTP_ERR_* with err
  * filled. */
 int http_request(const char *host, unsigned port, const http_options *opts, const char *method, const char *target,

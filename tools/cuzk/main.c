@@ -48,7 +48,10 @@ static void usage(FILE *out)
     fprintf(out, "  help [command]\n"
                  "             print this message, or one command's\n"
                  "\n"
-                 "cuzk <command> --help prints one command's usage.\n");
+                 "cuzk <command> --help prints one command's usage. Long work (setup, circuit,\n"
+                 "reading and checking a key, its first upload to a GPU, bench) shows its progress\n"
+                 "on stderr: one updating line on a terminal, else a line every 5 s; --quiet (-q),\n"
+                 "anywhere on the line, silences it.\n");
 }
 
 static int cmd_version(int argc, char **argv)
@@ -132,7 +135,10 @@ static int cmd_prove(int argc, char **argv)
     cuzk_error err = {0};
     cuzk_zkey *zk = NULL;
     cuzk_wtns *w = NULL;
-    if (cuzk_zkey_open(&zk, paths[0], &err) != CUZK_OK)
+    progress_state ps = progress_start("prove");
+    int rc = cuzk_zkey_open_progress(&zk, paths[0], print_progress, &ps, &err);
+    progress_done(&ps);
+    if (rc != CUZK_OK)
         return fail_err(&err);
     if (cuzk_wtns_open(&w, paths[1], &err) != CUZK_OK) {
         cuzk_zkey_free(zk);
@@ -141,7 +147,10 @@ static int cmd_prove(int argc, char **argv)
     double load = cuzk_now() - t0;
     char *proof = NULL, *pub = NULL;
     cuzk_timings t;
-    int rc = cuzk_prove(zk, w, &opts, &proof, &pub, &t, &err);
+    opts.progress = print_progress; /* the key's upload to a GPU */
+    opts.progress_ctx = &ps;
+    rc = cuzk_prove(zk, w, &opts, &proof, &pub, &t, &err);
+    progress_done(&ps);
     cuzk_wtns_free(w);
     cuzk_zkey_free(zk);
     if (rc != CUZK_OK)
@@ -211,7 +220,7 @@ static int cmd_setup(int argc, char **argv)
     if (cli_check_outputs(outs, 1, ins, 2))
         return 2;
     cuzk_error err = {0};
-    progress_state ps = {"setup", "points", -1, isatty(2), 0};
+    progress_state ps = progress_start("setup");
     cuzk_setup_options o = {.threads = threads, .progress = print_progress, .progress_ctx = &ps};
     if (cli_env_setup(&o))
         return 2;
@@ -257,7 +266,10 @@ static int cmd_zkey(int argc, char **argv)
             return 2;
         cuzk_error err = {0};
         cuzk_zkey *zk;
-        if (cuzk_zkey_open(&zk, argv[0], &err) != CUZK_OK)
+        progress_state ps = progress_start("zkey export-vk");
+        int orc = cuzk_zkey_open_progress(&zk, argv[0], print_progress, &ps, &err);
+        progress_done(&ps);
+        if (orc != CUZK_OK)
             return fail_err(&err);
         char *json;
         int rc = cuzk_zkey_export_vk(zk, &json, &err);
@@ -300,7 +312,10 @@ static int info_zkey(const char *path, int check, int threads)
     print_sections(&zk->bf);
     int rc = 0;
     if (check) {
-        if (cuzk_zkey_check(zk, 1, threads, &err) != CUZK_OK)
+        progress_state ps = progress_start("info --check");
+        int crc = cuzk_zkey_check_progress(zk, 1, threads, print_progress, &ps, &err);
+        progress_done(&ps);
+        if (crc != CUZK_OK)
             rc = fail_err(&err);
         else
             printf("  check:         every point canonical, on the curve and in the subgroup; coefficients in range\n");
@@ -422,7 +437,7 @@ static int cmd_circuit(int argc, char **argv)
     const cli_file outs[] = {{"out.r1cs", paths[0]}, {"out.wtns", paths[1]}, {"--message-out", o.message_path}};
     if (cli_check_outputs(outs, 3, NULL, 0))
         return 2;
-    progress_state ps = {"circuit", "blocks", -1, isatty(2), 0};
+    progress_state ps = progress_start("circuit");
     o.progress = print_progress;
     o.progress_ctx = &ps;
     cuzk_error err = {0};
@@ -548,7 +563,8 @@ static const command commands[] = {
      "             (default 127.0.0.1:8080; PORT 0: a free port, printed), jobs journaled\n"
      "             in DIR so that none is lost across a crash; the engine options as\n"
      "             bench takes them, and --max-jobs N, --key-cache-bytes B; options also\n"
-     "             from a 'key = value' FILE; SIGTERM stops it cleanly; cuzk serve --help: all\n"},
+     "             from a 'key = value' FILE; SIGTERM stops it cleanly, SIGHUP reloads the\n"
+     "             token file and the --key keys; cuzk serve --help: all\n"},
     {"submit", cmd_submit, 1,
      "  submit [--server HOST:PORT] (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
      "        <proof.json> <public.json> [--priority low|normal|high|critical]\n"
@@ -611,6 +627,20 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigbus;
     sigaction(SIGBUS, &sa, NULL);
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    /* --quiet (or -q), anywhere: no progress lines (every command) */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+            cli_quiet = 1;
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
+    argv[argc] = NULL;
     if (argc < 2) {
         usage(stderr);
         return 2;

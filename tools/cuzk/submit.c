@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static void submit_usage(FILE *out)
 }
 
 
-#if CUZK_HAVE_JANSSON
+#if CUZK_HAVE_SUBMIT
 
 #include <jansson.h>
 
@@ -193,10 +194,23 @@ static int no_daemon(const submit_opts *o, const http_error *he)
 
 /* ------------------------------------------------------------ the body */
 
+enum { UPLOAD_IN = 3 * 21846 }; /* witness bytes per block, a multiple of 3: no padding but at the end */
+
+/* The upload body: head, the witness in base64, and the closing "},
+ * pulled by the HTTP client as it sends: a witness of gigabytes is never
+ * held in memory. The file is opened on each attempt (a 429 retry sends
+ * it again) and must keep its size. */
 typedef struct upload {
     const char *head; /* {"key_path": ..., "witness":" */
     const char *path; /* the witness, sent as base64 */
     unsigned long long size;
+    /* one attempt's state */
+    int fd, phase;                 /* phase 0 head, 1 witness, 2 tail, 3 done */
+    size_t off;                    /* into head, tail or out */
+    unsigned long long consumed;   /* witness bytes read */
+    unsigned char *in;
+    char *out;                     /* the block's base64 */
+    size_t out_len;
 } upload;
 
 static size_t b64_len(unsigned long long n)
@@ -225,87 +239,137 @@ static size_t b64_encode(const unsigned char *in, size_t n, char *out)
     return o;
 }
 
-/* Streams head, the witness in base64, and the closing "} from the file:
- * a witness of gigabytes is never held in memory. The file is opened on
- * each attempt (a 429 retry sends it again) and must keep its size. */
-static int produce_upload(void *ctx, http_conn *c, http_error *err)
+static int body_fail(http_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int body_fail(http_error *err, const char *fmt, ...)
 {
-    const upload *u = ctx;
-    if (http_send(c, u->head, strlen(u->head), err) != 0)
-        return -1;
-    int fd;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+    va_end(ap);
+    err->code = HTTP_ERR_BODY;
+    return -1;
+}
+
+static void upload_close(void *ctx)
+{
+    upload *u = ctx;
+    if (u->fd >= 0)
+        close(u->fd);
+    u->fd = -1;
+    free(u->in);
+    free(u->out);
+    u->in = NULL;
+    u->out = NULL;
+}
+
+static int upload_open(void *ctx, http_error *err)
+{
+    upload *u = ctx;
     struct stat st;
     cuzk_error ferr = {0};
-    if (file_open_regular(u->path, &fd, &st, &ferr) != CUZK_OK) {
-        snprintf(err->message, sizeof(err->message), "%s", ferr.message);
-        err->code = HTTP_ERR_BODY;
-        return -1;
+    u->fd = -1;
+    u->phase = 0;
+    u->off = u->out_len = 0;
+    u->consumed = 0;
+    if (file_open_regular(u->path, &u->fd, &st, &ferr) != CUZK_OK) {
+        u->fd = -1;
+        return body_fail(err, "%s", ferr.message);
     }
-    enum { IN = 3 * 21846 }; /* a multiple of 3: no padding but at the end */
-    unsigned char *in = malloc(IN);
-    char *out = malloc(b64_len(IN));
-    unsigned long long sent = 0;
-    int rc = 0;
-    if (!in || !out) {
-        snprintf(err->message, sizeof(err->message), "out of memory");
-        err->code = HTTP_ERR_BODY;
-        rc = -1;
+    u->in = malloc(UPLOAD_IN);
+    u->out = malloc(b64_len(UPLOAD_IN));
+    if (!u->in || !u->out) {
+        upload_close(u);
+        return body_fail(err, "out of memory");
     }
-    while (rc == 0) {
-        size_t have = 0;
-        while (have < IN) { /* fill the block: short reads would misplace padding */
-            ssize_t r = read(fd, in + have, IN - have);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r < 0) {
-                snprintf(err->message, sizeof(err->message), "%s: cannot read: %s", u->path, strerror(errno));
-                err->code = HTTP_ERR_BODY;
-                rc = -1;
-                break;
+    return 0;
+}
+
+/* The next block of the witness, encoded into u->out; 0, or -1. */
+static int upload_next_block(upload *u, http_error *err)
+{
+    size_t have = 0;
+    while (have < UPLOAD_IN) { /* fill the block: short reads would misplace padding */
+        ssize_t r = read(u->fd, u->in + have, UPLOAD_IN - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return body_fail(err, "%s: cannot read: %s", u->path, strerror(errno));
+        if (r == 0)
+            break;
+        have += (size_t)r;
+        if (u->consumed + have > u->size)
+            break;
+    }
+    if (u->consumed + have != u->size && (have < UPLOAD_IN || u->consumed + have > u->size))
+        return body_fail(err, "%s: its size changed while it was sent (%llu bytes, then %s)", u->path, u->size,
+                         u->consumed + have > u->size ? "more" : "fewer");
+    u->consumed += have;
+    u->out_len = b64_encode(u->in, have, u->out);
+    u->off = 0;
+    return 0;
+}
+
+static long upload_read(void *ctx, char *buf, size_t n, http_error *err)
+{
+    upload *u = ctx;
+    for (;;) {
+        const char *src;
+        size_t len;
+        if (u->phase == 0) {
+            src = u->head;
+            len = strlen(u->head);
+        } else if (u->phase == 1) {
+            if (u->off == u->out_len) {
+                if (u->consumed == u->size) {
+                    u->phase = 2;
+                    u->off = 0;
+                    continue;
+                }
+                if (upload_next_block(u, err) != 0)
+                    return -1;
             }
-            if (r == 0)
-                break;
-            have += (size_t)r;
+            src = u->out;
+            len = u->out_len;
+        } else if (u->phase == 2) {
+            src = "\"}";
+            len = 2;
+        } else
+            return body_fail(err, "%s: the request body is longer than declared", u->path);
+        if (u->off == len) {
+            u->phase++;
+            u->off = 0;
+            continue;
         }
-        if (rc != 0)
-            break;
-        if (sent + have > u->size) {
-            rc = -1;
-            break;
-        }
-        if (have == 0)
-            break;
-        sent += have;
-        if (http_send(c, out, b64_encode(in, have, out), err) != 0) {
-            rc = -1;
-            break;
-        }
-        if (have < IN)
-            break;
+        size_t k = len - u->off < n ? len - u->off : n;
+        memcpy(buf, src + u->off, k);
+        u->off += k;
+        return (long)k;
     }
-    if (rc == 0 && sent != u->size)
-        rc = -1;
-    if (rc != 0 && err->code == HTTP_OK) {
-        snprintf(err->message, sizeof(err->message), "%s: its size changed while it was sent (%llu bytes, then %s)",
-                 u->path, u->size, sent > u->size ? "more" : "fewer");
-        err->code = HTTP_ERR_BODY;
-    }
-    close(fd);
-    free(in);
-    free(out);
-    if (rc != 0)
-        return -1;
-    return http_send(c, "\"}", 2, err);
 }
 
 typedef struct memory_body {
     const char *text;
+    size_t off;
 } memory_body;
 
-static int produce_memory(void *ctx, http_conn *c, http_error *err)
+static int memory_open(void *ctx, http_error *err)
 {
-    const memory_body *m = ctx;
-    return http_send(c, m->text, strlen(m->text), err);
+    (void)err;
+    ((memory_body *)ctx)->off = 0;
+    return 0;
+}
+
+static long memory_read(void *ctx, char *buf, size_t n, http_error *err)
+{
+    memory_body *m = ctx;
+    size_t len = strlen(m->text) - m->off;
+    if (len == 0)
+        return body_fail(err, "the request body is longer than declared");
+    if (len > n)
+        len = n;
+    memcpy(buf, m->text + m->off, len);
+    m->off += len;
+    return (long)len;
 }
 
 /* ------------------------------------------------------------ the output */
@@ -433,7 +497,8 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
         head = json_dumps(req, JSON_COMPACT);
         mem.text = head;
         body.length = head ? strlen(head) : 0;
-        body.produce = produce_memory;
+        body.open = memory_open;
+        body.read = memory_read;
         body.ctx = &mem;
     } else {
         /* check the witness here: a wrong file is reported before it is sent */
@@ -463,7 +528,9 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
         up.path = o->witness;
         up.size = (unsigned long long)st.st_size;
         body.length = (head ? strlen(head) : 0) + b64_len(up.size) + 2;
-        body.produce = produce_upload;
+        body.open = upload_open;
+        body.read = upload_read;
+        body.close = upload_close;
         body.ctx = &up;
     }
     if (!head) {
@@ -813,8 +880,9 @@ int cmd_submit(int argc, char **argv)
             submit_usage(stdout);
             return 0;
         }
-    return fail_code(EXIT_INPUT, "submit: this cuzk was built without jansson, which submit needs to read the daemon's "
-                             "JSON (install libjansson-dev and rebuild)");
+    return fail_code(EXIT_INPUT, "submit: this cuzk was built without libcurl or jansson, which submit needs to talk to "
+                             "the daemon and read its JSON (install libcurl4-openssl-dev and libjansson-dev, and "
+                             "rebuild)");
 }
 
 #endif
