@@ -49,10 +49,10 @@ enum {
     GPU_OP_FROM_MONT,
     GPU_OP_TO_MONT
 };
-/* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). This and
- * cuzk_gpu_test_ec, cuzk_gpu_bench_field live in the test kit
- * (cuda/field/field_test.cu, cuda/ec/ec_test.cu; the cuzk_gpu_testkit
- * library test_gpu and bench_gpu link), not in libcuzk. */
+/* out[i] = op(a[i], b[i]), elements of `field` (Montgomery). This, the
+ * other cuzk_gpu_test_*, cuzk_gpu_msm, cuzk_gpu_ntt, cuzk_gpu_bench_* and
+ * cuzk_gpu_copy_roundtrip live in the test kit (the cuda/LAYER/NAME_test.cu files: the
+ * cuzk_gpu_testkit library test_gpu and bench_gpu link), not in libcuzk. */
 int cuzk_gpu_test_field(int field, int op, const void *a, const void *b, void *out, size_t n, cuzk_gpu_msg *msg);
 
 /* Points: group 1 or 2 of `curve` (cuzk_curve). out[i] = a[i] + b[i] and

@@ -13,6 +13,7 @@
 #include "../msm/msm.cuh"
 #include "../ntt/ntt.cuh"
 #include "../util/context.cuh"
+#include "h.cuh"
 #include "../../src/formats/zkey_coef.h"
 
 namespace gpu {
@@ -34,14 +35,6 @@ struct key_base {
     unsigned vars = 0;  // the witness length
 };
 
-// c = a o b
-template <class F> __global__ void h_product(const F *a, const F *b, F *c, size_t n)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        c[i] = a[i] * b[i];
-}
-
 // out[r] = sum over row r's entries of value * w[signal]: the Montgomery
 // product of the stored value (coef R^2... as snarkjs writes it) and the
 // plain witness is the Montgomery form of coef * w, as on the CPU
@@ -57,31 +50,6 @@ __global__ void eval_rows(const uint32_t *row_ptr, const uint32_t *sig, const F 
     for (uint32_t e = row_ptr[r], end = row_ptr[r + 1]; e < end; e++)
         acc = acc + val[e] * wit[sig[e]];
     out[r] = acc;
-}
-
-// a = a b - c, as plain integers (the H MSM's scalars)
-template <class F> __global__ void h_combine(F *a, const F *b, const F *c, size_t n)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = (a[i] * b[i] - c[i]).from_mont();
-}
-
-// H's scalars from a, b on the n-domain (db, dc: scratch): c = a o b, all
-// three to the odd coset (two transforms each: six in all, the fewest the
-// odd-coset form allows), then a = a b - c there, as plain integers.
-template <class Fr>
-int h_evaluations(const ntt_domain<Fr> &dom, Fr *a, Fr *b, Fr *c, cudaStream_t st, cuzk_gpu_msg *msg)
-{
-    const size_t n = (size_t)1 << dom.log_n;
-    h_product<Fr><<<blocks_for(n, 256), 256, 0, st>>>(a, b, c, n);
-    GPU_LAUNCHED(msg, "h_product");
-    GPU_RC(dom.to_odd_coset(a, st, msg));
-    GPU_RC(dom.to_odd_coset(b, st, msg));
-    GPU_RC(dom.to_odd_coset(c, st, msg));
-    h_combine<Fr><<<blocks_for(n, 256), 256, 0, st>>>(a, b, c, n);
-    GPU_LAUNCHED(msg, "h_combine");
-    return CUZK_OK;
 }
 
 template <class Curve> struct key_impl : key_base {
@@ -574,48 +542,4 @@ extern "C" void cuzk_gpu_staged_free(cuzk_gpu_staged *staged)
             (void)cudaEventDestroy(s->ready);
     }
     delete s;
-}
-
-namespace gpu {
-// the prover's H step (h_evaluations) on device-resident random a and b
-template <class Fr> int h_bench(unsigned log_n, int reps, double *ms, cuzk_gpu_msg *msg)
-{
-    device_ctx *ctx;
-    GPU_RC(get_device(0, &ctx, msg));
-    std::lock_guard<std::mutex> lock(ctx->compute);
-    cudaStream_t st = ctx->stream;
-    ntt_domain<Fr> dom;
-    GPU_RC(dom.init(log_n, st, msg));
-    const size_t n = (size_t)1 << log_n;
-    dev_buf<Fr> a, b, c;
-    GPU_RC(a.alloc(n, st, msg));
-    GPU_RC(b.alloc(n, st, msg));
-    GPU_RC(c.alloc(n, st, msg));
-    if (reps > 64)
-        reps = 64;
-    double t[64] = {0};
-    stream_timer timer;
-    for (int r = -1; r < reps; r++) {
-        // fresh inputs each time (h_combine leaves plain integers in a)
-        GPU_RC(fill_random_fr(a.p, n, 1 + r, st, msg));
-        GPU_RC(fill_random_fr(b.p, n, 1001 + r, st, msg));
-        double m;
-        GPU_RC(timer.start(st, msg));
-        GPU_RC(h_evaluations(dom, a.p, b.p, c.p, st, msg));
-        GPU_RC(timer.stop_ms(st, &m, msg));
-        if (r >= 0)
-            t[r] = m;
-    }
-    *ms = median_of(t, reps);
-    return CUZK_OK;
-}
-} // namespace gpu
-
-extern "C" int cuzk_gpu_bench_h(int curve, unsigned log_n, int reps, double *ms, cuzk_gpu_msg *msg)
-{
-    *ms = 0;
-    if (reps < 1)
-        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: reps >= 1");
-    GPU_DISPATCH_CURVE(curve, return gpu::h_bench<Curve::fr>(log_n, reps, ms, msg));
-    return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "unknown curve");
 }
