@@ -163,7 +163,7 @@ static int core_check_points(int curve, int group, const unsigned char *pts, siz
 }
 
 static int core_check_zcash_points(int group, const unsigned char *pts, size_t n, int compressed, int subgroup,
-                                   size_t *bad)
+                                   unsigned char *out, size_t *bad)
 {
     size_t size = (group == 1 ? BLS12_381_G1_COMPRESSED_BYTES : BLS12_381_G2_COMPRESSED_BYTES) * (compressed ? 1 : 2);
     for (size_t i = 0; i < n; i++) {
@@ -171,9 +171,13 @@ static int core_check_zcash_points(int group, const unsigned char *pts, size_t n
         if (group == 1) {
             bls12_381_g1_affine p;
             rc = bls12_381_g1_affine_from_zcash(&p, pts + i * size, compressed, subgroup);
+            if (rc == CUZK_OK && out)
+                memcpy(out + i * sizeof(p), &p, sizeof(p));
         } else {
             bls12_381_g2_affine p;
             rc = bls12_381_g2_affine_from_zcash(&p, pts + i * size, compressed, subgroup);
+            if (rc == CUZK_OK && out)
+                memcpy(out + i * sizeof(p), &p, sizeof(p));
         }
         if (rc != CUZK_OK) {
             *bad = i;

@@ -95,9 +95,11 @@ struct cuzk_core_ops {
      * CUZK_OK, or the first failure's status with its index in *bad. */
     int (*check_points)(int curve, int group, const unsigned char *pts, size_t n, int subgroup, size_t *bad);
     /* The same for BLS12-381 points in the ZCash encoding (big-endian,
-     * flags in the top bits; bellperson .params files use it). */
+     * flags in the top bits; bellperson .params files use it); with out
+     * not NULL, the points decoded into it in the library's layout (a
+     * .zkey's: x, y in Montgomery form, little-endian; infinity zeros). */
     int (*check_zcash_points)(int group, const unsigned char *pts, size_t n, int compressed, int subgroup,
-                              size_t *bad);
+                              unsigned char *out, size_t *bad);
     /* Base-field elements between plain little-endian integers (< p) and
      * their Montgomery images, n8q bytes each. */
     void (*fq_to_mont)(int curve, unsigned char *out, const unsigned char *plain);

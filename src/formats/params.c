@@ -1,10 +1,13 @@
 #include "params.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core.h"
 #include "../util/error.h"
+#include "point_check.h"
+#include "snarkjs_json.h"
 
 const char *const params_vector_name[PARAMS_VECTORS] = {"IC", "H", "L", "A", "B_G1", "B_G2"};
 
@@ -54,10 +57,88 @@ int params_parse(params_file *pf, const void *data, size_t size, const char *nam
                {"gamma_g2", 2, 384}, {"delta_g1", 1, 576}, {"delta_g2", 2, 672}};
     for (int i = 0; i < 6; i++) {
         size_t bad;
-        int rc = cuzk_core()->check_zcash_points(vk[i].group, pf->vk + vk[i].offset, 1, 0, 1, &bad);
+        int rc = cuzk_core()->check_zcash_points(vk[i].group, pf->vk + vk[i].offset, 1, 0, 1, NULL, &bad);
         if (rc != CUZK_OK)
             return cuzk_error_set(err, rc, "%s: verification key %s: %s", name, vk[i].what, cuzk_strerror(rc));
     }
+    return CUZK_OK;
+}
+
+/* ------------------------------------------------------------ full check */
+
+enum { ZCASH_INFINITY = 0x40 }; /* the flag bit of a point at infinity */
+
+static int check_params_points(const void *ctx, const unsigned char *pts, size_t n, size_t *bad)
+{
+    int group = *(const int *)ctx;
+    size_t size = group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i * size] & ZCASH_INFINITY) { /* bellperson's reader refuses it (its PointAtInfinity) */
+            *bad = i;
+            return CUZK_ERR_FORMAT;
+        }
+    return cuzk_core()->check_zcash_points(group, pts, n, 0, 1, NULL, bad);
+}
+
+int params_check(const params_file *pf, int threads, const progress_sink *progress, cuzk_error *err)
+{
+    unsigned long long total = 0, base = 0;
+    for (int v = 0; v < PARAMS_VECTORS; v++)
+        total += pf->count[v];
+    for (int v = 0; v < PARAMS_VECTORS; v++) {
+        int group = v == PARAMS_B_G2 ? 2 : 1;
+        char stage[32];
+        snprintf(stage, sizeof(stage), "checking %s", params_vector_name[v]);
+        progress_sink ps = {progress ? progress->fn : NULL, progress ? progress->ctx : NULL, stage};
+        size_t bad = 0;
+        int rc = point_check_parallel(pf->vec[v], pf->count[v], group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED,
+                                      check_params_points, &group, threads, &ps, base, total, &bad);
+        if (rc != CUZK_OK)
+            return cuzk_error_set(err, rc, "%s: the %s vector: point %zu of %u: %s", pf->name, params_vector_name[v],
+                                  bad, pf->count[v],
+                                  rc == CUZK_ERR_FORMAT ? "the point at infinity (bellperson refuses it in a key)"
+                                                        : cuzk_strerror(rc));
+        base += pf->count[v];
+    }
+    return CUZK_OK;
+}
+
+/* ------------------------------------------------------------ the vk */
+
+int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
+{
+    *json = NULL;
+    if (pf->count[PARAMS_IC] == 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: the IC vector is empty; expected one point for the constant one and one per "
+                              "public input",
+                              pf->name);
+    const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
+    size_t n_ic = pf->count[PARAMS_IC];
+    /* the vk's points and IC in the library's layout (the .zkey's) */
+    unsigned char *pts = malloc((3 * 2 + n_ic) * c->g1_bytes + 3 * c->g2_bytes);
+    if (!pts)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", pf->name);
+    unsigned char *alpha1 = pts, *beta2 = alpha1 + 2 * c->g1_bytes, *gamma2 = beta2 + c->g2_bytes,
+                  *delta2 = gamma2 + c->g2_bytes, *ic = delta2 + c->g2_bytes;
+    size_t bad;
+    int rc;
+    if ((rc = cuzk_core()->check_zcash_points(1, pf->vk, 1, 0, 1, alpha1, &bad)) != CUZK_OK ||
+        (rc = cuzk_core()->check_zcash_points(2, pf->vk + 192, 1, 0, 1, beta2, &bad)) != CUZK_OK ||
+        (rc = cuzk_core()->check_zcash_points(2, pf->vk + 384, 1, 0, 1, gamma2, &bad)) != CUZK_OK ||
+        (rc = cuzk_core()->check_zcash_points(2, pf->vk + 672, 1, 0, 1, delta2, &bad)) != CUZK_OK) {
+        free(pts);
+        return cuzk_error_set(err, rc, "%s: verification key: %s", pf->name, cuzk_strerror(rc));
+    }
+    if ((rc = cuzk_core()->check_zcash_points(1, pf->vec[PARAMS_IC], n_ic, 0, 1, ic, &bad)) != CUZK_OK) {
+        free(pts);
+        return cuzk_error_set(err, rc, "%s: the IC vector: point %zu of %zu: %s", pf->name, bad, n_ic,
+                              cuzk_strerror(rc));
+    }
+    *json = snarkjs_vk_json(c, alpha1, beta2, gamma2, delta2, ic, n_ic);
+    free(pts);
+    if (!*json)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory writing the verification key", pf->name);
     return CUZK_OK;
 }
 

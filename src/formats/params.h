@@ -28,4 +28,15 @@ int params_open(params_file *pf, const char *path, cuzk_error *err);
 int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err);
 void params_close(params_file *pf);
 
+/* Every point of the six vectors: canonical, on the curve, in the
+ * subgroup and not at infinity (bellperson's checked read), with
+ * `threads` threads (>= 1) and progress ("checking H", ...: done and total
+ * count all vectors' points). The first bad point named with its vector. */
+int params_check(const params_file *pf, int threads, const progress_sink *progress, cuzk_error *err);
+
+/* verification_key.json of the key as snarkjs writes one (*json: free()
+ * it): the Groth16 equation is bellperson's too, IC[0] the constant one's
+ * point, so snarkjs can check proofs made from .params keys. */
+int params_export_vk(const params_file *pf, char **json, cuzk_error *err);
+
 #endif

@@ -61,6 +61,11 @@ void jo_fq2(struct json_out *j, const curve_desc *c, const unsigned char *p);
 char *snarkjs_proof_json(const curve_desc *c, const unsigned char *a, const unsigned char *b,
                          const unsigned char *cpt);
 char *snarkjs_public_json(const unsigned char *values, size_t n);
+/* verification_key.json as snarkjs's `zkey export verificationkey`
+ * writes it, from points in the .zkey layout (n_ic >= 1: the constant
+ * one's point first); NULL when out of memory. */
+char *snarkjs_vk_json(const curve_desc *c, const unsigned char *alpha1, const unsigned char *beta2,
+                      const unsigned char *gamma2, const unsigned char *delta2, const unsigned char *ic, size_t n_ic);
 
 /* Reads a whole JSON file (a regular file of at most SNARKJS_JSON_MAX_BYTES,
  * both checked before reading: src/util/file.h) into a NUL-terminated

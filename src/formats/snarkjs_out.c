@@ -91,6 +91,47 @@ char *snarkjs_proof_json(const curve_desc *c, const unsigned char *a, const unsi
     return jo_finish(&j);
 }
 
+char *snarkjs_vk_json(const curve_desc *c, const unsigned char *alpha1, const unsigned char *beta2,
+                      const unsigned char *gamma2, const unsigned char *delta2, const unsigned char *ic, size_t n_ic)
+{
+    size_t n8 = c->n8q;
+    unsigned char e[12 * 48];
+    cuzk_core()->pairing(c->id, e, alpha1, beta2);
+    json_out j;
+    jo_init(&j);
+    jo_object_begin(&j);
+    jo_key(&j, "protocol");
+    jo_string(&j, "groth16");
+    jo_key(&j, "curve");
+    jo_string(&j, c->name);
+    jo_key(&j, "nPublic");
+    jo_uint(&j, n_ic - 1);
+    jo_key(&j, "vk_alpha_1");
+    jo_g1(&j, c, alpha1);
+    jo_key(&j, "vk_beta_2");
+    jo_g2(&j, c, beta2);
+    jo_key(&j, "vk_gamma_2");
+    jo_g2(&j, c, gamma2);
+    jo_key(&j, "vk_delta_2");
+    jo_g2(&j, c, delta2);
+    jo_key(&j, "vk_alphabeta_12");
+    jo_array_begin(&j);
+    for (int c6 = 0; c6 < 2; c6++) {
+        jo_array_begin(&j);
+        for (int c2 = 0; c2 < 3; c2++)
+            jo_fq2(&j, c, e + (size_t)(c6 * 3 + c2) * 2 * n8);
+        jo_array_end(&j);
+    }
+    jo_array_end(&j);
+    jo_key(&j, "IC");
+    jo_array_begin(&j);
+    for (size_t i = 0; i < n_ic; i++)
+        jo_g1(&j, c, ic + i * c->g1_bytes);
+    jo_array_end(&j);
+    jo_object_end(&j);
+    return jo_finish(&j);
+}
+
 char *snarkjs_public_json(const unsigned char *values, size_t n)
 {
     json_out j;

@@ -1,14 +1,12 @@
 #include "zkey.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../core.h"
 #include "../util/error.h"
-#include "json_out.h"
+#include "point_check.h"
 #include "snarkjs_json.h"
 
 /* The data of section `id`, which must hold exactly `expected` bytes. */
@@ -154,89 +152,29 @@ void cuzk_zkey_get_info(const cuzk_zkey *zk, cuzk_zkey_info *info)
 
 /* ------------------------------------------------------------ full check */
 
-/* The points of one section, checked by `threads` threads taking chunks
- * in turn; the calling thread checks chunks too and reports progress
- * between them (a callback on the caller's thread). */
-enum { CHECK_CHUNK = 4096 }; /* points: ~0.2 s of subgroup checks on one core */
-
-typedef struct point_pool {
+/* One section's points: canonical, on the curve, in the subgroup when
+ * asked. */
+typedef struct section_check {
     const struct cuzk_zkey *zk;
-    const unsigned char *pts;
-    size_t n, point_bytes;
     int group, subgroup;
-    atomic_size_t next;   /* the next chunk's first point */
-    atomic_size_t done;   /* points checked */
-    atomic_int failed;    /* a bad point was found: stop taking chunks */
-    pthread_mutex_t mu;
-    int rc;               /* the lowest bad point's status */
-    size_t bad;
-} point_pool;
+} section_check;
 
-/* One chunk; 0 when there is none left. */
-static int check_chunk(point_pool *pp)
+static int check_zkey_points(const void *ctx, const unsigned char *pts, size_t n, size_t *bad)
 {
-    if (atomic_load(&pp->failed))
-        return 0;
-    size_t begin = atomic_fetch_add(&pp->next, CHECK_CHUNK);
-    if (begin >= pp->n)
-        return 0;
-    size_t end = pp->n - begin < CHECK_CHUNK ? pp->n : begin + CHECK_CHUNK, bad = 0;
-    int rc = cuzk_core()->check_points(pp->zk->curve->id, pp->group, pp->pts + begin * pp->point_bytes, end - begin,
-                                       pp->subgroup, &bad);
-    if (rc != CUZK_OK) {
-        pthread_mutex_lock(&pp->mu);
-        if (pp->rc == CUZK_OK || begin + bad < pp->bad) {
-            pp->rc = rc;
-            pp->bad = begin + bad;
-        }
-        pthread_mutex_unlock(&pp->mu);
-        atomic_store(&pp->failed, 1);
-    }
-    atomic_fetch_add(&pp->done, end - begin);
-    return 1;
+    const section_check *c = ctx;
+    return cuzk_core()->check_points(c->zk->curve->id, c->group, pts, n, c->subgroup, bad);
 }
 
-static void *point_worker(void *arg)
-{
-    while (check_chunk(arg))
-        ;
-    return NULL;
-}
-
-/* Checks n points with `threads` threads; reports the first bad one
- * found. base/total: the points before this section and in all, for
- * progress. */
 static int check_section(const struct cuzk_zkey *zk, const unsigned char *pts, size_t n, int group, int subgroup,
                          int threads, uint32_t id, const char *what, const progress_sink *progress,
                          unsigned long long base, unsigned long long total, cuzk_error *err)
 {
-    enum { MAX_THREADS = 256 };
-    pthread_t tids[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    point_pool pp = {.zk = zk, .pts = pts, .n = n, .group = group, .subgroup = subgroup, .rc = CUZK_OK};
-    pp.point_bytes = group == 1 ? zk->curve->g1_bytes : zk->curve->g2_bytes;
-    atomic_init(&pp.next, 0);
-    atomic_init(&pp.done, 0);
-    atomic_init(&pp.failed, 0);
-    pthread_mutex_init(&pp.mu, NULL);
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
-    size_t chunks = (n + CHECK_CHUNK - 1) / CHECK_CHUNK;
-    if ((size_t)threads > chunks)
-        threads = chunks ? (int)chunks : 1;
-    for (int t = 1; t < threads; t++)
-        started[t] = pthread_create(&tids[t], NULL, point_worker, &pp) == 0;
-    progress_report(progress, base, total);
-    while (check_chunk(&pp))
-        progress_report(progress, base + atomic_load(&pp.done), total);
-    for (int t = 1; t < threads; t++)
-        if (started[t])
-            pthread_join(tids[t], NULL);
-    pthread_mutex_destroy(&pp.mu);
-    if (pp.rc != CUZK_OK)
-        return cuzk_error_set(err, pp.rc, "%s: section %u (%s): point %zu of %zu: %s", zk->bf.name, id, what, pp.bad,
-                              n, cuzk_strerror(pp.rc));
-    progress_report(progress, base + n, total);
+    section_check c = {zk, group, subgroup};
+    size_t bad = 0, point_bytes = group == 1 ? zk->curve->g1_bytes : zk->curve->g2_bytes;
+    int rc = point_check_parallel(pts, n, point_bytes, check_zkey_points, &c, threads, progress, base, total, &bad);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: section %u (%s): point %zu of %zu: %s", zk->bf.name, id, what, bad, n,
+                              cuzk_strerror(rc));
     return CUZK_OK;
 }
 
@@ -388,42 +326,8 @@ int cuzk_zkey_export_vk(const cuzk_zkey *zk, char **json, cuzk_error *err)
     if (!zk || !json)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_export_vk: NULL argument");
     *json = NULL;
-    size_t n8 = zk->curve->n8q;
-    unsigned char e[12 * 48];
-    cuzk_core()->pairing(zk->curve->id, e, zk->alpha1, zk->beta2);
-    json_out j;
-    jo_init(&j);
-    jo_object_begin(&j);
-    jo_key(&j, "protocol");
-    jo_string(&j, "groth16");
-    jo_key(&j, "curve");
-    jo_string(&j, zk->curve->name);
-    jo_key(&j, "nPublic");
-    jo_uint(&j, zk->n_public);
-    jo_key(&j, "vk_alpha_1");
-    jo_g1(&j, zk->curve, zk->alpha1);
-    jo_key(&j, "vk_beta_2");
-    jo_g2(&j, zk->curve, zk->beta2);
-    jo_key(&j, "vk_gamma_2");
-    jo_g2(&j, zk->curve, zk->gamma2);
-    jo_key(&j, "vk_delta_2");
-    jo_g2(&j, zk->curve, zk->delta2);
-    jo_key(&j, "vk_alphabeta_12");
-    jo_array_begin(&j);
-    for (int c6 = 0; c6 < 2; c6++) {
-        jo_array_begin(&j);
-        for (int c2 = 0; c2 < 3; c2++)
-            jo_fq2(&j, zk->curve, e + (size_t)(c6 * 3 + c2) * 2 * n8);
-        jo_array_end(&j);
-    }
-    jo_array_end(&j);
-    jo_key(&j, "IC");
-    jo_array_begin(&j);
-    for (uint32_t i = 0; i <= zk->n_public; i++)
-        jo_g1(&j, zk->curve, zk->ic + (size_t)i * zk->curve->g1_bytes);
-    jo_array_end(&j);
-    jo_object_end(&j);
-    char *text = jo_finish(&j);
+    char *text = snarkjs_vk_json(zk->curve, zk->alpha1, zk->beta2, zk->gamma2, zk->delta2, zk->ic,
+                                 (size_t)zk->n_public + 1);
     if (!text)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory writing the verification key", zk->bf.name);
     *json = text;

@@ -260,20 +260,34 @@ static int cmd_zkey(int argc, char **argv)
         argc -= skip;
         argv += skip;
         if (argc != 2)
-            return fail("zkey export-vk takes 2 arguments: <circuit.zkey> <verification_key.json>, got %d", argc);
+            return fail("zkey export-vk takes 2 arguments: <circuit.zkey|circuit.params> <verification_key.json>, got %d",
+                        argc);
         const cli_file in = {"circuit.zkey", argv[0]}, out = {"verification_key.json", argv[1]};
         if (cli_check_outputs(&out, 1, &in, 1))
             return 2;
         cuzk_error err = {0};
-        cuzk_zkey *zk;
-        progress_state ps = progress_start("zkey export-vk");
-        int orc = cuzk_zkey_open_progress(&zk, argv[0], print_progress, &ps, &err);
-        progress_done(&ps);
-        if (orc != CUZK_OK)
+        char magic[5];
+        if (binfile_peek_magic(argv[0], magic, &err) != CUZK_OK && err.code == CUZK_ERR_IO)
             return fail_err(&err);
         char *json;
-        int rc = cuzk_zkey_export_vk(zk, &json, &err);
-        cuzk_zkey_free(zk);
+        int rc;
+        if (strcmp(magic, "zkey") != 0) {
+            /* no magic: a bellperson .params key (mapped: its vk and IC are read) */
+            params_file pf;
+            if (params_open(&pf, argv[0], &err) != CUZK_OK)
+                return fail("%s (neither a .zkey nor a bellperson .params key)", err.message);
+            rc = params_export_vk(&pf, &json, &err);
+            params_close(&pf);
+        } else {
+            cuzk_zkey *zk;
+            progress_state ps = progress_start("zkey export-vk");
+            rc = cuzk_zkey_open_progress(&zk, argv[0], print_progress, &ps, &err);
+            progress_done(&ps);
+            if (rc != CUZK_OK)
+                return fail_err(&err);
+            rc = cuzk_zkey_export_vk(zk, &json, &err);
+            cuzk_zkey_free(zk);
+        }
         if (rc != CUZK_OK)
             return fail_err(&err);
         rc = write_file_atomic(argv[1], json, strlen(json), &err);
@@ -374,7 +388,7 @@ static int info_ptau(const char *path)
     return 0;
 }
 
-static int info_params(const char *path)
+static int info_params(const char *path, int check, int threads)
 {
     cuzk_error err = {0};
     params_file pf;
@@ -384,8 +398,22 @@ static int info_params(const char *path)
     for (int v = 0; v < PARAMS_VECTORS; v++)
         printf("  %-5s          %u points\n", params_vector_name[v], pf.count[v]);
     printf("  file size:     %zu bytes\n", pf.size);
+    int rc = 0;
+    if (check) {
+        if (threads <= 0) {
+            long n = sysconf(_SC_NPROCESSORS_ONLN);
+            threads = n > 0 ? (int)n : 1;
+        }
+        progress_state ps = progress_start("info --check");
+        int crc = params_check(&pf, threads, &(progress_sink){print_progress, &ps, NULL}, &err);
+        progress_done(&ps);
+        if (crc != CUZK_OK)
+            rc = fail_err(&err);
+        else
+            printf("  check:         every point canonical, on the curve, in the subgroup and not at infinity\n");
+    }
     params_close(&pf);
-    return 0;
+    return rc;
 }
 
 static int cmd_circuit(int argc, char **argv)
@@ -484,8 +512,8 @@ static int cmd_info(int argc, char **argv)
     char magic[5];
     if (binfile_peek_magic(path, magic, &err) != CUZK_OK && err.code == CUZK_ERR_IO)
         return fail_err(&err);
-    if (check && strcmp(magic, "zkey") != 0)
-        return fail("--check applies to .zkey files only");
+    if (check && (!strcmp(magic, "wtns") || !strcmp(magic, "r1cs") || !strcmp(magic, "ptau")))
+        return fail("--check applies to keys (.zkey and .params files) only; %s is a .%s file", path, magic);
     if (!strcmp(magic, "zkey"))
         return info_zkey(path, check, threads);
     if (!strcmp(magic, "wtns"))
@@ -494,7 +522,7 @@ static int cmd_info(int argc, char **argv)
         return info_r1cs(path);
     if (!strcmp(magic, "ptau"))
         return info_ptau(path);
-    return info_params(path);
+    return info_params(path, check, threads);
 }
 
 /* A mapped file (a .ptau or .params, or what `cuzk info` looks at:
@@ -539,13 +567,14 @@ static const command commands[] = {
      "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"
      "             or INVALID (exit 1); malformed input exits 2\n"},
     {"zkey", cmd_zkey, 0,
-     "  zkey export-vk <circuit.zkey> <verification_key.json>\n"
-     "             write the verification key as snarkjs does\n"},
+     "  zkey export-vk <circuit.zkey|circuit.params> <verification_key.json>\n"
+     "             write the verification key as snarkjs does (of a bellperson .params\n"
+     "             key too: snarkjs then checks its proofs)\n"},
     {"info", cmd_info, 0,
      "  info <file> [--check] [--threads N]\n"
      "             describe a .zkey, .wtns, .r1cs, .ptau or bellperson .params file;\n"
-     "             --check also checks every point of a .zkey (on the curve and in the\n"
-     "             subgroup) with N threads (default: all cores)\n"},
+     "             --check also checks every point of a key (.zkey or .params: on the\n"
+     "             curve and in the subgroup) with N threads (default: all cores)\n"},
     {"bench", cmd_bench, 1,
      "  bench <circuit.zkey> <witness.wtns> [--jobs N] [--json] [engine options]\n"
      "             prove N times (default 20) through the engine's pipeline (prepare ->\n"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# bellperson .params files (src/formats/params.c) against @noble/curves:
+# a file of noble's points is read, every point passes `cuzk info --check`
+# and `cuzk zkey export-vk` writes noble's points; one planted fault (a point off the curve, outside the
+# subgroup, at infinity) is named with its vector and index; truncations
+# at every vector boundary and inside a point, a count past the end and
+# trailing bytes are refused with exit 2 and a message.
+# Usage: test_params.sh CUZK NODE VECTORS_DIR
+set -u
+cuzk=$1
+node=$2
+vec=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if [ ! -x "$node" ] || [ ! -d "$vec/node_modules/@noble/curves" ]; then
+  [ -z "${CI:-}" ] || fail "node or @noble/curves is missing (cd tests/vectors && npm ci)"
+  echo "SKIP: node or @noble/curves missing"; exit 77
+fi
+command -v jq >/dev/null || { [ -z "${CI:-}" ] || fail "jq is missing"; echo "SKIP: jq missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make() { "$node" "$vec/make_params.mjs" "$@" || fail "make_params.mjs $*"; }
+expect() { # expect CODE PATTERN ARGS...: cuzk ARGS exits CODE, stderr matching PATTERN
+  local want=$1 pat=$2; shift 2
+  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  [ "$got" = "$want" ] || fail "cuzk $* exited $got, want $want: $(cat "$tmp/err")"
+  [ -z "$pat" ] || grep -q -- "$pat" "$tmp/err" || fail "cuzk $*: no '$pat' in: $(cat "$tmp/err")"
+}
+
+make "$tmp/good.params"
+expect 0 "" info "$tmp/good.params" --check --threads 2
+grep -q "check: .*not at infinity" "$tmp/out" || fail "no check line: $(cat "$tmp/out")"
+grep -q "B_G2 *3 points" "$tmp/out" || fail "counts: $(cat "$tmp/out")"
+for t in 1 2 3; do expect 0 "" info "$tmp/good.params" --check --threads "$t"; done
+# its verification key as snarkjs writes one: noble's points
+expect 0 "" zkey export-vk "$tmp/good.params" "$tmp/vk.json"
+for k in nPublic vk_alpha_1 vk_beta_2 vk_gamma_2 vk_delta_2 IC; do
+  [ "$(jq -c ".$k" "$tmp/vk.json")" = "$(jq -c ".$k" "$tmp/good.params.vk.json")" ] ||
+    fail "export-vk $k: $(jq -c ".$k" "$tmp/vk.json") against noble's $(jq -c ".$k" "$tmp/good.params.vk.json")"
+done
+[ "$(jq -r '.protocol + " " + .curve' "$tmp/vk.json")" = "groth16 bls12381" ] || fail "export-vk: protocol, curve"
+[ "$(jq '.vk_alphabeta_12 | flatten | length' "$tmp/vk.json")" = 12 ] || fail "export-vk: vk_alphabeta_12"
+
+for f in "off-curve H 4:the H vector: point 4 of 7: point is not on the curve" \
+         "off-curve B_G2 0:the B_G2 vector: point 0 of 3: point is not on the curve" \
+         "not-in-subgroup A 1:the A vector: point 1 of 6: point is not in the prime-order subgroup" \
+         "infinity L 2:the L vector: point 2 of 5: the point at infinity" \
+         "infinity IC 0:the IC vector: point 0 of 3: the point at infinity"; do
+  args=${f%%:*} msg=${f#*:}
+  # shellcheck disable=SC2086
+  make "$tmp/bad.params" $args
+  expect 2 "$msg" info "$tmp/bad.params" --check
+  expect 0 "" info "$tmp/bad.params" # the layout alone is fine
+done
+
+# the layout: cut at every vector's count, inside it, inside a point; a count past the end; bytes after the end
+size=$(stat -c %s "$tmp/good.params")
+for cut in 0 100 863 864 866 868 900 1500 3000 $((size - 1)); do
+  head -c "$cut" "$tmp/good.params" >"$tmp/cut.params"
+  expect 2 "cut.params" info "$tmp/cut.params"
+done
+{ cat "$tmp/good.params"; printf 'x'; } >"$tmp/long.params"
+expect 2 "1 bytes after the last vector" info "$tmp/long.params"
+cp "$tmp/good.params" "$tmp/count.params"
+printf '\377\377\377\377' | dd of="$tmp/count.params" bs=1 seek=864 conv=notrunc 2>/dev/null
+expect 2 "the IC vector declares 4294967295 points" info "$tmp/count.params"
+expect 2 "applies to keys" info "$vec/../fixtures/bn128/tiny.wtns" --check
+expect 2 "neither a .zkey nor a bellperson .params key" zkey export-vk "$tmp/cut.params" "$tmp/x.json"
+[ ! -e "$tmp/x.json" ] || fail "export-vk of a broken file left an output"
+echo "params: noble's points read and checked; 5 planted faults, 12 broken layouts refused"
