@@ -349,6 +349,10 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_setup_random(const char *r1cs_path, co
                                                        cuzk_progress_fn progress, void *progress_ctx,
                                                        cuzk_error *err);
 
+/* The proving key a setup writes: snarkjs's .zkey, or a bellperson .params
+ * key (BLS12-381 only; bellperson's conventions: docs/filecoin.md). */
+typedef enum cuzk_key_format { CUZK_KEY_ZKEY = 0, CUZK_KEY_PARAMS = 1 } cuzk_key_format;
+
 typedef struct cuzk_setup_options {
     int threads; /* 0 = one per core */
     /* cuzk_device: where a setup from fresh randomness computes the key's
@@ -362,6 +366,7 @@ typedef struct cuzk_setup_options {
      * CSPRNG */
     cuzk_random_fn random;
     void *random_ctx;
+    int format; /* cuzk_key_format (appended with issue 19) */
 } cuzk_setup_options;
 
 /* Both setups behind one call: from the prepared powers of tau at

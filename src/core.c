@@ -187,6 +187,22 @@ static int core_check_zcash_points(int group, const unsigned char *pts, size_t n
     return CUZK_OK;
 }
 
+static void core_zcash_from_points(int group, const unsigned char *pts, size_t n, int compressed, unsigned char *out)
+{
+    size_t size = (group == 1 ? BLS12_381_G1_COMPRESSED_BYTES : BLS12_381_G2_COMPRESSED_BYTES) * (compressed ? 1 : 2);
+    for (size_t i = 0; i < n; i++) {
+        if (group == 1) {
+            bls12_381_g1_affine p;
+            memcpy(&p, pts + i * sizeof(p), sizeof(p));
+            bls12_381_g1_affine_to_zcash(out + i * size, &p, compressed);
+        } else {
+            bls12_381_g2_affine p;
+            memcpy(&p, pts + i * sizeof(p), sizeof(p));
+            bls12_381_g2_affine_to_zcash(out + i * size, &p, compressed);
+        }
+    }
+}
+
 static void core_fq_to_mont(int curve, unsigned char *out, const unsigned char *plain)
 {
     CORE_DISPATCH(curve, fq_to_mont)(out, plain);
@@ -318,6 +334,7 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .selftest = core_selftest,
     .check_points = core_check_points,
     .check_zcash_points = core_check_zcash_points,
+    .zcash_from_points = core_zcash_from_points,
     .fq_to_mont = core_fq_to_mont,
     .fq_from_mont = core_fq_from_mont,
     .pairing = core_pairing,

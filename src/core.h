@@ -74,7 +74,11 @@ typedef struct core_setup_out {
 
 /* A setup from fresh randomness (no ptau): the driver keeps this state
  * between calls and writes the key section by section, chunk by chunk. */
-enum { SETUP_KIND_A, SETUP_KIND_B1, SETUP_KIND_B2, SETUP_KIND_IC, SETUP_KIND_C, SETUP_KIND_H, SETUP_KIND_VK };
+/* SETUP_KIND_H: snarkjs's H (the odd points of the 2n-domain's Lagrange
+ * basis over delta); SETUP_KIND_H_MONOMIAL: bellperson's (tau^i Z(tau) /
+ * delta, i < n - 1). The others are both formats' (C is bellperson's L). */
+enum { SETUP_KIND_A, SETUP_KIND_B1, SETUP_KIND_B2, SETUP_KIND_IC, SETUP_KIND_C, SETUP_KIND_H, SETUP_KIND_VK,
+       SETUP_KIND_H_MONOMIAL };
 
 typedef struct core_random_setup {
     int curve, threads;
@@ -100,6 +104,9 @@ struct cuzk_core_ops {
      * .zkey's: x, y in Montgomery form, little-endian; infinity zeros). */
     int (*check_zcash_points)(int group, const unsigned char *pts, size_t n, int compressed, int subgroup,
                               unsigned char *out, size_t *bad);
+    /* The other way: n BLS12-381 points in the library's layout to the
+     * ZCash encoding (uncompressed 96/192 bytes, or compressed 48/96). */
+    void (*zcash_from_points)(int group, const unsigned char *pts, size_t n, int compressed, unsigned char *out);
     /* Base-field elements between plain little-endian integers (< p) and
      * their Montgomery images, n8q bytes each. */
     void (*fq_to_mont)(int curve, unsigned char *out, const unsigned char *plain);

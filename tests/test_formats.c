@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "../include/cuzk.h"
+#include "../src/core.h"
+#include "../src/formats/params.h"
 #include "../src/formats/snarkjs_json.h"
 #include "../src/formats/wtns.h"
 #include "../src/formats/zkey.h"
@@ -630,6 +632,83 @@ static void test_size_text(void)
     }
 }
 
+/* Whether a .params vector holds exactly the non-infinity points of a
+ * .zkey section, in order (the zkey's points in the library's layout). */
+static int params_vector_matches(const params_file *pf, int v, const unsigned char *zk_pts, size_t n, int group)
+{
+    size_t in_bytes = group == 1 ? 96 : 192, zc = group == 1 ? 96 : 192, k = 0;
+    unsigned char *dec = malloc(in_bytes);
+    int ok = dec != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        const unsigned char *p = zk_pts + i * in_bytes;
+        int zero = 1;
+        for (size_t j = 0; j < in_bytes; j++)
+            zero &= p[j] == 0;
+        if (zero && (v == PARAMS_A || v == PARAMS_B_G1 || v == PARAMS_B_G2))
+            continue;
+        size_t bad;
+        ok = k < pf->count[v] &&
+             cuzk_core()->check_zcash_points(group, pf->vec[v] + k * zc, 1, 0, 1, dec, &bad) == CUZK_OK &&
+             memcmp(dec, p, in_bytes) == 0;
+        k++;
+    }
+    free(dec);
+    return ok && k == pf->count[v];
+}
+
+/* cuzk setup --format params: from the same toxic waste (a seeded random
+ * source; or a ptau) as a .zkey, the same verification key, IC, L (the
+ * zkey's C) and A, B_G1, B_G2 (the zkey's without their points at
+ * infinity), H of n - 1 points; BLS12-381 only. */
+static void test_params_setup(const char *tmpdir)
+{
+    char r1cs[1024], ptau[1024], zk_path[1100], pa_path[1100];
+    snprintf(r1cs, sizeof(r1cs), "%s/bls12381/poseidon3.r1cs", fixtures);
+    snprintf(ptau, sizeof(ptau), "%s/ptau/bls12381_10.ptau", fixtures);
+    snprintf(zk_path, sizeof(zk_path), "%s/same.zkey", tmpdir);
+    snprintf(pa_path, sizeof(pa_path), "%s/same.params", tmpdir);
+    cuzk_error err = {0};
+    for (int with_ptau = 0; with_ptau < 2; with_ptau++) {
+        cuzk_setup_options o = {.device = CUZK_DEVICE_CPU, .random = test_random_bytes};
+        atomic_store(&test_random_counter, 0x5eed);
+        CHECK_MSG(cuzk_setup(r1cs, with_ptau ? ptau : NULL, zk_path, &o, &err) == CUZK_OK, "zkey: %s", err.message);
+        o.format = CUZK_KEY_PARAMS;
+        atomic_store(&test_random_counter, 0x5eed);
+        CHECK_MSG(cuzk_setup(r1cs, with_ptau ? ptau : NULL, pa_path, &o, &err) == CUZK_OK, "params: %s", err.message);
+        cuzk_zkey *zk;
+        CHECK(cuzk_zkey_open(&zk, zk_path, &err) == CUZK_OK);
+        params_file pf;
+        CHECK_MSG(params_open(&pf, pa_path, &err) == CUZK_OK, "%s", err.message);
+        CHECK_MSG(params_check(&pf, 2, NULL, &err) == CUZK_OK, "%s", err.message);
+        char *vk1 = NULL, *vk2 = NULL;
+        CHECK(cuzk_zkey_export_vk(zk, &vk1, &err) == CUZK_OK);
+        CHECK(params_export_vk(&pf, &vk2, &err) == CUZK_OK);
+        CHECK_MSG(!strcmp(vk1, vk2), "the verification keys differ (%s)", with_ptau ? "ptau" : "random");
+        free(vk1);
+        free(vk2);
+        size_t nv = zk->n_vars, npub1 = (size_t)zk->n_public + 1;
+        CHECK(pf.count[PARAMS_H] == zk->domain_size - 1);
+        CHECK(params_vector_matches(&pf, PARAMS_IC, zk->ic, npub1, 1));
+        CHECK(params_vector_matches(&pf, PARAMS_L, zk->c, nv - npub1, 1));
+        CHECK(params_vector_matches(&pf, PARAMS_A, zk->a, nv, 1));
+        CHECK(params_vector_matches(&pf, PARAMS_B_G1, zk->b1, nv, 1));
+        CHECK(params_vector_matches(&pf, PARAMS_B_G2, zk->b2, nv, 2));
+        CHECK(pf.count[PARAMS_A] >= npub1 && pf.count[PARAMS_A] < nv && pf.count[PARAMS_B_G1] == pf.count[PARAMS_B_G2]);
+        params_close(&pf);
+        cuzk_zkey_free(zk);
+        unlink(zk_path);
+        unlink(pa_path);
+    }
+    /* BN254: no .params key, and no file left */
+    char bn[1024];
+    snprintf(bn, sizeof(bn), "%s/bn128/poseidon3.r1cs", fixtures);
+    cuzk_setup_options o = {.device = CUZK_DEVICE_CPU, .format = CUZK_KEY_PARAMS};
+    CHECK(cuzk_setup(bn, NULL, pa_path, &o, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "BLS12-381"));
+    CHECK(access(pa_path, F_OK) != 0);
+    o.format = 7;
+    CHECK(cuzk_setup(r1cs, NULL, pa_path, &o, &err) == CUZK_ERR_INVALID_ARGUMENT);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -655,6 +734,7 @@ int main(int argc, char **argv)
         test_bad_r1cs(curves[c]);
         test_writers(curves[c], tmpdir);
     }
+    test_params_setup(tmpdir);
     rmdir(tmpdir);
     test_done("test_formats");
     return 0;

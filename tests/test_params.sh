@@ -4,7 +4,9 @@
 # and `cuzk zkey export-vk` writes noble's points; one planted fault (a point off the curve, outside the
 # subgroup, at infinity) is named with its vector and index; truncations
 # at every vector boundary and inside a point, a count past the end and
-# trailing bytes are refused with exit 2 and a message.
+# trailing bytes are refused with exit 2 and a message; cuzk setup
+# --format params writes keys that check and share the zkey's
+# verification key (test_formats: point for point).
 # Usage: test_params.sh CUZK NODE VECTORS_DIR
 set -u
 cuzk=$1
@@ -66,4 +68,20 @@ expect 2 "the IC vector declares 4294967295 points" info "$tmp/count.params"
 expect 2 "applies to keys" info "$vec/../fixtures/bn128/tiny.wtns" --check
 expect 2 "neither a .zkey nor a bellperson .params key" zkey export-vk "$tmp/cut.params" "$tmp/x.json"
 [ ! -e "$tmp/x.json" ] || fail "export-vk of a broken file left an output"
+# cuzk setup --format params: a key that checks, with the zkey's verification key
+fx=$vec/../fixtures
+for p in "" "--ptau $fx/ptau/bls12381_10.ptau"; do
+  # shellcheck disable=SC2086
+  expect 0 "" setup "$fx/bls12381/poseidon3.r1cs" "$tmp/s.params" --format params $p
+  expect 0 "" info "$tmp/s.params" --check
+  grep -q "H  *1023 points" "$tmp/out" || fail "setup --format params $p: H: $(cat "$tmp/out")"
+done
+expect 0 "" setup "$fx/bls12381/poseidon3.r1cs" "$tmp/s.zkey" --ptau "$fx/ptau/bls12381_10.ptau"
+expect 0 "" zkey export-vk "$tmp/s.zkey" "$tmp/s.zkey.vk.json"
+expect 0 "" zkey export-vk "$tmp/s.params" "$tmp/s.params.vk.json"
+cmp -s "$tmp/s.zkey.vk.json" "$tmp/s.params.vk.json" || fail "the same ptau: the .params and .zkey verification keys differ"
+expect 2 "bellperson .params keys (--format params) are BLS12-381's" setup "$fx/bn128/poseidon3.r1cs" "$tmp/bn.params" --format params
+[ ! -e "$tmp/bn.params" ] || fail "a refused setup left its output"
+expect 2 "--format expects zkey" setup "$fx/bls12381/poseidon3.r1cs" "$tmp/x.params" --format bellman
+
 echo "params: noble's points read and checked; 5 planted faults, 12 broken layouts refused"

@@ -15,6 +15,11 @@ static void io_fail(binwriter *w, const char *what)
     w->failed = 1;
 }
 
+int binwriter_open_raw(binwriter *w, const char *path, cuzk_error *err)
+{
+    return binwriter_open(w, path, NULL, 0, 0, err);
+}
+
 int binwriter_open(binwriter *w, const char *path, const char *magic, uint32_t version, uint32_t n_sections,
                    cuzk_error *err)
 {
@@ -39,9 +44,11 @@ int binwriter_open(binwriter *w, const char *path, const char *magic, uint32_t v
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot write: %s", path, strerror(e));
     }
     setvbuf(w->f, NULL, _IOFBF, 1 << 20);
-    binwriter_write(w, magic, 4);
-    binwriter_u32(w, version);
-    binwriter_u32(w, n_sections);
+    if (magic) {
+        binwriter_write(w, magic, 4);
+        binwriter_u32(w, version);
+        binwriter_u32(w, n_sections);
+    }
     return CUZK_OK;
 }
 

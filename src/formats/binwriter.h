@@ -22,6 +22,9 @@ typedef struct binwriter {
 
 int binwriter_open(binwriter *w, const char *path, const char *magic, uint32_t version, uint32_t n_sections,
                    cuzk_error *err);
+/* A stream without the iden3 header or sections (a bellperson .params
+ * key): binwriter_write, _tell, _patch, _commit. */
+int binwriter_open_raw(binwriter *w, const char *path, cuzk_error *err);
 void binwriter_section_begin(binwriter *w, uint32_t id);
 void binwriter_write(binwriter *w, const void *data, size_t len);
 void binwriter_u32(binwriter *w, uint32_t v);

@@ -142,6 +142,112 @@ int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* ------------------------------------------------------------ writing */
+
+enum { WRITE_CHUNK = 1 << 14 }; /* points encoded at a time (3 MiB of G2) */
+
+static int bytes_all_zero(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0; /* the library's point at infinity */
+}
+
+static void write_u32be(binwriter *w, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+                          (unsigned char)v};
+    binwriter_write(w, b, 4);
+}
+
+static void write_zcash(binwriter *w, unsigned char *buf, int group, const unsigned char *pts, size_t n)
+{
+    cuzk_core()->zcash_from_points(group, pts, n, 0, buf);
+    binwriter_write(w, buf, n * (group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED));
+}
+
+int params_writer_open(params_writer *pw, const char *path, const unsigned char *alpha1, const unsigned char *beta1,
+                       const unsigned char *beta2, const unsigned char *gamma2, const unsigned char *delta1,
+                       const unsigned char *delta2, cuzk_error *err)
+{
+    memset(pw, 0, sizeof(*pw));
+    pw->vector = -1;
+    pw->buf = malloc((size_t)WRITE_CHUNK * G2_UNCOMPRESSED);
+    if (!pw->buf)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path);
+    int rc = binwriter_open_raw(&pw->w, path, err);
+    if (rc != CUZK_OK) {
+        free(pw->buf);
+        return rc;
+    }
+    write_zcash(&pw->w, pw->buf, 1, alpha1, 1);
+    write_zcash(&pw->w, pw->buf, 1, beta1, 1);
+    write_zcash(&pw->w, pw->buf, 2, beta2, 1);
+    write_zcash(&pw->w, pw->buf, 2, gamma2, 1);
+    write_zcash(&pw->w, pw->buf, 1, delta1, 1);
+    write_zcash(&pw->w, pw->buf, 2, delta2, 1);
+    return CUZK_OK;
+}
+
+void params_vector_begin(params_writer *pw, int vector)
+{
+    pw->vector = vector;
+    pw->count = 0;
+    pw->count_at = binwriter_tell(&pw->w);
+    write_u32be(&pw->w, 0); /* patched at the end */
+}
+
+void params_vector_points(params_writer *pw, const unsigned char *pts, size_t n, int skip_infinity)
+{
+    const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
+    int group = pw->vector == PARAMS_B_G2 ? 2 : 1;
+    size_t in_bytes = group == 1 ? c->g1_bytes : c->g2_bytes;
+    for (size_t i = 0; i < n;) {
+        /* the next run of points to keep, at most a chunk */
+        size_t k = 0;
+        if (skip_infinity) {
+            while (i < n && bytes_all_zero(pts + i * in_bytes, in_bytes))
+                i++;
+            while (i + k < n && k < WRITE_CHUNK && !bytes_all_zero(pts + (i + k) * in_bytes, in_bytes))
+                k++;
+        } else
+            k = n - i < WRITE_CHUNK ? n - i : WRITE_CHUNK;
+        if (k)
+            write_zcash(&pw->w, pw->buf, group, pts + i * in_bytes, k);
+        pw->count += k;
+        i += k;
+    }
+}
+
+void params_vector_end(params_writer *pw)
+{
+    if (pw->count > UINT32_MAX && !pw->w.failed) {
+        cuzk_error_set(&pw->w.err, CUZK_ERR_UNSUPPORTED, "%s: the %s vector has %llu points; a .params count holds "
+                                                         "at most 2^32 - 1",
+                       pw->w.path, params_vector_name[pw->vector], pw->count);
+        pw->w.failed = 1;
+    }
+    unsigned char b[4] = {(unsigned char)(pw->count >> 24), (unsigned char)(pw->count >> 16),
+                          (unsigned char)(pw->count >> 8), (unsigned char)pw->count};
+    binwriter_patch(&pw->w, pw->count_at, b, 4);
+    pw->vector = -1;
+}
+
+int params_writer_commit(params_writer *pw, cuzk_error *err)
+{
+    free(pw->buf);
+    pw->buf = NULL;
+    return binwriter_commit(&pw->w, err);
+}
+
+void params_writer_abort(params_writer *pw)
+{
+    free(pw->buf);
+    pw->buf = NULL;
+    binwriter_abort(&pw->w);
+}
+
 int params_open(params_file *pf, const char *path, cuzk_error *err)
 {
     memset(pf, 0, sizeof(*pf));

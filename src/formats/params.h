@@ -7,6 +7,7 @@
 #define CUZK_FORMATS_PARAMS_H
 
 #include "binfile.h"
+#include "binwriter.h"
 
 enum { PARAMS_IC, PARAMS_H, PARAMS_L, PARAMS_A, PARAMS_B_G1, PARAMS_B_G2, PARAMS_VECTORS };
 
@@ -38,5 +39,32 @@ int params_check(const params_file *pf, int threads, const progress_sink *progre
  * it): the Groth16 equation is bellperson's too, IC[0] the constant one's
  * point, so snarkjs can check proofs made from .params keys. */
 int params_export_vk(const params_file *pf, char **json, cuzk_error *err);
+
+/* Writing a .params key as a stream (binwriter: a temporary file renamed
+ * at commit, nothing left behind on failure): the verification key, then
+ * the six vectors in order, each begun, given its points in the library's
+ * layout (encoded here as uncompressed ZCash points) and ended, when its
+ * count is patched in. */
+typedef struct params_writer {
+    binwriter w;
+    int vector;             /* the open vector, or -1 */
+    long long count_at;     /* its count's offset */
+    unsigned long long count;
+    unsigned char *buf;     /* encoding scratch */
+} params_writer;
+
+/* vk: alpha1, beta1, beta2, gamma2, delta1, delta2 in the library's layout
+ * (G1 and G2 points as a .zkey holds them). */
+int params_writer_open(params_writer *pw, const char *path, const unsigned char *alpha1, const unsigned char *beta1,
+                       const unsigned char *beta2, const unsigned char *gamma2, const unsigned char *delta1,
+                       const unsigned char *delta2, cuzk_error *err);
+void params_vector_begin(params_writer *pw, int vector);
+/* n points of the open vector's group; with skip_infinity those at
+ * infinity are left out (bellperson's A, B_G1 and B_G2 hold only the
+ * variables their density sets). */
+void params_vector_points(params_writer *pw, const unsigned char *pts, size_t n, int skip_infinity);
+void params_vector_end(params_writer *pw);
+int params_writer_commit(params_writer *pw, cuzk_error *err);
+void params_writer_abort(params_writer *pw);
 
 #endif

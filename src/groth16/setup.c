@@ -8,6 +8,7 @@
 #include "../../cuda/gpu.h"
 #include "../core.h"
 #include "../formats/binwriter.h"
+#include "../formats/params.h"
 #include "../formats/ptau.h"
 #include "../formats/r1cs.h"
 #include "../formats/zkey.h"
@@ -138,7 +139,17 @@ static void ptau_step(cuzk_progress_fn progress, void *ctx, int step)
         progress(ctx, name[step], (unsigned long long)step, PTAU_STEPS);
 }
 
-static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads,
+/* bellperson's keys are BLS12-381's */
+static int format_fits(const curve_desc *c, int format, const char *r1cs_path, cuzk_error *err)
+{
+    if (format == CUZK_KEY_PARAMS && c->id != CUZK_CURVE_BLS12_381)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s is a %s circuit; bellperson .params keys (--format params) are BLS12-381's", r1cs_path,
+                              c->display);
+    return CUZK_OK;
+}
+
+static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads, int format,
                       cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
 {
     if (!r1cs_path || !ptau_path || !zkey_path)
@@ -158,7 +169,8 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
     unsigned char *a = NULL, *b1 = NULL, *b2 = NULL, *ic = NULL, *cc = NULL, *coefs = NULL, *h = NULL, *hh = NULL;
     uint32_t n_public = r->n_pub_out + r->n_pub_in;
     unsigned cir_power = 0;
-    if ((rc = circuit_power(r, r1cs_path, &cir_power, err)) != CUZK_OK)
+    if ((rc = format_fits(c, format, r1cs_path, err)) != CUZK_OK ||
+        (rc = circuit_power(r, r1cs_path, &cir_power, err)) != CUZK_OK)
         goto done;
     size_t n = (size_t)1 << cir_power, g1 = c->g1_bytes, g2 = c->g2_bytes;
     if (pt.curve != c) {
@@ -213,10 +225,37 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
     for (size_t j = 0; j < n; j++)
         memcpy(h + j * g1, l2n + (2 * j + 1) * g1, g1);
 
-    /* snarkjs's circuit hash over the key's points */
-    ptau_step(progress, progress_ctx, PTAU_STEP_HASH);
     unsigned char g1gen[96], g2gen[192], cs_hash[64];
     cuzk_core()->generators(c->id, g1gen, g2gen);
+    /* tau^(i+n) - tau^i, i < n - 1: bellperson's H at delta = 1, and what
+     * snarkjs's circuit hash covers */
+    cuzk_core()->g1_sub(c->id, hh, pt.tau_g1 + n * g1, pt.tau_g1, n - 1);
+    if (format == CUZK_KEY_PARAMS) {
+        /* bellperson's conventions (docs/filecoin.md): gamma = delta = 1 as
+         * snarkjs's phase 2 starts, L = C, A and B without their points at
+         * infinity */
+        ptau_step(progress, progress_ctx, PTAU_STEP_WRITE);
+        params_writer pw;
+        if ((rc = params_writer_open(&pw, zkey_path, pt.alpha_tau_g1, pt.beta_tau_g1, pt.beta_g2, g2gen, g1gen,
+                                     g2gen, err)) != CUZK_OK)
+            goto done;
+        static const struct {
+            int vector, skip;
+        } order[] = {{PARAMS_IC, 0}, {PARAMS_H, 0}, {PARAMS_L, 0}, {PARAMS_A, 1}, {PARAMS_B_G1, 1}, {PARAMS_B_G2, 1}};
+        const unsigned char *vec[] = {ic, hh, cc, a, b1, b2};
+        const size_t count[] = {npub1, n - 1, nv - npub1, nv, nv, nv};
+        for (int v = 0; v < PARAMS_VECTORS; v++) {
+            params_vector_begin(&pw, order[v].vector);
+            params_vector_points(&pw, vec[v], count[v], order[v].skip);
+            params_vector_end(&pw);
+        }
+        rc = params_writer_commit(&pw, err);
+        if (rc == CUZK_OK && progress)
+            progress(progress_ctx, "writing the key", PTAU_STEPS, PTAU_STEPS);
+        goto done;
+    }
+    /* snarkjs's circuit hash over the key's points */
+    ptau_step(progress, progress_ctx, PTAU_STEP_HASH);
     blake2b_state bh;
     blake2b_init(&bh, 64);
     hash_points(&bh, c, pt.alpha_tau_g1, 1, 1);
@@ -228,7 +267,6 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
     hash_u32(&bh, (uint32_t)npub1);
     hash_points(&bh, c, ic, npub1, 1);
     hash_u32(&bh, (uint32_t)(n - 1)); /* tau^(i+n) - tau^i, i < n - 1 */
-    cuzk_core()->g1_sub(c->id, hh, pt.tau_g1 + n * g1, pt.tau_g1, n - 1);
     hash_points(&bh, c, hh, n - 1, 1);
     hash_u32(&bh, (uint32_t)(nv - npub1));
     hash_points(&bh, c, cc, nv - npub1, 1);
@@ -285,7 +323,7 @@ done:
 int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zkey_path, int threads,
                     cuzk_error *err)
 {
-    return setup_ptau(r1cs_path, ptau_path, zkey_path, threads, NULL, NULL, err);
+    return setup_ptau(r1cs_path, ptau_path, zkey_path, threads, CUZK_KEY_ZKEY, NULL, NULL, err);
 }
 
 /* ------------------------------------------------------------ random setup */
@@ -296,6 +334,7 @@ enum { RANDOM_CHUNK = 1 << 16, COEF_CHUNK = 1 << 20 };
 
 typedef struct random_writer {
     binwriter *w;
+    params_writer *pw; /* a .params key: its vectors instead of w's sections */
     core_random_setup *st;
     unsigned char *buf; /* RANDOM_CHUNK G2 points */
     unsigned long long done, total;
@@ -338,22 +377,35 @@ static int random_points(random_writer *rw, int kind, size_t at, size_t m, size_
     return cuzk_core()->setup_random_points(rw->st, kind, at, m, rw->buf);
 }
 
-/* One section of `count` points of one kind, chunk by chunk. */
+/* One section (or .params vector) of `count` points of one kind, chunk
+ * by chunk; skip_infinity: a .params vector's points at infinity are
+ * left out. */
 static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t count, size_t point_bytes,
                                 const char *stage)
 {
-    binwriter_section_begin(rw->w, id);
-    for (size_t at = 0; at < count && !rw->w->failed; at += RANDOM_CHUNK) {
+    int skip = rw->pw && (kind == SETUP_KIND_A || kind == SETUP_KIND_B1 || kind == SETUP_KIND_B2);
+    if (rw->pw)
+        params_vector_begin(rw->pw, (int)id);
+    else
+        binwriter_section_begin(rw->w, id);
+    binwriter *w = rw->pw ? &rw->pw->w : rw->w;
+    for (size_t at = 0; at < count && !w->failed; at += RANDOM_CHUNK) {
         size_t m = count - at < RANDOM_CHUNK ? count - at : RANDOM_CHUNK;
         int rc = random_points(rw, kind, at, m, point_bytes);
         if (rc != CUZK_OK)
             return rc;
-        binwriter_write(rw->w, rw->buf, m * point_bytes);
+        if (rw->pw)
+            params_vector_points(rw->pw, rw->buf, m, skip);
+        else
+            binwriter_write(rw->w, rw->buf, m * point_bytes);
         rw->done += m;
         if (rw->progress)
             rw->progress(rw->progress_ctx, stage, rw->done, rw->total);
     }
-    binwriter_section_end(rw->w);
+    if (rw->pw)
+        params_vector_end(rw->pw);
+    else
+        binwriter_section_end(rw->w);
     return CUZK_OK;
 }
 
@@ -428,6 +480,54 @@ static int random_nonzero(unsigned char out[32], const curve_desc *c, const cuzk
     }
 }
 
+/* With a GPU (unless the options keep the work on the CPU), the products
+ * k_i G go to GPU 0: returns the scalars' buffer to free, or NULL. */
+static unsigned char *random_writer_gpu(random_writer *rw, const cuzk_setup_options *o)
+{
+    int gpus = 0;
+    unsigned char *scalars = NULL;
+    if (o->device != CUZK_DEVICE_CPU && cuzk_has_cuda() && cuzk_gpu_count(&gpus) == CUZK_OK && gpus > 0 &&
+        (scalars = malloc((size_t)RANDOM_CHUNK * 32)) != NULL) {
+        rw->scalars = scalars;
+        rw->gpu = 1;
+        cuzk_core()->generators(rw->st->curve, rw->gen1, rw->gen2);
+    }
+    return scalars;
+}
+
+/* A .params key from the drawn toxic waste (bellperson's conventions,
+ * docs/filecoin.md): the vk, IC, H in the monomial basis (n - 1 points),
+ * L (snarkjs's C), and A, B_G1, B_G2 without their points at infinity
+ * (the variables outside each density). vk: the six points in the
+ * library's layout. */
+static int write_random_params(const char *r1cs_path, const char *path, core_random_setup *st, unsigned char *buf,
+                               const unsigned char *vk, const cuzk_setup_options *o, size_t npub1, size_t n,
+                               size_t nv, cuzk_error *err)
+{
+    const curve_desc *c = curve_by_id(st->curve);
+    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    params_writer pw;
+    int rc = params_writer_open(&pw, path, vk, vk + g1, vk + 2 * g1, vk + 2 * g1 + g2, vk + 2 * g1 + 2 * g2,
+                                vk + 3 * g1 + 2 * g2, err);
+    if (rc != CUZK_OK)
+        return rc;
+    random_writer rw = {NULL, &pw, st, buf, 0, (unsigned long long)npub1 + (n - 1) + (nv - npub1) + 3 * nv,
+                        o->progress, o->progress_ctx, 0, NULL, {0}, {0}};
+    unsigned char *gpu_scalars = random_writer_gpu(&rw, o);
+    if ((rc = write_random_section(&rw, PARAMS_IC, SETUP_KIND_IC, npub1, g1, "computing IC")) != CUZK_OK ||
+        (rc = write_random_section(&rw, PARAMS_H, SETUP_KIND_H_MONOMIAL, n - 1, g1, "computing H")) != CUZK_OK ||
+        (rc = write_random_section(&rw, PARAMS_L, SETUP_KIND_C, nv - npub1, g1, "computing L")) != CUZK_OK ||
+        (rc = write_random_section(&rw, PARAMS_A, SETUP_KIND_A, nv, g1, "computing A")) != CUZK_OK ||
+        (rc = write_random_section(&rw, PARAMS_B_G1, SETUP_KIND_B1, nv, g1, "computing B_G1")) != CUZK_OK ||
+        (rc = write_random_section(&rw, PARAMS_B_G2, SETUP_KIND_B2, nv, g2, "computing B_G2")) != CUZK_OK) {
+        free(gpu_scalars);
+        params_writer_abort(&pw);
+        return cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
+    }
+    free(gpu_scalars);
+    return params_writer_commit(&pw, err);
+}
+
 /* cuzk_setup_random with the options' device, progress and random source. */
 static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk_setup_options *o, cuzk_error *err)
 {
@@ -441,7 +541,8 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         return rc;
     const curve_desc *c = r->curve;
     unsigned power = 0;
-    if ((rc = circuit_power(r, r1cs_path, &power, err)) != CUZK_OK) {
+    if ((rc = format_fits(c, o->format, r1cs_path, err)) != CUZK_OK ||
+        (rc = circuit_power(r, r1cs_path, &power, err)) != CUZK_OK) {
         cuzk_r1cs_free(r);
         return rc;
     }
@@ -493,23 +594,20 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         rc = cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
         goto done;
     }
+    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    if (o->format == CUZK_KEY_PARAMS) {
+        rc = write_random_params(r1cs_path, zkey_path, &st, buf, vk, o, npub1, n, nv, err);
+        goto done;
+    }
     if ((rc = binwriter_open(&w, zkey_path, "zkey", 1, 10, err)) != CUZK_OK)
         goto done;
     writing = 1;
     write_header(&w, c, (uint32_t)nv, n_public, (uint32_t)n, vk);
     if ((rc = write_coefs(&w, r, count_coefs(r))) != CUZK_OK)
         goto fail;
-    random_writer rw = {&w, &st, buf, 0, (unsigned long long)npub1 + n + (nv - npub1) + 3 * nv, progress,
+    random_writer rw = {&w, NULL, &st, buf, 0, (unsigned long long)npub1 + n + (nv - npub1) + 3 * nv, progress,
                         progress_ctx, 0, NULL, {0}, {0}};
-    int gpus = 0;
-    /* the products on GPU 0 unless the options keep them on the CPU */
-    if (o->device != CUZK_DEVICE_CPU && cuzk_has_cuda() && cuzk_gpu_count(&gpus) == CUZK_OK && gpus > 0 &&
-        (gpu_scalars = malloc((size_t)RANDOM_CHUNK * 32)) != NULL) {
-        rw.scalars = gpu_scalars;
-        rw.gpu = 1;
-        cuzk_core()->generators(c->id, rw.gen1, rw.gen2);
-    }
-    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    gpu_scalars = random_writer_gpu(&rw, o);
     if ((rc = write_random_section(&rw, ZKEY_SEC_IC, SETUP_KIND_IC, npub1, g1, "computing IC")) != CUZK_OK ||
         (rc = write_random_section(&rw, ZKEY_SEC_H, SETUP_KIND_H, n, g1, "computing H")) != CUZK_OK ||
         (rc = write_random_section(&rw, ZKEY_SEC_C, SETUP_KIND_C, nv - npub1, g1, "computing C")) != CUZK_OK ||
@@ -572,8 +670,11 @@ int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_pa
     if (o.threads < 0)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "setup options: threads must be >= 0, got %d",
                               o.threads);
+    if (o.format != CUZK_KEY_ZKEY && o.format != CUZK_KEY_PARAMS)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "setup options: format must be CUZK_KEY_ZKEY or CUZK_KEY_PARAMS, got %d", o.format);
     if (ptau_path)
-        return setup_ptau(r1cs_path, ptau_path, zkey_path, o.threads, o.progress, o.progress_ctx, err);
+        return setup_ptau(r1cs_path, ptau_path, zkey_path, o.threads, o.format, o.progress, o.progress_ctx, err);
     int gpus = 0;
     if (o.device == CUZK_DEVICE_GPU && (cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0))
         return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "setup of %s: %s", r1cs_path,

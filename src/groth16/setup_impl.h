@@ -427,6 +427,21 @@ CUZK_INLINE int ST_(random_point_scalars)(const core_random_setup *st, int kind,
         ST_FR dinv;
         ST_(fr_inv_var)(&dinv, &delta);
         rc = ST_(lagrange_at)(f, &tau, ST_(log2)(st->domain_size) + 1, 2 * start + 1, 2, count, &dinv);
+    } else if (kind == SETUP_KIND_H_MONOMIAL) {
+        /* tau^i (tau^n - 1) / delta: bellperson's H, the monomial basis */
+        ST_FR z, one, p, dinv;
+        limb_t e[1] = {(limb_t)st->domain_size};
+        ST_(fr_pow)(&z, &tau, e, 64);
+        ST_(fr_one)(&one);
+        ST_(fr_sub)(&z, &z, &one);
+        ST_(fr_inv_var)(&dinv, &delta);
+        ST_(fr_mul)(&z, &z, &dinv);
+        limb_t s0[1] = {(limb_t)start};
+        ST_(fr_pow)(&p, &tau, s0, 64);
+        for (size_t i = 0; i < count; i++) {
+            ST_(fr_mul)(&f[i], &p, &z);
+            ST_(fr_mul)(&p, &p, &tau);
+        }
     } else if (kind == SETUP_KIND_IC || kind == SETUP_KIND_C) {
         /* (beta a + alpha b + c) / gamma (IC) or / delta (C, signals after the publics) */
         ST_FR inv;

@@ -195,9 +195,19 @@ static int cmd_prove(int argc, char **argv)
 static int cmd_setup(int argc, char **argv)
 {
     const char *paths[2], *ptau = NULL;
-    int npaths = 0, threads = 0;
+    int npaths = 0, threads = 0, format = CUZK_KEY_ZKEY;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--ptau")) {
+        if (!strcmp(argv[i], "--format")) {
+            if (i + 1 >= argc)
+                return fail("--format needs a value: zkey or params");
+            const char *f = argv[++i];
+            if (!strcmp(f, "zkey"))
+                format = CUZK_KEY_ZKEY;
+            else if (!strcmp(f, "params"))
+                format = CUZK_KEY_PARAMS;
+            else
+                return fail("--format expects zkey (snarkjs) or params (bellperson, BLS12-381), got '%s'", f);
+        } else if (!strcmp(argv[i], "--ptau")) {
             if (i + 1 >= argc)
                 return fail("--ptau needs a file");
             ptau = argv[++i];
@@ -221,7 +231,7 @@ static int cmd_setup(int argc, char **argv)
         return 2;
     cuzk_error err = {0};
     progress_state ps = progress_start("setup");
-    cuzk_setup_options o = {.threads = threads, .progress = print_progress, .progress_ctx = &ps};
+    cuzk_setup_options o = {.threads = threads, .progress = print_progress, .progress_ctx = &ps, .format = format};
     if (cli_env_setup(&o))
         return 2;
     if (!ptau)
@@ -552,9 +562,11 @@ static const command commands[] = {
      "             --json prints timings and counts as JSON to stdout\n"},
     {"setup", cmd_setup, 0,
      "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
+     "        [--format zkey|params]\n"
      "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
      "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
-     "             fresh randomness, for testing and benchmarking only\n"},
+     "             fresh randomness, for testing and benchmarking only. --format params\n"
+     "             writes a bellperson .params key instead (BLS12-381; docs/filecoin.md)\n"},
     {"circuit", cmd_circuit, 0,
      "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
      "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
