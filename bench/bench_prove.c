@@ -28,12 +28,14 @@ static void sort(double *v, int n)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s <circuit.zkey> <witness.wtns> [--device cpu|gpu] [--reps N] [--threads T]\n",
+        fprintf(stderr, "usage: %s <circuit.zkey> <witness.wtns> [--device cpu|gpu] [--reps N] [--threads T]\n"
+                        "       [--r1cs circuit.r1cs (the key is a bellperson .params key of it)]\n",
                 argv[0]);
         return 2;
     }
     cuzk_prove_options opts = {0};
     int reps = 5;
+    const char *r1cs = NULL;
     for (int i = 3; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--device")) {
             i++;
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--threads"))
             opts.threads = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--r1cs"))
+            r1cs = argv[++i];
         else {
             fprintf(stderr, "unknown argument %s\n", argv[i]);
             return 2;
@@ -55,7 +59,8 @@ int main(int argc, char **argv)
     cuzk_error err = {0};
     cuzk_zkey *zk;
     cuzk_wtns *w;
-    if (cuzk_zkey_open(&zk, argv[1], &err) != CUZK_OK || cuzk_wtns_open(&w, argv[2], &err) != CUZK_OK) {
+    int rc = r1cs ? cuzk_params_open(&zk, argv[1], r1cs, NULL, NULL, &err) : cuzk_zkey_open(&zk, argv[1], &err);
+    if (rc != CUZK_OK || cuzk_wtns_open(&w, argv[2], &err) != CUZK_OK) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }

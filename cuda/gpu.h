@@ -146,6 +146,13 @@ typedef struct cuzk_gpu_key_in {
     int curve, device;
     unsigned n_vars, n_public, domain_size;
     const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* host, possibly unaligned */
+    /* bellperson's conventions when a_vars is not NULL (core.h's
+     * core_prove_in): A holds n_a points, of the variables a_vars lists,
+     * B1/B2 n_b (b_vars), H domain_size - 1 of the monomial basis; the
+     * witness split is then always the device's (the prove call's lists are
+     * ignored) */
+    const uint32_t *a_vars, *b_vars;
+    unsigned n_a, n_b;
     /* the zkey's coefficient section (src/formats/zkey_coef.h); NULL: the
      * matrices stay on the host and the CPU evaluates a and b. Whether the
      * copy fits is decided before the upload (src/gpu/residency.c): the

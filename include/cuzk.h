@@ -170,6 +170,19 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open_progress(cuzk_zkey **out, co
                                                              cuzk_error *err);
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len,
                                                            const char *name, cuzk_error *err);
+/* A bellperson .params key (Filecoin's Groth16 parameters,
+ * docs/filecoin.md) with the circuit's .r1cs, which the key does not hold:
+ * the handle proves wherever a .zkey's does (cuzk_prove, the engine), with
+ * bellperson's conventions (docs/filecoin.md §2-3). Every count of the key
+ * is checked against the circuit; the points are decoded into memory
+ * (about the file's size again) and checked canonical and on the curve
+ * (bellperson's unchecked read; the subgroup check is cuzk info --check's).
+ * BLS12-381 only. Progress stages: "reading the circuit" (bytes),
+ * "decoding IC", ..., "decoding B_G2" (points of all six vectors). Free
+ * with cuzk_zkey_free. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_params_open(cuzk_zkey **out, const char *params_path,
+                                                      const char *r1cs_path, cuzk_progress_fn progress,
+                                                      void *progress_ctx, cuzk_error *err);
 CUZK_API void cuzk_zkey_free(cuzk_zkey *zkey);
 CUZK_API void cuzk_zkey_get_info(const cuzk_zkey *zkey, cuzk_zkey_info *info);
 
@@ -323,6 +336,16 @@ typedef struct cuzk_timings {
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_prove(const cuzk_zkey *zkey, const cuzk_wtns *wtns,
                                                 const cuzk_prove_options *opts, char **proof_json,
                                                 char **public_json, cuzk_timings *timings, cuzk_error *err);
+
+/* A BLS12-381 proof.json as bellperson serializes a proof (its
+ * Proof::write, 192 bytes: A, B, C compressed in the ZCash encoding,
+ * docs/filecoin.md §4), for Filecoin's tools. CUZK_ERR_FORMAT for a
+ * proof.json that is not one (named in the message), CUZK_ERR_UNSUPPORTED
+ * for a BN254 proof or a build without jansson. */
+#define CUZK_BELLPERSON_PROOF_BYTES 192
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_proof_to_bellperson(const char *proof_json, size_t len,
+                                                              unsigned char out[CUZK_BELLPERSON_PROOF_BYTES],
+                                                              cuzk_error *err);
 
 /* ------------------------------------------------------------ setup */
 

@@ -4,7 +4,7 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|sass|engine|serve|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|prove|params|sass|engine|serve|all]...   (default: all)
 #   scripts/gpu-check.sh pack        (here, without a GPU: build and pack)
 #   PREBUILT=build-gpu.tar.xz scripts/gpu-check.sh tests ...   (there)
 #
@@ -23,6 +23,9 @@
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
 #        setup, then bench_prove on the GPU (uploads pinned, then pageable:
 #        CUZK_GPU_UPLOAD) and on the CPU's cores
+# params a sha256-chain circuit of 2^PARAMS_LOG (default 20) constraints,
+#        BLS12-381: a .zkey and a bellperson .params key of it proved side
+#        by side (bench_prove on the GPU, and the CPU)
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
@@ -205,6 +208,32 @@ if want prove; then
       fi
       rm -f "$c.zkey" "$c.wtns"
     done
+  done
+  rm -rf "$d"
+fi
+
+# params: one sha256-chain circuit (2^PARAMS_LOG, BLS12-381) with a .zkey
+# and a bellperson .params key, proved side by side in one run (GPU, and
+# the CPU up to CPU_PROVE_MAX_LOG)
+if want params; then
+  d=$(mktemp -d)
+  lg=${PARAMS_LOG:-20}
+  c="$d/p$lg"
+  "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve bls12381 >"$OUT/params_circuit.log" 2>&1
+  "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" -q >"$OUT/params_setup_zkey.log" 2>&1
+  ts=$(date +%s.%N)
+  "$BUILD/cuzk" setup "$c.r1cs" "$c.params" --format params -q >"$OUT/params_setup.log" 2>&1
+  note "setup 2^$lg .params: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $ts }") s"
+  ts=$(date +%s.%N)
+  "$BUILD/cuzk" prove "$c.params" "$c.wtns" "$d/proof.json" "$d/public.json" --r1cs "$c.r1cs" --device gpu \
+    --timings >"$OUT/params_cli.log" 2>&1 || { status=1; tail -5 "$OUT/params_cli.log"; }
+  note "cuzk prove 2^$lg .params (GPU, open + prove): $(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $ts }") s"
+  for dev in gpu cpu; do
+    [ "$dev" = cpu ] && [ "$lg" -gt "$CPU_PROVE_MAX_LOG" ] && continue
+    "$BUILD/bench/bench_prove" "$c.zkey" "$c.wtns" --device $dev --reps 5 >"$OUT/prove_${dev}zkey_${lg}_bls12381.txt" 2>&1 ||
+      { status=1; tail -5 "$OUT/prove_${dev}zkey_${lg}_bls12381.txt"; }
+    "$BUILD/bench/bench_prove" "$c.params" "$c.wtns" --r1cs "$c.r1cs" --device $dev --reps 5 \
+      >"$OUT/prove_${dev}params_${lg}_bls12381.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_${dev}params_${lg}_bls12381.txt"; }
   done
   rm -rf "$d"
 fi

@@ -37,6 +37,13 @@ typedef struct core_prove_in {
     const unsigned char *alpha1, *beta1, *beta2, *delta1, *delta2;
     const unsigned char *witness; /* n_vars plain 32-byte values, below r */
     const unsigned char *r, *s;   /* the blinding scalars, plain 32 bytes, below r */
+    /* A key with bellperson's conventions (a .params key, src/groth16/
+     * params_key.c) when a_vars is not NULL: A holds n_a points, those of
+     * the variables a_vars lists, B1 and B2 n_b (b_vars), H domain_size - 1
+     * points of the monomial basis. NULL: snarkjs's (n_vars points each, H
+     * the odd coset's Lagrange basis). */
+    const uint32_t *a_vars, *b_vars;
+    unsigned n_a, n_b;
     /* may be NULL; when it becomes nonzero, groth16_prove returns
      * CUZK_ERR_CANCELLED at its next phase boundary (after the evaluation,
      * the transforms, each MSM) */

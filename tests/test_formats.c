@@ -20,6 +20,7 @@
 #include "../src/formats/snarkjs_json.h"
 #include "../src/formats/wtns.h"
 #include "../src/formats/zkey.h"
+#include "../src/groth16/prove.h"
 #include "../src/util/blake2b.h"
 #include "../src/util/sha256.h"
 #include "../src/util/size_text.h"
@@ -695,6 +696,41 @@ static void test_params_setup(const char *tmpdir)
         CHECK(params_vector_matches(&pf, PARAMS_B_G2, zk->b2, nv, 2));
         CHECK(pf.count[PARAMS_A] >= npub1 && pf.count[PARAMS_A] < nv && pf.count[PARAMS_B_G1] == pf.count[PARAMS_B_G2]);
         params_close(&pf);
+        /* the same toxic waste, r and s: the .params proof (density-filtered
+         * A and B, H's quotient coefficients against tau^i Z(tau) / delta)
+         * is the .zkey proof, point for point (each self-verified) */
+        cuzk_zkey *pk;
+        CHECK_MSG(cuzk_params_open(&pk, pa_path, r1cs, NULL, NULL, &err) == CUZK_OK, "%s", err.message);
+        CHECK(pk->n_a == pf.count[PARAMS_A] && pk->n_b == pf.count[PARAMS_B_G1] && pk->n_h == zk->domain_size - 1);
+        char wpath[1024];
+        snprintf(wpath, sizeof(wpath), "%s/bls12381/poseidon3.wtns", fixtures);
+        cuzk_wtns *w;
+        CHECK(cuzk_wtns_open(&w, wpath, &err) == CUZK_OK);
+        unsigned char r[32] = {0x11, 0x22, 3}, s[32] = {0x44, 5, 6, 7};
+        cuzk_prove_options po = {.device = CUZK_DEVICE_CPU, .threads = 2};
+        core_prove_out o1, o2;
+        CHECK_MSG(groth16_prove_with(zk, w, r, s, &po, &o1, NULL, &err) == CUZK_OK, "zkey proof: %s", err.message);
+        CHECK_MSG(groth16_prove_with(pk, w, r, s, &po, &o2, NULL, &err) == CUZK_OK, "params proof: %s", err.message);
+        CHECK_MSG(!memcmp(o1.a, o2.a, 96) && !memcmp(o1.b, o2.b, 192) && !memcmp(o1.c, o2.c, 96),
+                  "the .params and .zkey proofs differ (%s)", with_ptau ? "ptau" : "random");
+        /* with r = s = 0 too (no blinding: the MSMs alone) */
+        memset(r, 0, 32);
+        memset(s, 0, 32);
+        CHECK(groth16_prove_with(zk, w, r, s, &po, &o1, NULL, &err) == CUZK_OK);
+        CHECK(groth16_prove_with(pk, w, r, s, &po, &o2, NULL, &err) == CUZK_OK);
+        CHECK(!memcmp(o1.a, o2.a, 96) && !memcmp(o1.b, o2.b, 192) && !memcmp(o1.c, o2.c, 96));
+        cuzk_wtns_free(w);
+        cuzk_zkey_free(pk);
+        /* the key of another circuit, and a circuit of the other curve */
+        char other[1024];
+        snprintf(other, sizeof(other), "%s/bls12381/mul1k.r1cs", fixtures);
+        CHECK(cuzk_params_open(&pk, pa_path, other, NULL, NULL, &err) == CUZK_ERR_FORMAT &&
+              strstr(err.message, "is not a key of") && strstr(err.message, "mul1k.r1cs"));
+        snprintf(other, sizeof(other), "%s/bn128/poseidon3.r1cs", fixtures);
+        CHECK(cuzk_params_open(&pk, pa_path, other, NULL, NULL, &err) == CUZK_ERR_FORMAT &&
+              strstr(err.message, "BLS12-381"));
+        CHECK(cuzk_params_open(&pk, zk_path, r1cs, NULL, NULL, &err) == CUZK_ERR_FORMAT);
+        CHECK(cuzk_params_open(&pk, pa_path, NULL, NULL, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
         cuzk_zkey_free(zk);
         unlink(zk_path);
         unlink(pa_path);

@@ -12,6 +12,7 @@
  *     for every fixture of both curves.
  * Without a GPU (or a CUDA build) it exits 77: ctest's "skipped". */
 #include <pthread.h>
+#include <unistd.h>
 
 #include "../cuda/gpu.h"
 #include "gpu/residency.h"
@@ -422,23 +423,27 @@ static void random_below_r(unsigned char out[32], const curve_desc *c)
     } while (!bytes_below(out, c->r, 32));
 }
 
-/* gpu_eval: the GPU evaluates a, b and splits the witness (the key's
+/* key: a .zkey, or with r1cs a .params key of that circuit; gpu_eval: the
+ * GPU evaluates a, b and splits the witness (the key's
  * matrices resident), else the CPU does (CUZK_GPU_EVAL_CPU); chunk: the
  * MSMs over at most that many points at a time (the streamed path;
  * gpu_msm_chunk), 0 whole; upload: cuzk_gpu_upload */
-static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, unsigned chunk, int upload)
+static void test_key_proof_bytes(const char *key, const char *r1cs, const char *wtns, int gpu_eval, unsigned chunk,
+                                 int upload)
 {
-    char ctx[200], p[4096];
-    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s/%s (%s evaluates, MSM chunk %u, %s uploads)", curve, name,
-             gpu_eval ? "GPU" : "CPU", chunk, upload == CUZK_GPU_UPLOAD_PINNED ? "pinned" : "pageable");
+    char ctx[4400];
+    snprintf(ctx, sizeof(ctx), "GPU proof == CPU proof: %s (%s evaluates, MSM chunk %u, %s uploads)",
+             r1cs ? r1cs : key, gpu_eval ? "GPU" : "CPU", chunk,
+             upload == CUZK_GPU_UPLOAD_PINNED ? "pinned" : "pageable");
     test_context = ctx;
     cuzk_zkey *zk;
     cuzk_wtns *w;
     cuzk_error err;
-    snprintf(p, sizeof(p), "%s/%s/%s.zkey", fixtures, curve, name);
-    CHECK(cuzk_zkey_open(&zk, p, &err) == CUZK_OK);
-    snprintf(p, sizeof(p), "%s/%s/%s.wtns", fixtures, curve, name);
-    CHECK(cuzk_wtns_open(&w, p, &err) == CUZK_OK);
+    int orc = r1cs ? cuzk_params_open(&zk, key, r1cs, NULL, NULL, &err) : cuzk_zkey_open(&zk, key, &err);
+    if (orc != CUZK_OK)
+        fprintf(stderr, "%s\n", err.message);
+    CHECK(orc == CUZK_OK);
+    CHECK(cuzk_wtns_open(&w, wtns, &err) == CUZK_OK);
     for (int round = 0; round < 3; round++) {
         unsigned char r[32] = {0}, s[32] = {0};
         if (round == 1)
@@ -471,6 +476,32 @@ static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, 
     cuzk_wtns_free(w);
     cuzk_zkey_free(zk);
 }
+
+static void test_proof_bytes(const char *curve, const char *name, int gpu_eval, unsigned chunk, int upload)
+{
+    char key[4096], wtns[4096];
+    snprintf(key, sizeof(key), "%s/%s/%s.zkey", fixtures, curve, name);
+    snprintf(wtns, sizeof(wtns), "%s/%s/%s.wtns", fixtures, curve, name);
+    test_key_proof_bytes(key, NULL, wtns, gpu_eval, chunk, upload);
+}
+
+/* The same for a bellperson .params key of a circuit (setup from fresh
+ * randomness): density-filtered A and B, H's quotient coefficients. */
+static char params_dir[] = "/tmp/cuzk-test-gpu-XXXXXX";
+static void test_params_proof_bytes(const char *r1cs, const char *wtns, int gpu_eval, unsigned chunk, int upload)
+{
+    char key[4200];
+    snprintf(key, sizeof(key), "%s/k.params", params_dir);
+    cuzk_setup_options so = {.device = CUZK_DEVICE_AUTO, .format = CUZK_KEY_PARAMS};
+    cuzk_error err;
+    int rc = cuzk_setup(r1cs, NULL, key, &so, &err);
+    if (rc != CUZK_OK)
+        fprintf(stderr, "setup of %s: %s\n", r1cs, err.message);
+    CHECK(rc == CUZK_OK);
+    test_key_proof_bytes(key, r1cs, wtns, gpu_eval, chunk, upload);
+    unlink(key);
+}
+
 
 /* Uploads through copy_to_device, pinned and not, on both lanes: sizes
  * around its 16 MiB slot (below: one plain copy; above: the slots in
@@ -568,6 +599,34 @@ int main(int argc, char **argv)
                 test_proof_bytes(curves[k], names[j], gpu_eval, chunks[(j + (unsigned)gpu_eval) % 3],
                                  CUZK_GPU_UPLOAD_PINNED);
             }
+    /* bellperson .params keys: the fixtures' BLS12-381 circuits and a
+     * 2^16-constraint sha256 chain */
+    CHECK(mkdtemp(params_dir) != NULL);
+    for (int j = 0; j < 4; j++) {
+        char r1cs[4200], wtns[4200];
+        if (j < 3) {
+            snprintf(r1cs, sizeof(r1cs), "%s/bls12381/%s.r1cs", fixtures, names[j]);
+            snprintf(wtns, sizeof(wtns), "%s/bls12381/%s.wtns", fixtures, names[j]);
+        } else {
+            snprintf(r1cs, sizeof(r1cs), "%s/chain.r1cs", params_dir);
+            snprintf(wtns, sizeof(wtns), "%s/chain.wtns", params_dir);
+            cuzk_circuit_options co = {.curve = CUZK_CURVE_BLS12_381, .constraints = 1u << 16, .seed = 3,
+                                       .n_public = 8};
+            cuzk_circuit_info ci;
+            cuzk_error err;
+            CHECK(cuzk_circuit_sha256_chain(r1cs, wtns, &co, &ci, &err) == CUZK_OK);
+        }
+        for (int gpu_eval = 1; gpu_eval >= 0; gpu_eval--) {
+            test_params_proof_bytes(r1cs, wtns, gpu_eval, 0, CUZK_GPU_UPLOAD_PAGEABLE);
+            test_params_proof_bytes(r1cs, wtns, gpu_eval, (unsigned[]){1, 7, 300}[(j + gpu_eval) % 3],
+                                    CUZK_GPU_UPLOAD_PINNED);
+        }
+        if (j == 3) {
+            unlink(r1cs);
+            unlink(wtns);
+        }
+    }
+    rmdir(params_dir);
     {
         /* bad GPU options are refused naming the field */
         cuzk_zkey *zk;

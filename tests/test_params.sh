@@ -84,4 +84,53 @@ expect 2 "bellperson .params keys (--format params) are BLS12-381's" setup "$fx/
 [ ! -e "$tmp/bn.params" ] || fail "a refused setup left its output"
 expect 2 "--format expects zkey" setup "$fx/bls12381/poseidon3.r1cs" "$tmp/x.params" --format bellman
 
-echo "params: noble's points read and checked; 5 planted faults, 12 broken layouts refused"
+# proving with .params keys: snarkjs verifies through the exported vk; the
+# bellperson proof bytes decode with noble into a proof snarkjs accepts
+snarkjs=$vec/../snarkjs/node_modules/snarkjs/cli.js
+if [ -f "$snarkjs" ]; then
+  sj() { "$node" "$snarkjs" "$@" >"$tmp/sj" 2>&1 || fail "snarkjs $*: $(cat "$tmp/sj")"; }
+  expect 0 "" circuit sha256-chain "$tmp/chain.r1cs" "$tmp/chain.wtns" --constraints 2^16 --curve bls12381 --public 8
+  proved=0
+  for c in tiny mul1k poseidon3 chain; do
+    if [ "$c" = chain ]; then r=$tmp/chain.r1cs w=$tmp/chain.wtns; else r=$fx/bls12381/$c.r1cs w=$fx/bls12381/$c.wtns; fi
+    for p in "" "--ptau $fx/ptau/bls12381_10.ptau"; do
+      [ "$c" = chain ] && [ -n "$p" ] && continue # 2^16: past the bundled 2^10 ptau
+      # shellcheck disable=SC2086
+      expect 0 "" setup "$r" "$tmp/k.params" --format params $p
+      expect 0 "" zkey export-vk "$tmp/k.params" "$tmp/k.vk.json"
+      expect 0 "" prove "$tmp/k.params" "$w" "$tmp/proof.json" "$tmp/public.json" --r1cs "$r" --device cpu
+      sj groth16 verify "$tmp/k.vk.json" "$tmp/public.json" "$tmp/proof.json"
+      expect 0 "" prove "$tmp/k.params" "$w" "$tmp/proof.bin" "$tmp/public.json" --r1cs "$r" --device cpu \
+        --proof-format bellperson
+      [ "$(stat -c %s "$tmp/proof.bin")" = 192 ] || fail "$c: the bellperson proof is not 192 bytes"
+      "$node" "$vec/bellperson_proof.mjs" "$tmp/proof.bin" "$tmp/bp.json" || fail "$c: noble refused the proof bytes"
+      sj groth16 verify "$tmp/k.vk.json" "$tmp/public.json" "$tmp/bp.json"
+      # and cuzk's own verifier
+      expect 0 "" verify "$tmp/k.vk.json" "$tmp/public.json" "$tmp/bp.json"
+      proved=$((proved + 1))
+    done
+  done
+else
+  [ -z "${CI:-}" ] || fail "snarkjs is missing (cd tests/snarkjs && npm ci)"
+  proved=0
+fi
+# what a user can get wrong
+r=$fx/bls12381/poseidon3.r1cs w=$fx/bls12381/poseidon3.wtns
+expect 0 "" setup "$r" "$tmp/k.params" --format params
+expect 2 "is not a .zkey; a bellperson .params key proves with its circuit: --r1cs" \
+  prove "$tmp/k.params" "$w" "$tmp/p.json" "$tmp/q.json"
+expect 2 "is not a key of .*mul1k.r1cs: its IC vector holds" \
+  prove "$tmp/k.params" "$w" "$tmp/p.json" "$tmp/q.json" --r1cs "$fx/bls12381/mul1k.r1cs"
+expect 2 "BLS12-381" prove "$tmp/k.params" "$w" "$tmp/p.json" "$tmp/q.json" --r1cs "$fx/bn128/poseidon3.r1cs"
+expect 2 "values, but" prove "$tmp/k.params" "$fx/bls12381/tiny.wtns" "$tmp/p.json" "$tmp/q.json" --r1cs "$r"
+expect 2 "is a .zkey" prove "$fx/bls12381/poseidon3.zkey" "$w" "$tmp/p.json" "$tmp/q.json" --r1cs "$r"
+expect 2 "--proof-format expects snarkjs" prove "$tmp/k.params" "$w" "$tmp/p.json" "$tmp/q.json" --r1cs "$r" \
+  --proof-format zcash
+expect 2 "the input circuit.r1cs" prove "$tmp/k.params" "$w" "$r" "$tmp/q.json" --r1cs "$r"
+head -c 5000 "$tmp/k.params" >"$tmp/cut.params"
+expect 2 "cut.params" prove "$tmp/cut.params" "$w" "$tmp/p.json" "$tmp/q.json" --r1cs "$r"
+expect 2 "proof-format bellperson writes BLS12-381" prove "$fx/bn128/poseidon3.zkey" "$fx/bn128/poseidon3.wtns" \
+  "$tmp/p.bin" "$tmp/q.json" --proof-format bellperson
+[ ! -e "$tmp/p.json" ] && [ ! -e "$tmp/p.bin" ] && [ ! -e "$tmp/q.json" ] || fail "a refused proof left a file"
+
+echo "params: noble's points read and checked; 5 planted faults, 12 broken layouts refused; $proved .params proofs verified by snarkjs (JSON and bellperson's bytes through noble)"

@@ -5,7 +5,11 @@
 // at upload), the GPU also evaluates a = A w, b = B w and splits the
 // witness, so a proof's only host work is the upload of the witness and
 // the blinding after (src/groth16/prove.c); otherwise the CPU evaluates and
-// classifies before.
+// classifies before. A key with bellperson's conventions (a .params key)
+// has A and B points for the variables its densities list only: the
+// device gathers their scalars from the witness (a_vars, b_vars resident)
+// and splits A's, B's and the private wires' apart; its H scalars are the
+// quotient's coefficients (h.cuh).
 #include <new>
 #include <vector>
 
@@ -52,11 +56,40 @@ __global__ void eval_rows(const uint32_t *row_ptr, const uint32_t *sig, const F 
     out[r] = acc;
 }
 
+// out[i] = wit[vars[i]]: a bellperson key's A or B scalars (8 words each)
+__global__ void gather_scalars(const uint32_t *wit, const uint32_t *vars, size_t n, uint32_t *out)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint4 *src = (const uint4 *)(wit + 8 * (size_t)vars[i]);
+    uint4 *dst = (uint4 *)(out + 8 * i);
+    dst[0] = src[0];
+    dst[1] = src[1];
+}
+
+// witness_split over n values without C's lists (first_c = n); n = 0
+// gives empty lists
+static int split_values(const uint32_t *vals, size_t n, uint32_t *ones, uint32_t *tail, uint32_t *d_counts,
+                        cudaStream_t st, cuzk_gpu_msg *msg)
+{
+    if (n == 0) {
+        GPU_TRY(msg, cudaMemsetAsync(d_counts, 0, 6 * sizeof(uint32_t), st));
+        return CUZK_OK;
+    }
+    return witness_split(vals, n, (uint32_t)n, ones, tail, ones, tail, d_counts, st, msg);
+}
+
 template <class Curve> struct key_impl : key_base {
     typedef typename Curve::fp Fp;
     typedef typename Curve::fp2 Fp2;
     typedef typename Curve::fr Fr;
     unsigned n_vars = 0, n_public = 0, domain = 0, log_n = 0;
+    // bellperson: A holds n_a points (of the variables a_vars lists), B n_b,
+    // H n_h = domain - 1; snarkjs: n_vars, n_vars, domain
+    bool bellperson = false;
+    unsigned n_a = 0, n_b = 0, n_h = 0;
+    uint32_t *a_vars = nullptr, *b_vars = nullptr;
     affine<Fp> *a = nullptr, *b1 = nullptr, *c = nullptr, *h = nullptr;
     affine<Fp2> *b2 = nullptr;
     ntt_domain<Fr> dom;
@@ -70,7 +103,8 @@ template <class Curve> struct key_impl : key_base {
     {
         // persistent allocations: plain cudaFree, at key release only
         // (never while proofs run)
-        for (void *p : {(void *)a, (void *)b1, (void *)c, (void *)h, (void *)b2, (void *)row_ptr[0],
+        for (void *p : {(void *)a, (void *)b1, (void *)c, (void *)h, (void *)b2, (void *)a_vars, (void *)b_vars,
+                        (void *)row_ptr[0],
                         (void *)row_ptr[1], (void *)sig[0], (void *)sig[1], (void *)val[0], (void *)val[1]})
             if (p)
                 (void)cudaFree(p);
@@ -120,7 +154,6 @@ template <class Curve> struct key_impl : key_base {
             GPU_RC(upload(&sig[m], (const unsigned char *)s_host[m].data(), count[m], msg));
             GPU_RC(upload(&val[m], v_host[m].data(), count[m], msg));
         }
-        GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 8 * sizeof(uint32_t)));
         resident_matrices = true;
         return CUZK_OK;
     }
@@ -173,8 +206,10 @@ template <class Curve> struct key_impl : key_base {
         while ((1u << lg) < in->domain_size)
             lg++;
         const uint64_t n = (uint64_t)1 << lg, nv = in->n_vars, n_c = nv - in->n_public - 1;
+        const bool bp = in->a_vars != nullptr;
+        const uint64_t na = bp ? in->n_a : nv, nb = bp ? in->n_b : nv, nhp = bp ? in->domain_size - 1 : in->domain_size;
         const uint64_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
-        *key_bytes = (nv * 2 + n_c + in->domain_size) * g1 + nv * g2 + (n + 64) * sizeof(Fr);
+        *key_bytes = (na + nb + n_c + nhp) * g1 + nb * g2 + (n + 64) * sizeof(Fr) + (bp ? (na + nb) * 4 : 0);
         *matrix_bytes = in->coefs ? in->n_coefs * 36 + ((uint64_t)in->domain_size + 1) * 8 + nv * 32 : 0;
         // with chunks, the largest MSM's scratch is a chunk's (plus the
         // chunk's window sums)
@@ -185,7 +220,9 @@ template <class Curve> struct key_impl : key_base {
         m = msm_pippenger_bytes<Fp2>(nw) + (chunk ? CUZK_GPU_MAX_WINDOWS * sizeof(xyzz<Fp2>) : 0);
         msm = m > msm ? m : msm;
         const uint64_t windows = (CUZK_GPU_MAX_WINDOWS + 1) * (4 * sizeof(xyzz<Fp>) + sizeof(xyzz<Fp2>));
-        *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + windows + msm + ((uint64_t)16 << 20);
+        // bellperson: A's and B's gathered scalars and their lists
+        const uint64_t gathered = bp ? (na + nb) * (32 + 8) : 0;
+        *work = 3 * n * sizeof(Fr) + nv * 32 + nv * 16 + gathered + windows + msm + ((uint64_t)16 << 20);
     }
 
     // The upload of what src/gpu/residency.c decided fits: the points and
@@ -195,6 +232,10 @@ template <class Curve> struct key_impl : key_base {
         n_vars = in->n_vars;
         n_public = in->n_public;
         domain = in->domain_size;
+        bellperson = in->a_vars != nullptr;
+        n_a = bellperson ? in->n_a : n_vars;
+        n_b = bellperson ? in->n_b : n_vars;
+        n_h = bellperson ? domain - 1 : domain;
         while ((1u << log_n) < domain)
             log_n++;
         uint64_t key_bytes, matrix_bytes, work;
@@ -205,12 +246,18 @@ template <class Curve> struct key_impl : key_base {
         up_pinned = in->pinned_upload != 0;
         up_progress = in->progress;
         up_progress_ctx = in->progress_ctx;
-        up_total = (3 * (uint64_t)n_vars - n_public - 1 + domain) * sizeof(*a) + (uint64_t)n_vars * sizeof(*b2);
-        GPU_RC(upload(&a, in->pts_a, n_vars, msg));
-        GPU_RC(upload(&b1, in->pts_b1, n_vars, msg));
-        GPU_RC(upload(&b2, in->pts_b2, n_vars, msg));
+        up_total = ((uint64_t)n_a + n_b + n_vars - n_public - 1 + n_h) * sizeof(*a) + (uint64_t)n_b * sizeof(*b2) +
+                   (bellperson ? ((uint64_t)n_a + n_b) * 4 : 0);
+        GPU_RC(upload(&a, in->pts_a, n_a, msg));
+        GPU_RC(upload(&b1, in->pts_b1, n_b, msg));
+        GPU_RC(upload(&b2, in->pts_b2, n_b, msg));
         GPU_RC(upload(&c, in->pts_c, (size_t)n_vars - n_public - 1, msg));
-        GPU_RC(upload(&h, in->pts_h, domain, msg));
+        GPU_RC(upload(&h, in->pts_h, n_h, msg));
+        if (bellperson) {
+            GPU_RC(upload(&a_vars, (const unsigned char *)in->a_vars, n_a, msg));
+            GPU_RC(upload(&b_vars, (const unsigned char *)in->b_vars, n_b, msg));
+        }
+        GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 24 * sizeof(uint32_t)));
         if (in->coefs)
             GPU_RC(upload_matrices(in->coefs, in->n_coefs, msg));
         if (resident_matrices)
@@ -268,10 +315,13 @@ template <class Curve> struct key_impl : key_base {
         GPU_TRY(msg, cudaEventRecord(ev[EV_START], st));
 
         const bool on_device = in->a == nullptr;
+        // the device splits the witness: with the matrices resident, and
+        // always for bellperson keys (three splits over their own arrays)
+        const bool split_here = on_device || bellperson;
         if (on_device && !resident_matrices)
             return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "this key's matrices are not on the GPU: pass a and b");
         dev_buf<Fr> da, db, dc;
-        dev_buf<uint32_t> wit, lists, d_counts;
+        dev_buf<uint32_t> wit, lists, d_counts, gathered;
         dev_buf<xyzz<Fp>> win1; // per G1 MSM: windows + the batch sum
         dev_buf<xyzz<Fp2>> win2;
         const size_t per = CUZK_GPU_MAX_WINDOWS + 1;
@@ -283,8 +333,13 @@ template <class Curve> struct key_impl : key_base {
             return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a staged witness needs the key's matrices on the GPU");
         if (!stw)
             GPU_RC(wit.alloc((size_t)n_vars * 8, st, msg));
-        size_t n_lists = on_device ? 4 * (size_t)n_vars : in->n_ones + in->n_tail + in->n_ones_c + in->n_tail_c;
+        const size_t npub1 = (size_t)n_public + 1, n_aux = (size_t)n_vars - npub1;
+        size_t n_lists = bellperson ? 2 * ((size_t)n_a + n_b + n_aux)
+                         : on_device ? 4 * (size_t)n_vars
+                                     : in->n_ones + in->n_tail + in->n_ones_c + in->n_tail_c;
         GPU_RC(lists.alloc(n_lists, st, msg));
+        if (bellperson)
+            GPU_RC(gathered.alloc(8 * ((size_t)n_a + n_b), st, msg));
         GPU_RC(win1.alloc(4 * per, st, msg));
         GPU_RC(win2.alloc(per, st, msg));
         // rows past the key's domain_size (n > domain only if domain is
@@ -300,8 +355,12 @@ template <class Curve> struct key_impl : key_base {
         } else
             GPU_RC(copy_to_device(ctx, LANE_COMPUTE, wit.p, in->witness, (size_t)n_vars * 32, st, in->pinned_upload != 0,
                                   msg));
-        uint32_t *l_ones, *l_tail, *l_ones_c, *l_tail_c;
+        uint32_t *l_ones = nullptr, *l_tail = nullptr, *l_ones_c = nullptr, *l_tail_c = nullptr, *l_ones_b = nullptr,
+                 *l_tail_b = nullptr;
         size_t n_ones = in->n_ones, n_tail = in->n_tail, n_ones_c = in->n_ones_c, n_tail_c = in->n_tail_c;
+        size_t n_ones_b = n_ones, n_tail_b = n_tail;
+        // A's and B's scalars: the witness, or bellperson's gathered ones
+        const uint32_t *w_a = wit_p, *w_b = wit_p;
         cudaEvent_t counted = nullptr;
         struct event_guard {
             cudaEvent_t *e;
@@ -311,18 +370,37 @@ template <class Curve> struct key_impl : key_base {
                     (void)cudaEventDestroy(*e);
             }
         } counted_guard{&counted};
-        if (on_device) {
-            l_ones = lists.p, l_tail = l_ones + n_vars, l_ones_c = l_tail + n_vars, l_tail_c = l_ones_c + n_vars;
+        if (on_device)
             GPU_TRY(msg, cudaEventRecord(ev[EV_UPLOAD], st));
-            GPU_RC(d_counts.alloc(8, st, msg));
-            GPU_RC(witness_split(wit_p, n_vars, n_public + 1, l_ones, l_tail, l_ones_c, l_tail_c, d_counts.p, st,
-                                 msg));
+        if (split_here) {
+            GPU_RC(d_counts.alloc(18, st, msg));
+            if (!bellperson) {
+                l_ones = lists.p, l_tail = l_ones + n_vars, l_ones_c = l_tail + n_vars, l_tail_c = l_ones_c + n_vars;
+                l_ones_b = l_ones, l_tail_b = l_tail;
+                GPU_RC(witness_split(wit_p, n_vars, n_public + 1, l_ones, l_tail, l_ones_c, l_tail_c, d_counts.p,
+                                     st, msg));
+            } else {
+                uint32_t *ga = gathered.p, *gb = ga + 8 * (size_t)n_a;
+                if (n_a)
+                    gather_scalars<<<blocks_for(n_a, 256), 256, 0, st>>>(wit_p, a_vars, n_a, ga);
+                if (n_b)
+                    gather_scalars<<<blocks_for(n_b, 256), 256, 0, st>>>(wit_p, b_vars, n_b, gb);
+                GPU_LAUNCHED(msg, "gather_scalars");
+                w_a = ga, w_b = gb;
+                l_ones = lists.p, l_tail = l_ones + n_a, l_ones_b = l_tail + n_a, l_tail_b = l_ones_b + n_b;
+                l_ones_c = l_tail_b + n_b, l_tail_c = l_ones_c + n_aux;
+                GPU_RC(split_values(ga, n_a, l_ones, l_tail, d_counts.p, st, msg));
+                GPU_RC(split_values(gb, n_b, l_ones_b, l_tail_b, d_counts.p + 6, st, msg));
+                GPU_RC(split_values(wit_p + 8 * npub1, n_aux, l_ones_c, l_tail_c, d_counts.p + 12, st, msg));
+            }
             // the lengths come back while the transforms run; the host
             // waits for them (an event, not the device) only before the
             // MSMs that need them
-            GPU_TRY(msg, cudaMemcpyAsync(counts_host, d_counts.p, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+            GPU_TRY(msg, cudaMemcpyAsync(counts_host, d_counts.p, 18 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
             GPU_TRY(msg, cudaEventCreateWithFlags(&counted, cudaEventDisableTiming));
             GPU_TRY(msg, cudaEventRecord(counted, st));
+        }
+        if (on_device) {
             const Fr *w_fr = (const Fr *)wit_p;
             eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[0], sig[0], val[0], w_fr, domain, da.p);
             eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[1], sig[1], val[1], w_fr, domain, db.p);
@@ -332,7 +410,9 @@ template <class Curve> struct key_impl : key_base {
                                   in->pinned_upload != 0, msg));
             GPU_RC(copy_to_device(ctx, LANE_COMPUTE, db.p, in->b, (size_t)domain * sizeof(Fr), st,
                                   in->pinned_upload != 0, msg));
+            if (!split_here) {
             l_ones = lists.p, l_tail = l_ones + n_ones, l_ones_c = l_tail + n_tail, l_tail_c = l_ones_c + n_ones_c;
+            l_ones_b = l_ones, l_tail_b = l_tail;
             if (n_ones)
                 GPU_TRY(msg, cudaMemcpyAsync(l_ones, in->ones, n_ones * 4, cudaMemcpyHostToDevice, st));
             if (n_tail)
@@ -341,34 +421,45 @@ template <class Curve> struct key_impl : key_base {
                 GPU_TRY(msg, cudaMemcpyAsync(l_ones_c, in->ones_c, n_ones_c * 4, cudaMemcpyHostToDevice, st));
             if (n_tail_c)
                 GPU_TRY(msg, cudaMemcpyAsync(l_tail_c, in->tail_c, n_tail_c * 4, cudaMemcpyHostToDevice, st));
+            }
             GPU_TRY(msg, cudaEventRecord(ev[EV_UPLOAD], st));
         }
         GPU_TRY(msg, cudaEventRecord(ev[EV_EVAL], st)); // empty when the CPU evaluated
 
-        GPU_RC(h_evaluations(dom, da.p, db.p, dc.p, st, msg));
-        db.release();
+        Fr *h_scalars;
+        GPU_RC(h_evaluations(dom, da.p, db.p, dc.p, bellperson, &h_scalars, st, msg));
+        if (h_scalars != db.p)
+            db.release();
+        if (h_scalars != da.p)
+            da.release();
         dc.release();
         GPU_TRY(msg, cudaEventRecord(ev[EV_NTT], st));
 
-        const uint32_t *w = wit_p, *wc = wit_p + 8 * ((size_t)n_public + 1);
+        const uint32_t *wc = wit_p + 8 * npub1;
         cuzk_gpu_msm_result *r = out->msm;
         xyzz<Fp> *wa = win1.p, *wb1 = win1.p + per, *wcc = win1.p + 2 * per, *wh = win1.p + 3 * per;
         const size_t chunk = in->msm_chunk;
-        GPU_RC(msm_pippenger_chunked<Fp>(h, (const uint32_t *)da.p, nullptr, domain, chunk, wh, &r[GPU_MSM_H].nwin,
+        GPU_RC(msm_pippenger_chunked<Fp>(h, (const uint32_t *)h_scalars, nullptr, n_h, chunk, wh, &r[GPU_MSM_H].nwin,
                                  &r[GPU_MSM_H].c, st, msg));
         da.release();
+        db.release();
         GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_H], st));
-        if (on_device) {
+        if (split_here) {
             GPU_TRY(msg, cudaEventSynchronize(counted));
-            n_ones = counts_host[0], n_tail = counts_host[1], n_ones_c = counts_host[2], n_tail_c = counts_host[3];
+            const uint32_t *k = counts_host;
+            if (bellperson)
+                n_ones = k[0], n_tail = k[1], n_ones_b = k[6], n_tail_b = k[7], n_ones_c = k[12], n_tail_c = k[13];
+            else
+                n_ones = n_ones_b = k[0], n_tail = n_tail_b = k[1], n_ones_c = k[2], n_tail_c = k[3];
         }
         out->n_ones = n_ones;
         out->n_tail = n_tail;
-        GPU_RC(split_msm<Fp>(a, w, l_ones, n_ones, l_tail, n_tail, chunk, wa, &r[GPU_MSM_A], st, msg));
+        GPU_RC(split_msm<Fp>(a, w_a, l_ones, n_ones, l_tail, n_tail, chunk, wa, &r[GPU_MSM_A], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_A], st));
-        GPU_RC(split_msm<Fp>(b1, w, l_ones, n_ones, l_tail, n_tail, chunk, wb1, &r[GPU_MSM_B1], st, msg));
+        GPU_RC(split_msm<Fp>(b1, w_b, l_ones_b, n_ones_b, l_tail_b, n_tail_b, chunk, wb1, &r[GPU_MSM_B1], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_B1], st));
-        GPU_RC(split_msm<Fp2>(b2, w, l_ones, n_ones, l_tail, n_tail, chunk, win2.p, &r[GPU_MSM_B2], st, msg));
+        GPU_RC(split_msm<Fp2>(b2, w_b, l_ones_b, n_ones_b, l_tail_b, n_tail_b, chunk, win2.p, &r[GPU_MSM_B2], st,
+                              msg));
         GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_B2], st));
         GPU_RC(split_msm<Fp>(c, wc, l_ones_c, n_ones_c, l_tail_c, n_tail_c, chunk, wcc, &r[GPU_MSM_C], st, msg));
         GPU_TRY(msg, cudaEventRecord(ev[EV_MSM_C], st));

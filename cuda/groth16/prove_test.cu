@@ -29,7 +29,8 @@ template <class Fr> int h_bench(unsigned log_n, int reps, double *ms, cuzk_gpu_m
         GPU_RC(fill_random_fr(b.p, n, 1001 + r, st, msg));
         double m;
         GPU_RC(timer.start(st, msg));
-        GPU_RC(h_evaluations(dom, a.p, b.p, c.p, st, msg));
+        Fr *scalars;
+        GPU_RC(h_evaluations(dom, a.p, b.p, c.p, false, &scalars, st, msg));
         GPU_RC(timer.stop_ms(st, &m, msg));
         if (r >= 0)
             t[r] = m;

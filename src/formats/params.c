@@ -103,6 +103,62 @@ int params_check(const params_file *pf, int threads, const progress_sink *progre
     return CUZK_OK;
 }
 
+/* ------------------------------------------------------------ decoding */
+
+typedef struct decode_ctx {
+    int group;
+    const unsigned char *in; /* the vector's first point */
+    unsigned char *out;      /* its first point decoded */
+} decode_ctx;
+
+/* As bellperson's unchecked read (blst's decoding: canonical, on the
+ * curve; no subgroup check), and like every read of it, no point at
+ * infinity. */
+static int decode_params_points(const void *ctx, const unsigned char *pts, size_t n, size_t *bad)
+{
+    const decode_ctx *d = ctx;
+    size_t size = d->group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED;
+    size_t out_size = d->group == 1 ? 96 : 192; /* the library's layout has the same sizes */
+    for (size_t i = 0; i < n; i++)
+        if (pts[i * size] & ZCASH_INFINITY) {
+            *bad = i;
+            return CUZK_ERR_FORMAT;
+        }
+    size_t first = (size_t)(pts - d->in) / size;
+    return cuzk_core()->check_zcash_points(d->group, pts, n, 0, 0, d->out + first * out_size, bad);
+}
+
+int params_decode(const params_file *pf, int vector, unsigned char *out, int threads, const progress_sink *progress,
+                  unsigned long long base, unsigned long long total, cuzk_error *err)
+{
+    decode_ctx d = {vector == PARAMS_B_G2 ? 2 : 1, pf->vec[vector], out};
+    size_t bad = 0;
+    int rc = point_check_parallel(pf->vec[vector], pf->count[vector],
+                                  d.group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED, decode_params_points, &d, threads,
+                                  progress, base, total, &bad);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: the %s vector: point %zu of %u: %s", pf->name, params_vector_name[vector],
+                              bad, pf->count[vector],
+                              rc == CUZK_ERR_FORMAT ? "the point at infinity (bellperson refuses it in a key)"
+                                                    : cuzk_strerror(rc));
+    return CUZK_OK;
+}
+
+int params_decode_vk(const params_file *pf, unsigned char *alpha1, unsigned char *beta1, unsigned char *beta2,
+                     unsigned char *gamma2, unsigned char *delta1, unsigned char *delta2, cuzk_error *err)
+{
+    unsigned char *dst[6] = {alpha1, beta1, beta2, gamma2, delta1, delta2};
+    static const size_t at[6] = {0, 96, 192, 384, 576, 672};
+    static const int group[6] = {1, 1, 2, 2, 1, 2};
+    for (int i = 0; i < 6; i++) {
+        size_t bad;
+        int rc = cuzk_core()->check_zcash_points(group[i], pf->vk + at[i], 1, 0, 1, dst[i], &bad);
+        if (rc != CUZK_OK)
+            return cuzk_error_set(err, rc, "%s: verification key point %d: %s", pf->name, i + 1, cuzk_strerror(rc));
+    }
+    return CUZK_OK;
+}
+
 /* ------------------------------------------------------------ the vk */
 
 int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
@@ -139,6 +195,27 @@ int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
     free(pts);
     if (!*json)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory writing the verification key", pf->name);
+    return CUZK_OK;
+}
+
+/* ------------------------------------------------------------ proofs */
+
+int cuzk_proof_to_bellperson(const char *proof_json, size_t len, unsigned char out[CUZK_BELLPERSON_PROOF_BYTES],
+                             cuzk_error *err)
+{
+    if (!proof_json || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_proof_to_bellperson: NULL argument");
+    const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
+    snarkjs_proof p;
+    int rc = snarkjs_proof_parse(&p, proof_json, len, "proof.json", c, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (p.curve != c)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "proof.json: a %s proof; bellperson's proofs are BLS12-381's", p.curve->display);
+    cuzk_core()->zcash_from_points(1, p.a, 1, 1, out);
+    cuzk_core()->zcash_from_points(2, p.b, 1, 1, out + 48);
+    cuzk_core()->zcash_from_points(1, p.c, 1, 1, out + 144);
     return CUZK_OK;
 }
 

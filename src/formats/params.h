@@ -35,6 +35,17 @@ void params_close(params_file *pf);
  * count all vectors' points). The first bad point named with its vector. */
 int params_check(const params_file *pf, int threads, const progress_sink *progress, cuzk_error *err);
 
+/* One vector's points decoded into out (the library's layout: a .zkey's,
+ * 96 or 192 bytes a point) in parallel, as bellperson's unchecked read
+ * takes them: canonical and on the curve, not at infinity, the subgroup
+ * left to params_check (a point outside it makes proofs that fail their
+ * pairing check, never a wrong proof). Progress as params_check's. */
+int params_decode(const params_file *pf, int vector, unsigned char *out, int threads, const progress_sink *progress,
+                  unsigned long long base, unsigned long long total, cuzk_error *err);
+/* The six verification-key points, decoded (and checked in full). */
+int params_decode_vk(const params_file *pf, unsigned char *alpha1, unsigned char *beta1, unsigned char *beta2,
+                     unsigned char *gamma2, unsigned char *delta1, unsigned char *delta2, cuzk_error *err);
+
 /* verification_key.json of the key as snarkjs writes one (*json: free()
  * it): the Groth16 equation is bellperson's too, IC[0] the constant one's
  * point, so snarkjs can check proofs made from .params keys. */

@@ -133,6 +133,8 @@ static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)
         !(zk->c = section_exact(bf, ZKEY_SEC_C, "C", (nv - npub1) * g1, "nVars - nPublic - 1 G1 points", err)) ||
         !(zk->h = section_exact(bf, ZKEY_SEC_H, "H", (uint64_t)zk->domain_size * g1, "domain size G1 points", err)))
         return err ? err->code : CUZK_ERR_FORMAT;
+    zk->n_a = zk->n_b = zk->n_vars;
+    zk->n_h = zk->domain_size;
     return CUZK_OK;
 }
 
@@ -201,7 +203,7 @@ int cuzk_zkey_check_progress(const cuzk_zkey *zk, int subgroup, int threads, cuz
                                   zk->bf.name, (unsigned long long)i, c.matrix, c.constraint, c.signal,
                                   zk->domain_size, zk->n_vars);
     }
-    size_t nv = zk->n_vars, nc = zk->n_vars - zk->n_public - 1;
+    size_t nc = zk->n_vars - zk->n_public - 1;
     const struct {
         const unsigned char *pts;
         size_t n;
@@ -209,11 +211,11 @@ int cuzk_zkey_check_progress(const cuzk_zkey *zk, int subgroup, int threads, cuz
         uint32_t id;
         const char *what, *stage;
     } sec[] = {
-        {zk->a, nv, 1, ZKEY_SEC_A, "A", "checking A"},
-        {zk->b1, nv, 1, ZKEY_SEC_B1, "B1", "checking B1"},
-        {zk->b2, nv, 2, ZKEY_SEC_B2, "B2", "checking B2"},
+        {zk->a, zk->n_a, 1, ZKEY_SEC_A, "A", "checking A"},
+        {zk->b1, zk->n_b, 1, ZKEY_SEC_B1, "B1", "checking B1"},
+        {zk->b2, zk->n_b, 2, ZKEY_SEC_B2, "B2", "checking B2"},
         {zk->c, nc, 1, ZKEY_SEC_C, "C", "checking C"},
-        {zk->h, zk->domain_size, 1, ZKEY_SEC_H, "H", "checking H"},
+        {zk->h, zk->n_h, 1, ZKEY_SEC_H, "H", "checking H"},
     };
     unsigned long long total = 0, base = 0;
     for (size_t i = 0; i < sizeof(sec) / sizeof(sec[0]); i++)

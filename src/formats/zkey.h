@@ -31,7 +31,21 @@ struct cuzk_zkey {
     const unsigned char *ic;    /* n_public + 1 G1 */
     const unsigned char *coefs; /* n_coefs entries (zkey_coef.h) */
     const unsigned char *a, *b1, *b2, *c, *h;
+    /* The points A, B1/B2 and H hold (a .zkey: n_vars, n_vars, domain_size). */
+    uint32_t n_a, n_b, n_h;
+    /* ZKEY_KIND_SNARKJS: a .zkey; everything above points into bf.
+     * ZKEY_KIND_BELLPERSON: a bellperson .params key with its circuit
+     * (src/groth16/params_key.c): the points decoded from the .params file,
+     * the coefficients made from the .r1cs (as a .zkey's section 4 with the
+     * same input constraints), all in `owned`; A and B hold only the points
+     * of the variables their densities set (a_vars, b_vars: the variable
+     * of each point, ascending), H the domain_size - 1 points
+     * tau^i Z(tau) / delta of the monomial basis, C is bellperson's L. */
+    int kind;
+    const uint32_t *a_vars, *b_vars;
+    void *owned[4];
 };
+enum { ZKEY_KIND_SNARKJS, ZKEY_KIND_BELLPERSON };
 
 /* Everything a .zkey holds, for writing one. Points are in the .zkey
  * layout (Montgomery, little-endian); coefs are n_coefs raw entries

@@ -5,6 +5,8 @@
 #include "../formats/zkey.h"
 #include "../gpu/residency.h"
 
+#include <stdlib.h>
+
 int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err)
 {
     return zkey_file_open(out, path, err);
@@ -27,5 +29,7 @@ void cuzk_zkey_free(cuzk_zkey *zk)
     if (!zk)
         return;
     residency_forget(zk); /* after the proofs holding its copies */
+    for (size_t i = 0; i < sizeof(zk->owned) / sizeof(zk->owned[0]); i++)
+        free(zk->owned[i]); /* a .params key's decoded points (src/groth16/params_key.c) */
     zkey_file_free(zk);
 }

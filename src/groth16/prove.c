@@ -149,8 +149,9 @@ static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
     cuzk_gpu_prove_in *g = &st->gin;
     *g = (cuzk_gpu_prove_in){.a = st->a, .b = st->b, .witness = st->in.witness, .ones = st->ones,
                              .tail = st->tail, .ones_c = st->ones_c, .tail_c = st->tail_c};
-    st->core->groth16_classify_var(&st->in, st->ones, &g->n_ones, st->tail, &g->n_tail, st->ones_c, &g->n_ones_c,
-                                   st->tail_c, &g->n_tail_c);
+    if (!st->in.a_vars) /* a bellperson key's splits are the GPU's (over its gathered A and B scalars) */
+        st->core->groth16_classify_var(&st->in, st->ones, &g->n_ones, st->tail, &g->n_tail, st->ones_c,
+                                       &g->n_ones_c, st->tail_c, &g->n_tail_c);
     st->out.n_ones = g->n_ones;
     st->out.n_tail = g->n_tail;
     st->out.seconds[PROOF_PHASE_EVAL] = cuzk_now() - t0;
@@ -349,6 +350,10 @@ core_prove_in prove_core_input(const struct cuzk_zkey *zk, const struct cuzk_wtn
         .delta1 = zk->delta1,
         .delta2 = zk->delta2,
         .witness = w->values,
+        .a_vars = zk->kind == ZKEY_KIND_BELLPERSON ? zk->a_vars : NULL,
+        .b_vars = zk->b_vars,
+        .n_a = zk->n_a,
+        .n_b = zk->n_b,
         .r = r,
         .s = s,
         .cancel = cancel,

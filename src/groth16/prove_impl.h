@@ -45,6 +45,16 @@ CUZK_INLINE void groth16_classify_var(const core_prove_in *in, uint32_t *ones, s
     *n_ones_c = no;
     *n_tail_c = nt;
 }
+
+/* A bellperson key's A or B scalars: scalar k is the witness value of
+ * variable vars[k] (the points are only those of the variables the
+ * density lists). */
+CUZK_INLINE void groth16_gather(unsigned char *out, const unsigned char *witness, const uint32_t *vars, size_t n)
+{
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
+    for (size_t k = 0; k < n; k++)
+        memcpy(out + 32 * k, witness + 32 * (size_t)vars[k], 32);
+}
 #endif
 
 /* a = A w and b = B w, entry by entry: value * w[signal] as a Montgomery
@@ -204,10 +214,34 @@ CUZK_INLINE void PV_(blind_affine)(const core_prove_in *in, const core_msm_resul
     PV_(blind)(in, &pa, &pb1, &pb2, &pc, &ph, out);
 }
 
+/* H's scalars from the evaluations of a b - c on the odd coset (a): as
+ * plain integers, in place. snarkjs's H points are the odd coset's
+ * Lagrange basis: the evaluations themselves. bellperson's are the monomial
+ * basis (tau^i Z(tau) / delta): the quotient's coefficients, (a b - c) / Z
+ * brought back from the coset, Z = -2 there. Both are H's seven transforms
+ * (bellperson's and supraseal's use the coset of 7; the coefficients do
+ * not depend on the coset). */
+CUZK_INLINE void PV_(h_scalars)(PV_FR *a, const CUZK_CAT(PROVE_C, _fr_ntt_domain) *dom, int monomial)
+{
+    size_t n = dom->n;
+    if (monomial) {
+        PV_FR f;
+        PV_(fr_from_u64)(&f, 2);
+        PV_(fr_inv_var)(&f, &f);
+        PV_(fr_neg)(&f, &f); /* 1 / Z = -1/2 */
+        PV_(fr_ntt_odd_coset_to_coefficients)(a, dom, &f);
+    }
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
+    for (size_t i = 0; i < n; i++)
+        PV_(fr_to_raw)(a[i].l, &a[i]);
+}
+
 CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 {
     int threads = in->threads > 0 ? in->threads : 1;
     size_t n = in->domain_size, nv = in->n_vars, npub1 = (size_t)in->n_public + 1;
+    const int bellperson = in->a_vars != NULL;
+    const size_t n_a = bellperson ? in->n_a : nv, n_b = bellperson ? in->n_b : nv, n_h = bellperson ? n - 1 : n;
     unsigned log_n = 0;
     while (((size_t)1 << log_n) < n)
         log_n++;
@@ -216,8 +250,13 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     PV_FR *a = calloc(n, sizeof(PV_FR)), *b = calloc(n, sizeof(PV_FR)), *c = malloc(n * sizeof(PV_FR));
     uint32_t *ones = malloc(nv * sizeof(uint32_t)), *tail = malloc(nv * sizeof(uint32_t));
     uint32_t *ones_c = malloc(nv * sizeof(uint32_t)), *tail_c = malloc(nv * sizeof(uint32_t));
+    /* bellperson: A's and B's scalars gathered, B's split apart from A's */
+    unsigned char *sa = bellperson ? malloc(n_a * 32 + 1) : NULL, *sb = bellperson ? malloc(n_b * 32 + 1) : NULL;
+    uint32_t *ones_b = bellperson ? malloc(n_b * sizeof(uint32_t) + 1) : ones;
+    uint32_t *tail_b = bellperson ? malloc(n_b * sizeof(uint32_t) + 1) : tail;
     CUZK_CAT(PROVE_C, _fr_ntt_domain) dom = {0};
-    if (!a || !b || !c || !ones || !tail || !ones_c || !tail_c) {
+    if (!a || !b || !c || !ones || !tail || !ones_c || !tail_c || !ones_b || !tail_b ||
+        (bellperson && (!sa || !sb))) {
         rc = CUZK_ERR_NO_MEMORY;
         goto done;
     }
@@ -247,8 +286,8 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     for (size_t i = 0; i < n; i++) {
         PV_(fr_mul)(&a[i], &a[i], &b[i]);
         PV_(fr_sub)(&a[i], &a[i], &c[i]);
-        PV_(fr_to_raw)(a[i].l, &a[i]);
     }
+    PV_(h_scalars)(a, &dom, bellperson);
     double t2 = cuzk_now();
     out->seconds[PROOF_PHASE_NTT] = t2 - t1;
     if (in->cancel && atomic_load(in->cancel)) {
@@ -258,14 +297,25 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 
     /* msm: classify once for A, B1, B2; C uses the same lists past the
      * publics, shifted */
-    size_t n_ones, n_tail, n_ones_c, n_tail_c;
-    groth16_classify_var(in, ones, &n_ones, tail, &n_tail, ones_c, &n_ones_c, tail_c, &n_tail_c);
+    size_t n_ones, n_tail, n_ones_c, n_tail_c, n_ones_b, n_tail_b;
+    const unsigned char *wa = in->witness, *wb = in->witness; /* A's and B's scalars */
+    if (bellperson) {
+        groth16_gather(sa, in->witness, in->a_vars, n_a);
+        groth16_gather(sb, in->witness, in->b_vars, n_b);
+        wa = sa, wb = sb;
+        msm_classify_var(sa, 0, n_a, ones, &n_ones, tail, &n_tail);
+        msm_classify_var(sb, 0, n_b, ones_b, &n_ones_b, tail_b, &n_tail_b);
+        msm_classify_var(in->witness, npub1, nv - npub1, ones_c, &n_ones_c, tail_c, &n_tail_c);
+    } else {
+        groth16_classify_var(in, ones, &n_ones, tail, &n_tail, ones_c, &n_ones_c, tail_c, &n_tail_c);
+        n_ones_b = n_ones, n_tail_b = n_tail;
+    }
     out->n_ones = n_ones;
     out->n_tail = n_tail;
     PV_G1 pa, pb1, pc, ph;
     PV_G2 pb2, s2, t2g;
     double tm = cuzk_now();
-    if ((rc = PV_(msm_g1_split)(&pa, in->pts_a, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
+    if ((rc = PV_(msm_g1_split)(&pa, in->pts_a, wa, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
         goto done;
     out->seconds[PROOF_PHASE_MSM_A] = cuzk_now() - tm;
     if (in->cancel && atomic_load(in->cancel)) {
@@ -273,7 +323,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
         goto done;
     }
     tm = cuzk_now();
-    if ((rc = PV_(msm_g1_split)(&pb1, in->pts_b1, in->witness, ones, n_ones, tail, n_tail, threads)) != CUZK_OK)
+    if ((rc = PV_(msm_g1_split)(&pb1, in->pts_b1, wb, ones_b, n_ones_b, tail_b, n_tail_b, threads)) != CUZK_OK)
         goto done;
     out->seconds[PROOF_PHASE_MSM_B1] = cuzk_now() - tm;
     if (in->cancel && atomic_load(in->cancel)) {
@@ -281,8 +331,8 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
         goto done;
     }
     tm = cuzk_now();
-    if ((rc = PV_(g2_msm_sum_var)(&s2, in->pts_b2, ones, n_ones)) != CUZK_OK ||
-        (rc = PV_(g2_msm_pippenger_var)(&t2g, in->pts_b2, in->witness, tail, n_tail, threads)) != CUZK_OK)
+    if ((rc = PV_(g2_msm_sum_var)(&s2, in->pts_b2, ones_b, n_ones_b)) != CUZK_OK ||
+        (rc = PV_(g2_msm_pippenger_var)(&t2g, in->pts_b2, wb, tail_b, n_tail_b, threads)) != CUZK_OK)
         goto done;
     PV_(g2_add_var)(&pb2, &s2, &t2g);
     out->seconds[PROOF_PHASE_MSM_B2] = cuzk_now() - tm;
@@ -300,7 +350,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
         goto done;
     }
     tm = cuzk_now();
-    if ((rc = PV_(g1_msm_pippenger_var)(&ph, in->pts_h, (const unsigned char *)a, NULL, n, threads)) != CUZK_OK)
+    if ((rc = PV_(g1_msm_pippenger_var)(&ph, in->pts_h, (const unsigned char *)a, NULL, n_h, threads)) != CUZK_OK)
         goto done;
     out->seconds[PROOF_PHASE_MSM_H] = cuzk_now() - tm;
 
@@ -318,6 +368,12 @@ done:
     free(tail);
     free(ones_c);
     free(tail_c);
+    if (bellperson) {
+        free(sa);
+        free(sb);
+        free(ones_b);
+        free(tail_b);
+    }
     return rc;
 }
 

@@ -174,6 +174,8 @@ CUZK_INLINE void NT_(dit)(NTT_FR *a, unsigned log_n, const NTT_FR *tw, unsigned 
 CUZK_INLINE void NT_(permute)(NTT_FR *a, unsigned log_n)
 {
     size_t n = (size_t)1 << log_n;
+    /* each swap is its pair's smaller index's: no two threads touch one element */
+#pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
     for (size_t i = 0; i < n; i++) {
         size_t j = NT_(bitrev)(i, log_n);
         if (i < j) {
@@ -210,6 +212,38 @@ CUZK_INLINE void NT_(to_odd_coset)(NTT_FR *a, const NTT_DOMAIN *d)
     for (size_t i = 0; i < d->n; i++)
         NF_(mul)(&a[i], &a[i], &d->scale[i]);
     NT_(dit)(a, d->log_n, d->tw, d->log_n);
+}
+
+/* The way back from the odd coset to coefficients: a holds the
+ * evaluations at inc w^k (natural order) of a polynomial of degree < n;
+ * out, in place, its coefficients times `factor` (natural order): c_i =
+ * factor inc^-i / n sum_k a_k w^-ik. bellperson's H is the quotient's
+ * coefficients (docs/filecoin.md §3.2); any coset disjoint from the domain
+ * gives the same ones, and on this one Z is the constant -2. */
+CUZK_INLINE void NT_(odd_coset_to_coefficients)(NTT_FR *a, const NTT_DOMAIN *d, const NTT_FR *factor)
+{
+    NTT_FR inc, inc_inv, ninv, first;
+    NT_(root)(&inc, d->log_n + 1);
+    NF_(inv_var)(&inc_inv, &inc);
+    NF_(from_u64)(&ninv, d->n);
+    NF_(inv_var)(&ninv, &ninv);
+    NF_(mul)(&first, factor, &ninv);
+    NT_(dif)(a, d->log_n, d->itw, d->log_n); /* sum_k a_k w^-ik at bitrev(i) */
+#pragma omp parallel num_threads(ntt_threads(d->n))
+    {
+        size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+        size_t lo = d->n * t / nt, hi = d->n * (t + 1) / nt;
+        limb_t e = lo;
+        NTT_FR p;
+        NF_(pow)(&p, &inc_inv, &e, 64);
+        NF_(mul)(&p, &p, &first);
+        for (size_t i = lo; i < hi; i++) {
+            NTT_FR *x = &a[NT_(bitrev)(i, d->log_n)];
+            NF_(mul)(x, x, &p);
+            NF_(mul)(&p, &p, &inc_inv);
+        }
+    }
+    NT_(permute)(a, d->log_n);
 }
 
 #undef NT_

@@ -267,12 +267,17 @@ void progress_done(progress_state *ps)
  * then the first is renamed into place. */
 int write_pair(const char *p1, const char *t1, const char *p2, const char *t2)
 {
+    return write_pair_bytes(p1, t1, strlen(t1), p2, t2);
+}
+
+int write_pair_bytes(const char *p1, const void *t1, size_t len1, const char *p2, const char *t2)
+{
     cuzk_error err = {0};
     char *tmp1 = tmp_path_for(p1);
     if (!tmp1)
         return fail("out of memory");
     FILE *f = fopen(tmp1, "wb");
-    int ok = f && fwrite(t1, 1, strlen(t1), f) == strlen(t1);
+    int ok = f && fwrite(t1, 1, len1, f) == len1;
     int e = errno;
     if (f && fclose(f) != 0 && ok) {
         ok = 0;

@@ -72,6 +72,8 @@ void progress_done(progress_state *ps);
 
 /* Writes proof.json and public.json so that both appear or neither. */
 int write_pair(const char *p1, const char *t1, const char *p2, const char *t2);
+/* The same with the first file's bytes given (a binary proof). */
+int write_pair_bytes(const char *p1, const void *t1, size_t len1, const char *p2, const char *t2);
 
 /* A file a command reads or writes, named as its usage names it. */
 typedef struct cli_file {

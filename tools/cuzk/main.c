@@ -86,11 +86,26 @@ static int cmd_selftest(int argc, char **argv)
 
 static int cmd_prove(int argc, char **argv)
 {
-    const char *paths[4];
-    int npaths = 0, timings = 0, json = 0;
+    const char *paths[4], *r1cs = NULL;
+    int npaths = 0, timings = 0, json = 0, bellperson_proof = 0;
     cuzk_prove_options opts = {0};
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--threads")) {
+        if (!strcmp(argv[i], "--r1cs")) {
+            if (i + 1 >= argc)
+                return fail("--r1cs needs a value: the circuit of a .params key (circuit.r1cs)");
+            r1cs = argv[++i];
+        } else if (!strcmp(argv[i], "--proof-format")) {
+            if (i + 1 >= argc)
+                return fail("--proof-format needs a value: snarkjs or bellperson");
+            const char *f = argv[++i];
+            if (!strcmp(f, "snarkjs"))
+                bellperson_proof = 0;
+            else if (!strcmp(f, "bellperson"))
+                bellperson_proof = 1;
+            else
+                return fail("--proof-format expects snarkjs (proof.json) or bellperson (its 192 bytes), got '%s'",
+                            f);
+        } else if (!strcmp(argv[i], "--threads")) {
             if (i + 1 >= argc)
                 return fail("--threads needs a value");
             if (parse_threads(argv[++i], &opts.threads))
@@ -127,19 +142,41 @@ static int cmd_prove(int argc, char **argv)
         return fail("prove takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got %d", npaths);
     if (cli_env_prove(&opts))
         return 2;
-    const cli_file ins[] = {{"circuit.zkey", paths[0]}, {"witness.wtns", paths[1]}};
-    const cli_file outs[] = {{"proof.json", paths[2]}, {"public.json", paths[3]}};
-    if (cli_check_outputs(outs, 2, ins, 2))
+    const cli_file ins[] = {{r1cs ? "circuit.params" : "circuit.zkey", paths[0]}, {"witness.wtns", paths[1]},
+                            {"circuit.r1cs", r1cs}};
+    const cli_file outs[] = {{bellperson_proof ? "proof" : "proof.json", paths[2]}, {"public.json", paths[3]}};
+    if (cli_check_outputs(outs, 2, ins, r1cs ? 3 : 2))
         return 2;
     double t0 = cuzk_now();
     cuzk_error err = {0};
     cuzk_zkey *zk = NULL;
     cuzk_wtns *w = NULL;
     progress_state ps = progress_start("prove");
-    int rc = cuzk_zkey_open_progress(&zk, paths[0], print_progress, &ps, &err);
+    int rc;
+    char magic[5];
+    cuzk_error merr = {0};
+    int iden3 = binfile_peek_magic(paths[0], magic, &merr) == CUZK_OK &&
+                (!strcmp(magic, "zkey") || !strcmp(magic, "r1cs") || !strcmp(magic, "wtns") || !strcmp(magic, "ptau"));
+    if (r1cs) {
+        if (iden3)
+            return fail("%s is a .%s file; --r1cs is for bellperson .params keys (a .zkey holds its circuit)",
+                        paths[0], magic);
+        rc = cuzk_params_open(&zk, paths[0], r1cs, print_progress, &ps, &err);
+    } else {
+        if (!iden3 && merr.code == CUZK_OK)
+            return fail("%s is not a .zkey; a bellperson .params key proves with its circuit: --r1cs circuit.r1cs",
+                        paths[0]);
+        rc = cuzk_zkey_open_progress(&zk, paths[0], print_progress, &ps, &err);
+    }
     progress_done(&ps);
     if (rc != CUZK_OK)
         return fail_err(&err);
+    cuzk_zkey_info zi;
+    cuzk_zkey_get_info(zk, &zi);
+    if (bellperson_proof && zi.curve != CUZK_CURVE_BLS12_381) {
+        cuzk_zkey_free(zk);
+        return fail("--proof-format bellperson writes BLS12-381 proofs; %s is a BN254 key", paths[0]);
+    }
     if (cuzk_wtns_open(&w, paths[1], &err) != CUZK_OK) {
         cuzk_zkey_free(zk);
         return fail_err(&err);
@@ -155,7 +192,15 @@ static int cmd_prove(int argc, char **argv)
     cuzk_zkey_free(zk);
     if (rc != CUZK_OK)
         return fail_err(&err);
-    rc = write_pair(paths[2], proof, paths[3], pub);
+    if (bellperson_proof) {
+        unsigned char bytes[CUZK_BELLPERSON_PROOF_BYTES];
+        rc = cuzk_proof_to_bellperson(proof, strlen(proof), bytes, &err);
+        if (rc == CUZK_OK)
+            rc = write_pair_bytes(paths[2], bytes, sizeof(bytes), paths[3], pub);
+        else
+            rc = fail_err(&err);
+    } else
+        rc = write_pair(paths[2], proof, paths[3], pub);
     cuzk_free(proof);
     cuzk_free(pub);
     if (rc != 0)
@@ -554,12 +599,15 @@ static const command commands[] = {
     {"prove", cmd_prove, 0,
      "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
      "        [--threads N] [--device auto|gpu|cpu] [--gpu I] [--timings] [--json]\n"
-     "        [--no-verify]\n"
+     "        [--no-verify] [--r1cs <circuit.r1cs>] [--proof-format snarkjs|bellperson]\n"
      "             make a Groth16 proof (rapidsnark's and snarkjs's arguments); the proof\n"
      "             is verified before it is written; --device: where the transforms and\n"
      "             MSMs run (auto: a GPU when present; it says which on stderr), --gpu:\n"
      "             which CUDA device (0); --timings prints each phase's time to stderr,\n"
-     "             --json prints timings and counts as JSON to stdout\n"},
+     "             --json prints timings and counts as JSON to stdout; with --r1cs the\n"
+     "             key is a bellperson .params key (Filecoin's) of that circuit;\n"
+     "             --proof-format bellperson writes the proof as bellperson does (192\n"
+     "             bytes, BLS12-381) instead of proof.json\n"},
     {"setup", cmd_setup, 0,
      "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
      "        [--format zkey|params]\n"

@@ -1,0 +1,270 @@
+/* A proving key from a bellperson .params file and its circuit's .r1cs
+ * (docs/filecoin.md): the .params file holds the points but no constraint
+ * matrices, so the circuit comes from the .r1cs, with bellperson's
+ * conventions (§2-3 there):
+ *   - the variables are the circuit's wires: inputs (the constant one,
+ *     then the public signals), then the aux (private) wires;
+ *   - after the circuit's constraints one per input, A = that input,
+ *     B = C = 0 (the .zkey's section 4 has the same ones);
+ *   - A holds the points of every input and of the aux variables that
+ *     occur in some A combination; B_G1 and B_G2 those of the variables
+ *     (inputs or aux) that occur in some B combination, in variable order;
+ *   - H holds m - 1 points for a domain of m = 2^k >= constraints + inputs.
+ * Every count of the .params file is checked against the circuit's, so a
+ * key of another circuit is refused with the two counts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../include/cuzk.h"
+#include "../core.h"
+#include "../formats/params.h"
+#include "../formats/r1cs.h"
+#include "../formats/zkey.h"
+#include "../util/error.h"
+#include "../util/util.h"
+
+static uint32_t le32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int is_zero32(const unsigned char *p)
+{
+    unsigned char acc = 0;
+    for (int i = 0; i < 32; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+/* The density vectors of the circuit: the variables of A's points (every
+ * input, then the aux wires with a nonzero coefficient in some A) and of
+ * B's (every wire with one in some B), and the coefficient-entry count of
+ * the .zkey-style section (A and B terms, plus the input constraints). */
+static int densities(const struct cuzk_r1cs *r, uint32_t npub1, uint32_t **a_vars, uint32_t *n_a, uint32_t **b_vars,
+                     uint32_t *n_b, uint64_t *n_coefs)
+{
+    size_t nv = r->n_wires;
+    unsigned char *in_a = calloc(nv ? nv : 1, 1), *in_b = calloc(nv ? nv : 1, 1);
+    if (!in_a || !in_b) {
+        free(in_a);
+        free(in_b);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    uint64_t coefs = npub1;
+    const unsigned char *p = r->constraints; /* validated by the reader: wires < n_wires */
+    for (uint32_t k = 0; k < r->n_constraints; k++)
+        for (int m = 0; m < 3; m++) {
+            uint32_t nt = le32(p);
+            p += 4;
+            for (uint32_t t = 0; t < nt; t++, p += 36) {
+                if (m == 2)
+                    continue;
+                coefs++;
+                if (!is_zero32(p + 4))
+                    (m == 0 ? in_a : in_b)[le32(p)] = 1;
+            }
+        }
+    for (uint32_t i = 0; i < npub1; i++)
+        in_a[i] = 1; /* the input constraints */
+    uint32_t na = 0, nb = 0;
+    for (size_t i = 0; i < nv; i++) {
+        na += in_a[i];
+        nb += in_b[i];
+    }
+    *a_vars = malloc((na ? na : 1) * sizeof(uint32_t));
+    *b_vars = malloc((nb ? nb : 1) * sizeof(uint32_t));
+    if (!*a_vars || !*b_vars) {
+        free(*a_vars);
+        free(*b_vars);
+        free(in_a);
+        free(in_b);
+        return CUZK_ERR_NO_MEMORY;
+    }
+    na = nb = 0;
+    for (size_t i = 0; i < nv; i++) {
+        if (in_a[i])
+            (*a_vars)[na++] = (uint32_t)i;
+        if (in_b[i])
+            (*b_vars)[nb++] = (uint32_t)i;
+    }
+    free(in_a);
+    free(in_b);
+    *n_a = na;
+    *n_b = nb;
+    *n_coefs = coefs;
+    return CUZK_OK;
+}
+
+/* The .params counts against the circuit's. */
+static int check_counts(const params_file *pf, const char *r1cs_name, uint32_t npub1, uint32_t n_aux, uint64_t m,
+                        uint32_t n_a, uint32_t n_b, cuzk_error *err)
+{
+    const struct {
+        int v;
+        uint64_t want;
+        const char *why;
+    } c[] = {
+        {PARAMS_IC, npub1, "the constant one and each public input"},
+        {PARAMS_H, m - 1, "domain size - 1"},
+        {PARAMS_L, n_aux, "the private wires"},
+        {PARAMS_A, n_a, "the inputs and the private wires in some A combination"},
+        {PARAMS_B_G1, n_b, "the wires in some B combination"},
+        {PARAMS_B_G2, n_b, "the wires in some B combination"},
+    };
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+        if (pf->count[c[i].v] != c[i].want)
+            return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                                  "%s is not a key of %s: its %s vector holds %u points, the circuit needs %llu (%s)",
+                                  pf->name, r1cs_name, params_vector_name[c[i].v], pf->count[c[i].v],
+                                  (unsigned long long)c[i].want, c[i].why);
+    return CUZK_OK;
+}
+
+static int build(struct cuzk_zkey *zk, const params_file *pf, const struct cuzk_r1cs *r, int threads,
+                 cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
+{
+    const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
+    if (r->curve != c)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s is a %s circuit; bellperson .params keys are BLS12-381's",
+                              r->bf.name, r->curve->display);
+    uint32_t n_public = r->n_pub_out + r->n_pub_in, npub1 = n_public + 1;
+    if (r->n_wires < npub1)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %u wires, fewer than its %u public signals + 1", r->bf.name,
+                              r->n_wires, n_public);
+    uint64_t rows = (uint64_t)r->n_constraints + npub1, m = 1;
+    unsigned log_m = 0;
+    while (m < rows) {
+        m <<= 1;
+        log_m++;
+    }
+    if (log_m >= c->two_adicity)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: %llu constraints with the input constraints need a domain of 2^%u; the prover "
+                              "needs a 2^%u-th root of unity and BLS12-381 has up to 2^%u",
+                              r->bf.name, (unsigned long long)rows, log_m, log_m + 1, c->two_adicity);
+    uint32_t *a_vars = NULL, *b_vars = NULL, n_a, n_b;
+    uint64_t n_coefs;
+    if (densities(r, npub1, &a_vars, &n_a, &b_vars, &n_b, &n_coefs) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory reading %s", r->bf.name);
+    zk->owned[0] = a_vars;
+    zk->owned[1] = b_vars;
+    int rc = check_counts(pf, r->bf.name, npub1, r->n_wires - npub1, m, n_a, n_b, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (n_coefs > UINT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: %llu coefficient entries; at most 2^32 - 1",
+                              r->bf.name, (unsigned long long)n_coefs);
+
+    /* the points, decoded into the library's layout: the verification key,
+     * IC, then the vectors in file order */
+    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    uint64_t n_g1 = 3 + (uint64_t)pf->count[PARAMS_IC] + pf->count[PARAMS_H] + pf->count[PARAMS_L] +
+                    pf->count[PARAMS_A] + pf->count[PARAMS_B_G1];
+    uint64_t n_g2 = 3 + (uint64_t)pf->count[PARAMS_B_G2];
+    unsigned char *pts = malloc(n_g1 * g1 + n_g2 * g2);
+    unsigned char *coefs = malloc(n_coefs * ZKEY_COEF_BYTES + 1);
+    zk->owned[2] = pts;
+    zk->owned[3] = coefs;
+    if (!pts || !coefs)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for %s (%llu bytes of points)", pf->name,
+                              (unsigned long long)(n_g1 * g1 + n_g2 * g2));
+    unsigned char *o = pts;
+    unsigned char *alpha1 = o, *beta1 = o + g1, *delta1 = o + 2 * g1;
+    o += 3 * g1;
+    unsigned char *beta2 = o, *gamma2 = o + g2, *delta2 = o + 2 * g2;
+    o += 3 * g2;
+    if ((rc = params_decode_vk(pf, alpha1, beta1, beta2, gamma2, delta1, delta2, err)) != CUZK_OK)
+        return rc;
+    unsigned char *vec[PARAMS_VECTORS];
+    unsigned long long total = 0, base = 0;
+    for (int v = 0; v < PARAMS_VECTORS; v++) {
+        vec[v] = o;
+        o += (uint64_t)pf->count[v] * (v == PARAMS_B_G2 ? g2 : g1);
+        total += pf->count[v];
+    }
+    for (int v = 0; v < PARAMS_VECTORS; v++) {
+        char stage[40];
+        snprintf(stage, sizeof(stage), "decoding %s", params_vector_name[v]);
+        progress_sink ps = {progress, progress_ctx, stage};
+        if ((rc = params_decode(pf, v, vec[v], threads, &ps, base, total, err)) != CUZK_OK)
+            return rc;
+        base += pf->count[v];
+    }
+    /* IC is the verifier's: checked in full, as bellperson's reader does */
+    size_t bad;
+    if ((rc = cuzk_core()->check_points(c->id, 1, vec[PARAMS_IC], pf->count[PARAMS_IC], 1, &bad)) != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: the IC vector: point %zu: %s", pf->name, bad, cuzk_strerror(rc));
+    cuzk_core()->setup_coefs(c->id, coefs, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
+
+    snprintf(zk->bf.name, sizeof(zk->bf.name), "%s", pf->name);
+    zk->bf.size = pf->size;
+    zk->curve = c;
+    zk->kind = ZKEY_KIND_BELLPERSON;
+    zk->n_vars = r->n_wires;
+    zk->n_public = n_public;
+    zk->domain_size = (uint32_t)m;
+    zk->n_coefs = n_coefs;
+    zk->alpha1 = alpha1;
+    zk->beta1 = beta1;
+    zk->beta2 = beta2;
+    zk->gamma2 = gamma2;
+    zk->delta1 = delta1;
+    zk->delta2 = delta2;
+    zk->ic = vec[PARAMS_IC];
+    zk->coefs = coefs;
+    zk->a = vec[PARAMS_A];
+    zk->b1 = vec[PARAMS_B_G1];
+    zk->b2 = vec[PARAMS_B_G2];
+    zk->c = vec[PARAMS_L];
+    zk->h = vec[PARAMS_H];
+    zk->n_a = n_a;
+    zk->n_b = n_b;
+    zk->n_h = (uint32_t)(m - 1);
+    zk->a_vars = a_vars;
+    zk->b_vars = b_vars;
+    return CUZK_OK;
+}
+
+static void params_key_release(struct cuzk_zkey *zk)
+{
+    for (size_t i = 0; i < sizeof(zk->owned) / sizeof(zk->owned[0]); i++) {
+        free(zk->owned[i]);
+        zk->owned[i] = NULL;
+    }
+}
+
+int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, cuzk_progress_fn progress,
+                     void *progress_ctx, cuzk_error *err)
+{
+    if (!out || !params_path || !r1cs_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_params_open: NULL argument");
+    *out = NULL;
+    struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
+    if (!zk)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", params_path);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus > 0 ? (int)cpus : 1;
+    params_file pf;
+    cuzk_r1cs *r = NULL;
+    progress_sink rs = {progress, progress_ctx, "reading the circuit"};
+    int rc = cuzk_r1cs_open_progress(&r, r1cs_path, &rs, err);
+    if (rc == CUZK_OK) {
+        rc = params_open(&pf, params_path, err);
+        if (rc == CUZK_OK) {
+            rc = build(zk, &pf, r, threads, progress, progress_ctx, err);
+            params_close(&pf);
+        }
+        cuzk_r1cs_free(r);
+    }
+    if (rc != CUZK_OK) {
+        params_key_release(zk);
+        free(zk);
+        return rc;
+    }
+    *out = zk;
+    return CUZK_OK;
+}
