@@ -549,6 +549,9 @@ typedef struct cuzk_job_request {
     const void *witness;      /* or a .wtns file's bytes (copied) */
     size_t witness_len;
     int priority;             /* cuzk_priority */
+    /* with key_path (appended with issue 19): the key is a bellperson
+     * .params key of this circuit (cuzk_params_open); NULL: a .zkey */
+    const char *r1cs_path;
 } cuzk_job_request;
 
 typedef struct cuzk_job_info {
@@ -620,6 +623,11 @@ CUZK_API void cuzk_engine_destroy(cuzk_engine *engine);
  * from its path when a job needs it again. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_load(cuzk_engine *engine, const char *key_id, const char *path,
                                                           cuzk_error *err);
+/* The same for a bellperson .params key with its circuit's .r1cs
+ * (cuzk_params_open), read again when either file changes. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_load_params(cuzk_engine *engine, const char *key_id,
+                                                                 const char *params_path, const char *r1cs_path,
+                                                                 cuzk_error *err);
 /* Drops a cached key (by id or path) once no running job uses it;
  * CUZK_ERR_NOT_FOUND if it is not cached. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_evict(cuzk_engine *engine, const char *key, cuzk_error *err);
@@ -711,6 +719,10 @@ typedef struct cuzk_serve_config {
      * called from any of its threads, one message at a time. */
     cuzk_log_fn log;
     void *log_arg;
+    /* key_r1cs_paths[i] (appended with issue 19): key_paths[i] is a
+     * bellperson .params key of this circuit (cuzk_engine_key_load_params);
+     * NULL (the array or an entry): a .zkey */
+    const char *const *key_r1cs_paths;
 } cuzk_serve_config;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);

@@ -973,6 +973,60 @@ static void test_pipeline_config(void)
     cuzk_engine_destroy(e);
 }
 
+/* bellperson .params keys: by path with their circuit, and by id; a
+ * circuit the key does not belong to, and one missing, fail the job. */
+static void test_params_keys(void)
+{
+    test_context = "engine: .params keys";
+    char dir[] = "/tmp/cuzk-test-engine-params-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char r1cs[1024], wt[1024], other[1024], key[1100];
+    path_of(r1cs, sizeof(r1cs), "bls12381", "poseidon3", "r1cs");
+    path_of(wt, sizeof(wt), "bls12381", "poseidon3", "wtns");
+    path_of(other, sizeof(other), "bls12381", "mul1k", "r1cs");
+    snprintf(key, sizeof(key), "%s/k.params", dir);
+    cuzk_error err;
+    cuzk_setup_options so = {.device = CUZK_DEVICE_CPU, .format = CUZK_KEY_PARAMS};
+    CHECK_MSG(cuzk_setup(r1cs, NULL, key, &so, &err) == CUZK_OK, "%s", err.message);
+    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1};
+    cuzk_engine *e;
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK_MSG(cuzk_engine_key_load_params(e, "bp", key, r1cs, &err) == CUZK_OK, "%s", err.message);
+    cuzk_job_request reqs[5] = {
+        {.key_path = key, .r1cs_path = r1cs, .witness_path = wt},
+        {.key_id = "bp", .witness_path = wt},
+        {.key_path = key, .r1cs_path = r1cs, .witness_path = wt}, /* the cached copy */
+        {.key_path = key, .r1cs_path = other, .witness_path = wt},
+        {.key_path = key, .witness_path = wt},
+    };
+    unsigned long long ids[5];
+    for (int i = 0; i < 5; i++)
+        CHECK(cuzk_engine_submit(e, &reqs[i], &ids[i], &err) == CUZK_OK);
+    for (int i = 0; i < 5; i++) {
+        cuzk_job_info info;
+        CHECK(cuzk_engine_wait(e, ids[i], -1, &info, &err) == CUZK_OK);
+        if (i < 3) {
+            CHECK_MSG(info.state == CUZK_JOB_DONE, "job %d: %s", i, info.error);
+            char *p, *q;
+            CHECK(cuzk_engine_result(e, ids[i], &p, &q, &err) == CUZK_OK && strstr(p, "bls12381"));
+            cuzk_free(p);
+            cuzk_free(q);
+        } else
+            CHECK_MSG(info.state == CUZK_JOB_FAILED && info.status == CUZK_ERR_FORMAT &&
+                          strstr(info.error, i == 3 ? "is not a key of" : "k.params"),
+                      "job %d: %s", i, info.error);
+    }
+    cuzk_job_request bad = {.key_id = "bp", .r1cs_path = r1cs, .witness_path = wt};
+    unsigned long long id;
+    CHECK(cuzk_engine_submit(e, &bad, &id, &err) == CUZK_ERR_INVALID_ARGUMENT && strstr(err.message, "r1cs_path"));
+    CHECK(cuzk_engine_key_load_params(e, "bp2", key, other, &err) == CUZK_ERR_FORMAT);
+    CHECK(cuzk_engine_key_load_params(e, "bp3", key, NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(cuzk_engine_key_evict(e, key, &err) == CUZK_OK); /* by its path, whatever its circuit */
+    cuzk_engine_destroy(e);
+    unlink(key);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -985,6 +1039,7 @@ int main(int argc, char **argv)
     test_many_jobs();
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();
+    test_params_keys();
     test_key_files_change();
     test_pipeline_config();
     test_pipeline_shapes();

@@ -109,6 +109,28 @@ expect_code 200 "127.0.0.1:$port/v1/proofs/$kid?wait=30"
 [ "$(jq -r .state "$tmp/body")" = done ] || fail "job by key id: $(cat "$tmp/body")"
 expect_code 200 -X DELETE "127.0.0.1:$port/v1/keys/mul"
 expect_code 404 -X DELETE "127.0.0.1:$port/v1/keys/mul"
+# a bellperson .params key with its circuit: by path and by id; the proof verifies with its exported vk
+"$cuzk" setup "$fx/bls12381/poseidon3.r1cs" "$tmp/bp.params" --format params -q 2>/dev/null || fail "setup .params"
+"$cuzk" zkey export-vk "$tmp/bp.params" "$tmp/bp.vk.json" || fail "export-vk .params"
+code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tmp/bp.params\",\"r1cs_path\":\"$fx/bls12381/poseidon3.r1cs\",\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}")
+[ "$code" = 202 ] || fail "submit a .params key: $code $(cat "$tmp/body")"
+pid_bp=$(jq -r .id "$tmp/body")
+expect_code 200 -X POST "127.0.0.1:$port/v1/keys/bp" -d "{\"path\":\"$tmp/bp.params\",\"r1cs_path\":\"$fx/bls12381/poseidon3.r1cs\"}"
+code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"bp\",\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}")
+[ "$code" = 202 ] || fail "submit by a .params key's id: $code"
+kid_bp=$(jq -r .id "$tmp/body")
+for j in "$pid_bp" "$kid_bp"; do
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$j?wait=30"
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail ".params job: $(cat "$tmp/body")"
+  jq .proof "$tmp/body" >"$tmp/bp.proof.json"
+  jq .public "$tmp/body" >"$tmp/bp.public.json"
+  "$cuzk" verify "$tmp/bp.vk.json" "$tmp/bp.public.json" "$tmp/bp.proof.json" >/dev/null || fail ".params proof rejected"
+done
+expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"bp\",\"r1cs_path\":\"$fx/bls12381/poseidon3.r1cs\",\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}"
+expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tmp/bp.params\",\"r1cs_path\":7,\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}"
+expect_code 403 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tmp/bp.params\",\"r1cs_path\":\"/etc/passwd\",\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}"
+expect_code 400 -X POST "127.0.0.1:$port/v1/keys/bp" -d "{\"path\":\"$tmp/bp.params\",\"r1cs_path\":[]}"
+expect_code 200 -X DELETE "127.0.0.1:$port/v1/keys/bp"
 # a finished job can be deleted, then it is gone
 expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$kid"
 expect_code 404 "127.0.0.1:$port/v1/proofs/$kid"
@@ -281,5 +303,20 @@ for id in "${acc[@]}"; do
   expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=120"
   [ "$(jq -r .state "$tmp/body")" = done ] || fail "after kill -9: job $id: $(cat "$tmp/body")"
 done
+kill -TERM "$pid"; wait "$pid"
+
+# --- a .params key preloaded by the operator: --key ID=PATH with --key-circuit ID=R1CS
+r=$fx/bls12381/poseidon3.r1cs
+"$cuzk" serve --state-dir "$tmp/s4" --key-circuit bp=$r >"$tmp/kc.out" 2>&1 && fail "--key-circuit without its --key"
+grep -q "no --key bp=PATH" "$tmp/kc.out" || fail "--key-circuit alone: $(cat "$tmp/kc.out")"
+"$cuzk" serve --state-dir "$tmp/s4" --key "bp=$tmp/bp.params" --key-circuit bp=$r --key-circuit bp=$r >"$tmp/kc.out" 2>&1 &&
+  fail "two circuits for one key"
+grep -q "already has a circuit" "$tmp/kc.out" || fail "two --key-circuit: $(cat "$tmp/kc.out")"
+start "$tmp/s4" --key "bp=$tmp/bp.params" --key-circuit "bp=$r"
+code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"bp\",\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}")
+[ "$code" = 202 ] || fail "submit by a preloaded .params key: $code"
+j=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$j?wait=30"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "preloaded .params job: $(cat "$tmp/body")"
 kill -TERM "$pid"; wait "$pid"
 echo "serve: ok"

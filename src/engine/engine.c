@@ -51,6 +51,7 @@ static void free_job(job *j)
     prove_state_free(j->ps);
     cuzk_wtns_free(j->w); /* before the bytes it maps */
     free(j->key_name);
+    free(j->key_circuit);
     free(j->witness_path);
     free(j->witness);
     cuzk_free(j->proof);
@@ -294,7 +295,15 @@ int cuzk_engine_key_load(cuzk_engine *e, const char *key_id, const char *path, c
 {
     if (!e || !key_id || !*key_id || !path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_key_load: NULL or empty argument");
-    return key_cache_load(e->keys, key_id, path, err);
+    return key_cache_load(e->keys, key_id, path, NULL, err);
+}
+
+int cuzk_engine_key_load_params(cuzk_engine *e, const char *key_id, const char *params_path, const char *r1cs_path,
+                                cuzk_error *err)
+{
+    if (!e || !key_id || !*key_id || !params_path || !r1cs_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_key_load_params: NULL or empty argument");
+    return key_cache_load(e->keys, key_id, params_path, r1cs_path, err);
 }
 
 int cuzk_engine_key_evict(cuzk_engine *e, const char *key, cuzk_error *err)
@@ -311,6 +320,9 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     *id = 0;
     if (!!req->key_path == !!req->key_id)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a job names its key by key_path or by key_id (one)");
+    if (req->r1cs_path && !req->key_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "r1cs_path goes with a key_path (a key id's circuit is given at its load)");
     if (!!req->witness_path == !!req->witness)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "a job gives its witness as witness_path or as witness bytes (one)");
@@ -326,6 +338,7 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     j->engine = e;
     j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
     j->key_is_id = req->key_id != NULL;
+    j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
     j->witness_path = dup_str(req->witness_path);
     if (req->witness) {
         j->witness = malloc(req->witness_len ? req->witness_len : 1);
@@ -333,7 +346,8 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
             memcpy(j->witness, req->witness, req->witness_len);
         j->witness_len = req->witness_len;
     }
-    if (!j->key_name || (req->witness_path && !j->witness_path) || (req->witness && !j->witness)) {
+    if (!j->key_name || (req->witness_path && !j->witness_path) || (req->witness && !j->witness) ||
+        (req->r1cs_path && !j->key_circuit)) {
         free_job(j);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     }

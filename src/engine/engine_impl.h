@@ -56,6 +56,7 @@ typedef struct job {
     struct cuzk_engine *engine;
     char *key_name;    /* its key's id (key_is_id) or path: two namespaces (key_cache.h) */
     int key_is_id;
+    char *key_circuit; /* with a path: a .params key's .r1cs (NULL: a .zkey) */
     char *witness_path;
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;

@@ -37,6 +37,7 @@ struct key_entry { /* one copy of a key */
     unsigned refs;    /* jobs holding it */
     uint64_t bytes;   /* its file's */
     file_identity id; /* of the file it was read from */
+    file_identity circuit_id; /* a .params key's: of its circuit's .r1cs */
     double last_used;
     key_name *owner;  /* the name it is current for; NULL once retired */
     struct key_entry *next_retired;
@@ -47,6 +48,7 @@ struct key_name {
     int is_id;
     char *name;
     char *path;      /* where its key is read from */
+    char *circuit;   /* a bellperson .params key: its circuit's .r1cs (cuzk_params_open); NULL: a .zkey */
     key_entry *cur;  /* NULL: not loaded now */
     int loading;     /* a thread is reading it */
     struct key_name *next;
@@ -120,6 +122,7 @@ static void free_name(key_name *n)
 {
     free(n->name);
     free(n->path);
+    free(n->circuit);
     free(n);
 }
 
@@ -143,10 +146,17 @@ void key_cache_destroy(key_cache *kc)
     free(kc);
 }
 
-static key_name *find(key_cache *kc, int is_id, const char *name)
+static int same_circuit(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* An id, or a path with its circuit (the same .params file with another
+ * .r1cs is another name, refused at its load). */
+static key_name *find(key_cache *kc, int is_id, const char *name, const char *circuit)
 {
     for (key_name *n = kc->names; n; n = n->next)
-        if (n->is_id == is_id && !strcmp(n->name, name))
+        if (n->is_id == is_id && !strcmp(n->name, name) && (is_id || same_circuit(n->circuit, circuit)))
             return n;
     return NULL;
 }
@@ -248,19 +258,24 @@ void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
  * its path with the lock released, makes it current. */
 static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted *ev, cuzk_error *err)
 {
-    char *path = dup_str(n->path);
+    char *path = dup_str(n->path), *circuit = n->circuit ? dup_str(n->circuit) : NULL;
     char stage[300];
     snprintf(stage, sizeof(stage), "reading key %.280s", n->name);
     pthread_mutex_unlock(&kc->mu);
     int rc = CUZK_OK;
     key_entry *k = path ? calloc(1, sizeof(*k)) : NULL;
-    if (!k)
+    if (!k || (n->circuit && !circuit))
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     /* the identity before the read: a file replaced during the read is
      * read again by the next job, never taken for the new one */
     else if (identity_of(path, &k->id) != 0)
         rc = cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", path,
                             strerror(errno));
+    else if (circuit && identity_of(circuit, &k->circuit_id) != 0)
+        rc = cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", circuit,
+                            strerror(errno));
+    else if (circuit) /* its stages are its own: "reading the circuit", "decoding H", ... */
+        rc = cuzk_params_open(&k->zk, path, circuit, kc->progress, kc->progress_ctx, err);
     else
         rc = zkey_file_open_progress(&k->zk, path, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
     if (rc == CUZK_OK) {
@@ -272,6 +287,7 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
         k = NULL;
     }
     free(path);
+    free(circuit);
     pthread_mutex_lock(&kc->mu);
     n->loading = 0;
     pthread_cond_broadcast(&kc->loaded);
@@ -288,13 +304,14 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
 }
 
 /* A path's name, made on first use (lock held); NULL when out of memory. */
-static key_name *path_name(key_cache *kc, const char *path)
+static key_name *path_name(key_cache *kc, const char *path, const char *circuit)
 {
-    key_name *n = find(kc, 0, path);
+    key_name *n = find(kc, 0, path, circuit);
     if (n)
         return n;
     n = calloc(1, sizeof(*n));
-    if (!n || !(n->name = dup_str(path)) || !(n->path = dup_str(path))) {
+    if (!n || !(n->name = dup_str(path)) || !(n->path = dup_str(path)) ||
+        (circuit && !(n->circuit = dup_str(circuit)))) {
         if (n)
             free_name(n);
         return NULL;
@@ -304,14 +321,14 @@ static key_name *path_name(key_cache *kc, const char *path)
     return n;
 }
 
-int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **out, key_evicted *ev,
-                      cuzk_error *err)
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, key_entry **out,
+                      key_evicted *ev, cuzk_error *err)
 {
     ev->keys = NULL;
     ev->n = 0;
     pthread_mutex_lock(&kc->mu);
     for (;;) {
-        key_name *n = is_id ? find(kc, 1, name) : path_name(kc, name);
+        key_name *n = is_id ? find(kc, 1, name, NULL) : path_name(kc, name, circuit);
         if (!n) {
             pthread_mutex_unlock(&kc->mu);
             return is_id ? cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", name)
@@ -331,11 +348,15 @@ int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **ou
         /* cached: is its file still the one it was read from? (stat'd
          * with the lock released; the copy is held meanwhile) */
         k->refs++;
-        char *path = dup_str(n->path);
+        char *path = dup_str(n->path), *cpath = n->circuit ? dup_str(n->circuit) : NULL;
+        int has_circuit = n->circuit != NULL;
         pthread_mutex_unlock(&kc->mu);
         file_identity now;
         int unchanged = path && identity_of(path, &now) == 0 && same_identity(&now, &k->id);
+        if (unchanged && has_circuit) /* a .params key is its circuit's too */
+            unchanged = cpath && identity_of(cpath, &now) == 0 && same_identity(&now, &k->circuit_id);
         free(path);
+        free(cpath);
         pthread_mutex_lock(&kc->mu);
         if (unchanged) {
             k->last_used = cuzk_now();
@@ -402,12 +423,12 @@ void key_cache_release(key_cache *kc, key_entry *k, key_evicted *out)
     pthread_mutex_unlock(&kc->mu);
 }
 
-int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *err)
+int key_cache_load(key_cache *kc, const char *id, const char *path, const char *circuit, cuzk_error *err)
 {
     key_evicted ev = {0};
     pthread_mutex_lock(&kc->mu);
     key_name *n;
-    while ((n = find(kc, 1, id)) && n->loading)
+    while ((n = find(kc, 1, id, NULL)) && n->loading)
         pthread_cond_wait(&kc->loaded, &kc->mu);
     int fresh = !n;
     if (fresh) {
@@ -419,8 +440,10 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *
         }
         n->is_id = 1;
     }
-    char *p = dup_str(path);
-    if (!p) {
+    char *p = dup_str(path), *cp = circuit ? dup_str(circuit) : NULL;
+    if (!p || (circuit && !cp)) {
+        free(p);
+        free(cp);
         if (fresh)
             free_name(n);
         pthread_mutex_unlock(&kc->mu);
@@ -429,9 +452,10 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *
     /* the id's old key (another path, or the same file changed) goes once
      * the new one is in; jobs running with it keep it to their end. A
      * failed load leaves the id as it was. */
-    char *old_path = n->path;
+    char *old_path = n->path, *old_circuit = n->circuit;
     key_entry *old = n->cur;
     n->path = p;
+    n->circuit = cp;
     n->cur = NULL;
     n->loading = 1;
     if (fresh) {
@@ -445,10 +469,13 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *
         if (old)
             retire(kc, old, &ev);
         free(old_path);
+        free(old_circuit);
     } else if (old_path) {
         n->cur = old;
         free(n->path);
+        free(n->circuit);
         n->path = old_path;
+        n->circuit = old_circuit;
     } else { /* never loaded: the id is forgotten */
         for (key_name **pp = &kc->names; *pp; pp = &(*pp)->next)
             if (*pp == n) {
@@ -465,9 +492,11 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 {
     pthread_mutex_lock(&kc->mu);
-    key_name *n = find(kc, 1, name);
-    if (!n || !n->cur)
-        n = find(kc, 0, name);
+    key_name *n = find(kc, 1, name, NULL);
+    if (!n || !n->cur) /* a path's loaded key, with whichever circuit */
+        for (n = kc->names; n; n = n->next)
+            if (!n->is_id && n->cur && !strcmp(n->name, name))
+                break;
     if (!n || !n->cur) {
         pthread_mutex_unlock(&kc->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "key '%s' is not loaded", name);
@@ -496,7 +525,7 @@ int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 int key_cache_known(key_cache *kc, const char *id)
 {
     pthread_mutex_lock(&kc->mu);
-    int known = find(kc, 1, id) != NULL;
+    int known = find(kc, 1, id, NULL) != NULL;
     pthread_mutex_unlock(&kc->mu);
     return known;
 }

@@ -37,8 +37,11 @@ typedef struct key_evicted {
  * key_cache_release. Read from its file when not cached, or when the file
  * changed since its copy was read (device, inode, size or times differ).
  * Copies that left the cache meanwhile are in *ev, to free. */
-int key_cache_acquire(key_cache *kc, int is_id, const char *name, key_entry **out, key_evicted *ev,
-                      cuzk_error *err);
+/* circuit: with a path, the .r1cs of a bellperson .params key at it
+ * (cuzk_params_open; the same path with another circuit is another name);
+ * NULL: a .zkey. A .params key is read again when either file changed. */
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, key_entry **out,
+                      key_evicted *ev, cuzk_error *err);
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
 /* A held key's verification key JSON (cuzk_zkey_export_vk), made once per
  * copy: a malloc'd copy in *copy. */
@@ -52,7 +55,7 @@ void key_cache_free_evicted(key_cache *kc, key_evicted *ev);
 /* cuzk_engine_key_load: loads the key under an id, or replaces the id's key
  * (jobs running with the old one keep it to their end; a failed load
  * leaves the id's key as it was). */
-int key_cache_load(key_cache *kc, const char *id, const char *path, cuzk_error *err);
+int key_cache_load(key_cache *kc, const char *id, const char *path, const char *circuit, cuzk_error *err);
 /* cuzk_engine_key_evict: drops a cached key, by id (looked up first) or
  * path, unless a job holds it (CUZK_ERR_BUSY). */
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err);

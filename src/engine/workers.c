@@ -105,7 +105,7 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
         rc = CUZK_ERR_CANCELLED;
     else {
         key_evicted gone;
-        rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, &j->key, &gone, &err);
+        rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, j->key_circuit, &j->key, &gone, &err);
         key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
         if (rc == CUZK_OK)
             rc = j->witness ? cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err)

@@ -214,15 +214,17 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
     ptau_step(progress, progress_ctx, PTAU_STEP_POINTS);
     uint32_t count = (uint32_t)n_coefs;
     memcpy(coefs, &count, 4);
-    cuzk_core()->setup_coefs(c->id, coefs + 4, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
+    if (format != CUZK_KEY_PARAMS) /* a .params key holds no matrices */
+        cuzk_core()->setup_coefs(c->id, coefs + 4, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
     core_setup_out out = {a, b1, b2, ic, cc};
     if ((rc = cuzk_core()->groth16_setup_ptau(&in, &out)) != CUZK_OK) {
         rc = cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, cuzk_strerror(rc));
         goto done;
     }
-    /* H: the odd points of the 2n-domain's Lagrange basis (delta = 1) */
+    /* H: the odd points of the 2n-domain's Lagrange basis (delta = 1; a
+     * .zkey's, not a .params key's) */
     const unsigned char *l2n = ptau_level(pt.lagrange_g1, cir_power + 1, g1);
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; format != CUZK_KEY_PARAMS && j < n; j++)
         memcpy(h + j * g1, l2n + (2 * j + 1) * g1, g1);
 
     unsigned char g1gen[96], g2gen[192], cs_hash[64];

@@ -341,12 +341,19 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         return ret;
     json_t *kp = json_object_get(req, "key_path"), *ki = json_object_get(req, "key_id");
     json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
+    json_t *rp = json_object_get(req, "r1cs_path"); /* a .params key's circuit */
     int prio;
     char request_id[REQUEST_ID_MAX + 1], msg[512];
     unsigned char *witness = NULL;
     size_t witness_len = 0;
     if (!kp == !ki || (kp && !json_is_string(kp)) || (ki && !json_is_string(ki))) {
         ret = reply_error(s, c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
+        goto out;
+    }
+    if (rp && (!json_is_string(rp) || !kp)) {
+        ret = reply_error(s, c, 400,
+                          "request body: \"r1cs_path\" (the circuit of a bellperson .params key) is a string, given "
+                          "with \"key_path\"");
         goto out;
     }
     if (!wp == !wb || (wp && !json_is_string(wp)) || (wb && !json_is_string(wb))) {
@@ -369,6 +376,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     unsigned refused = 0;
     if (kp)
         refused = paths_check(s, PATHS_KEY, json_string_value(kp), resolved, sizeof(resolved), msg, sizeof(msg));
+    if (!refused && rp) /* a key's circuit lies where keys do */
+        refused = paths_check(s, PATHS_KEY, json_string_value(rp), resolved, sizeof(resolved), msg, sizeof(msg));
     if (!refused && wp)
         refused = paths_check(s, PATHS_WITNESS, json_string_value(wp), resolved, sizeof(resolved), msg, sizeof(msg));
     if (refused) {
@@ -393,8 +402,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     }
     unsigned char digest[REQUEST_DIGEST_LEN] = {0};
     if (request_id[0])
-        journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(wp), witness, witness_len, prio,
-                       digest);
+        journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(rp),
+                               json_string_value(wp), witness, witness_len, prio, digest);
     /* The request is written and fsync'd with the table's lock released (a
      * slow disk must not stall every other request): a slot is reserved
      * under the lock so the table's bound holds (and the request id is
@@ -436,6 +445,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
     if (rc == CUZK_OK) {
         json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : ki);
+        if (rp)
+            json_object_set(jr, "r1cs_path", rp);
         if (wp)
             json_object_set(jr, "witness_path", wp);
         else {
@@ -668,13 +679,21 @@ static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const c
         json_decref(req);
         return reply_error(s, c, 400, "request body: expected {\"path\": \"<file.zkey>\"}, without a string \"path\"");
     }
-    char resolved[4400], msg[600];
+    json_t *rp = json_object_get(req, "r1cs_path"); /* a bellperson .params key's circuit */
+    if (rp && !json_is_string(rp)) {
+        json_decref(req);
+        return reply_error(s, c, 400, "request body: \"r1cs_path\" (a .params key's circuit) must be a string");
+    }
+    char resolved[4400], rresolved[4400], msg[600];
     unsigned refused = paths_check(s, PATHS_KEY, path, resolved, sizeof(resolved), msg, sizeof(msg));
+    if (!refused && rp)
+        refused = paths_check(s, PATHS_KEY, json_string_value(rp), rresolved, sizeof(rresolved), msg, sizeof(msg));
     if (refused) {
         json_decref(req);
         return reply_error(s, c, refused, "%s", msg);
     }
-    int rc = cuzk_engine_key_load(s->engine, key, resolved, &err);
+    int rc = rp ? cuzk_engine_key_load_params(s->engine, key, resolved, rresolved, &err)
+                : cuzk_engine_key_load(s->engine, key, resolved, &err);
     json_decref(req);
     return rc == CUZK_OK ? reply(s, c, 200, json_pack("{s:s, s:s}", "key", key, "state", "loaded"))
                          : reply_error(s, c, client_status(rc), "%s", err.message);

@@ -142,9 +142,9 @@ static void digest_field(sha256_state *h, char tag, const void *data, size_t len
  * decoded bytes, so base64's variants agree) and the priority (0-3, so
  * "high" and 2 agree). Each field is tagged and length-prefixed: no two
  * requests hash the same bytes. */
-void journal_request_digest(const char *key_path, const char *key_id, const char *witness_path,
-                           const unsigned char *witness, size_t witness_len, int priority,
-                           unsigned char out[REQUEST_DIGEST_LEN])
+void journal_request_digest(const char *key_path, const char *key_id, const char *r1cs_path,
+                            const char *witness_path, const unsigned char *witness, size_t witness_len, int priority,
+                            unsigned char out[REQUEST_DIGEST_LEN])
 {
     sha256_state h;
     sha256_init(&h);
@@ -154,6 +154,8 @@ void journal_request_digest(const char *key_path, const char *key_id, const char
         digest_field(&h, 'K', key_path, strlen(key_path));
     else
         digest_field(&h, 'k', key_id, strlen(key_id));
+    if (r1cs_path) /* only when given: older requests' digests stay */
+        digest_field(&h, 'R', r1cs_path, strlen(r1cs_path));
     if (witness_path)
         digest_field(&h, 'W', witness_path, strlen(witness_path));
     else
@@ -195,13 +197,19 @@ int journal_submit(server *s, const char *id, json_t *req, unsigned long long *e
     cuzk_job_request r = {0};
     const char *key_path = json_string_value(json_object_get(req, "key_path"));
     const char *witness_path = json_string_value(json_object_get(req, "witness_path"));
+    const char *r1cs_path = json_string_value(json_object_get(req, "r1cs_path"));
     r.key_id = json_string_value(json_object_get(req, "key_id"));
     r.priority = (int)json_integer_value(json_object_get(req, "priority"));
-    char kpath[4400], wpath[4400], msg[600];
+    char kpath[4400], wpath[4400], rpath[4400], msg[600];
     if (key_path) {
         if (paths_check(s, PATHS_KEY, key_path, kpath, sizeof(kpath), msg, sizeof(msg)))
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
         r.key_path = kpath;
+    }
+    if (r1cs_path) {
+        if (paths_check(s, PATHS_KEY, r1cs_path, rpath, sizeof(rpath), msg, sizeof(msg)))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
+        r.r1cs_path = rpath;
     }
     if (json_is_true(json_object_get(req, "witness_journaled"))) {
         snprintf(wpath, sizeof(wpath), "%s/%s.wtns", s->jobs_dir, id);

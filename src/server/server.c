@@ -299,6 +299,14 @@ static void server_progress(void *ctx, const char *stage, unsigned long long don
         server_log(s, CUZK_LOG_INFO, "%s", line);
 }
 
+/* The operator's key i (--key, with its --key-circuit for a .params key). */
+static int server_load_key(server *s, unsigned i, cuzk_error *e)
+{
+    const char *r1cs = s->cfg.key_r1cs_paths ? s->cfg.key_r1cs_paths[i] : NULL;
+    return r1cs ? cuzk_engine_key_load_params(s->engine, s->cfg.key_ids[i], s->cfg.key_paths[i], r1cs, e)
+                : cuzk_engine_key_load(s->engine, s->cfg.key_ids[i], s->cfg.key_paths[i], e);
+}
+
 /* SIGHUP: what can change without a restart is read again: the token
  * file (a rotated token; connections already accepted keep nothing of
  * the old one) and the operator's --key ID=PATH keys (a key file
@@ -316,7 +324,7 @@ static void serve_reload(server *s)
     for (unsigned i = 0; i < s->cfg.n_keys; i++) {
         const char *id = s->cfg.key_ids[i], *path = s->cfg.key_paths[i];
         e = (cuzk_error){0};
-        if (cuzk_engine_key_load(s->engine, id, path, &e) == CUZK_OK)
+        if (server_load_key(s, i, &e) == CUZK_OK)
             keys++;
         else {
             server_log(s, CUZK_LOG_ERROR, "SIGHUP: --key %s=%s: %s; the key loaded before stays", id, path,
@@ -339,7 +347,7 @@ static int preload_keys(server *s, cuzk_error *err)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                                   "--key %s=%s: the id expects 1 to %d letters, digits, '-', '_' or '.'", id, path,
                                   URL_ID_MAX);
-        int rc = cuzk_engine_key_load(s->engine, id, path, &e);
+        int rc = server_load_key(s, i, &e);
         if (rc != CUZK_OK)
             return cuzk_error_set(err, rc, "--key %s=%s: %s", id, path, e.message);
     }

@@ -215,8 +215,8 @@ int journal_drop_job(server *s, sjob *j, const char *what);
  * errno) for /healthz and /v1/status, or its success (what NULL). */
 void journal_note(server *s, const char *what, int err_no);
 /* What tells a retry from another request under the same request id. */
-void journal_request_digest(const char *key_path, const char *key_id, const char *witness_path,
-                            const unsigned char *witness, size_t witness_len, int priority,
+void journal_request_digest(const char *key_path, const char *key_id, const char *r1cs_path,
+                            const char *witness_path, const unsigned char *witness, size_t witness_len, int priority,
                             unsigned char out[REQUEST_DIGEST_LEN]);
 void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * REQUEST_DIGEST_LEN + 1]);
 void journal_free_pending(pending_end *p);

@@ -56,6 +56,7 @@ enum {
     OPT_WITNESS_DIR,
     OPT_ALLOW_ANY_PATH,
     OPT_KEY,
+    OPT_KEY_CIRCUIT,
     OPT_TOKEN_FILE,
     OPT_TLS_CERT,
     OPT_TLS_KEY,
@@ -91,6 +92,9 @@ static const struct {
     [OPT_KEY] = {"key", "ID=PATH",
                  "load the key at PATH under ID at the start (clients name it by \"key_id\";\n"
                  "PATH need not be under a --key-dir); repeatable"},
+    [OPT_KEY_CIRCUIT] = {"key-circuit", "ID=R1CS",
+                         "the --key ID is a bellperson .params key (Filecoin's) of this circuit,\n"
+                         "which such a key does not hold; repeatable"},
     [OPT_ALLOW_ANY_PATH] = {"allow-any-path", NULL,
                             "clients may name any file the daemon can read (a trusted network only)"},
     [OPT_TOKEN_FILE] = {"token-file", "FILE",
@@ -156,9 +160,45 @@ typedef struct serve_opts {
     cuzk_serve_config cfg;
     char host[64];
     const char *key_dirs[MAX_DIRS], *witness_dirs[MAX_DIRS];
-    const char *key_ids[MAX_DIRS], *key_paths[MAX_DIRS];
+    const char *key_ids[MAX_DIRS], *key_paths[MAX_DIRS], *key_r1cs[MAX_DIRS];
     char key_text[MAX_DIRS][CONFIG_MAX_LINE + 1]; /* ID=PATH, split at the '=' */
+    /* --key-circuit ID=R1CS, matched to the --key ids once all are read */
+    unsigned n_circuits;
+    char circuit_text[MAX_DIRS][CONFIG_MAX_LINE + 1];
+    char circuit_label[MAX_DIRS][96];
 } serve_opts;
+
+static int add_key_circuit(serve_opts *o, const char *label, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        return fail("%s expects ID=R1CS (a --key id, then its circuit's .r1cs), got '%s'", label, v);
+    if (o->n_circuits >= MAX_DIRS)
+        return fail("%s: more than %d given", label, MAX_DIRS);
+    char *t = o->circuit_text[o->n_circuits];
+    snprintf(t, sizeof(o->circuit_text[0]), "%s", v);
+    t[eq - v] = 0;
+    snprintf(o->circuit_label[o->n_circuits], sizeof(o->circuit_label[0]), "%s", label);
+    o->n_circuits++;
+    return 0;
+}
+
+/* Each --key-circuit to its --key: one circuit a key, every id known. */
+static int match_circuits(serve_opts *o)
+{
+    for (unsigned c = 0; c < o->n_circuits; c++) {
+        const char *id = o->circuit_text[c], *r1cs = id + strlen(id) + 1;
+        unsigned k = 0;
+        while (k < o->cfg.n_keys && strcmp(o->key_ids[k], id) != 0)
+            k++;
+        if (k == o->cfg.n_keys)
+            return fail("%s %s=%s: no --key %s=PATH names that id", o->circuit_label[c], id, r1cs, id);
+        if (o->key_r1cs[k])
+            return fail("%s %s: the key already has a circuit (%s)", o->circuit_label[c], id, o->key_r1cs[k]);
+        o->key_r1cs[k] = r1cs;
+    }
+    return 0;
+}
 
 static int add_key(serve_opts *o, const char *label, const char *v)
 {
@@ -259,6 +299,8 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         return parse_flag(label, v, &c->allow_any_path);
     if (!strcmp(name, "key"))
         return add_key(o, label, v);
+    if (!strcmp(name, "key-circuit"))
+        return add_key_circuit(o, label, v);
     const char **file = !strcmp(name, "token-file") ? &c->token_file
                         : !strcmp(name, "tls-cert") ? &c->tls_cert_file
                         : !strcmp(name, "tls-key")  ? &c->tls_key_file
@@ -401,7 +443,7 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
             return fail("%s:%u: unknown key '%s'; expected one of: %s (the long options without '--')", path,
                         line_no, key, names);
         }
-        if (seen[opt] && opt != OPT_KEY_DIR && opt != OPT_WITNESS_DIR && opt != OPT_KEY)
+        if (seen[opt] && opt != OPT_KEY_DIR && opt != OPT_WITNESS_DIR && opt != OPT_KEY && opt != OPT_KEY_CIRCUIT)
             return fail("%s:%u: '%s' is already set on line %d", path, line_no, key, seen[opt]);
         seen[opt] = (int)line_no;
         snprintf(label, sizeof(label), "%s:%u: %s", path, line_no, key);
@@ -500,6 +542,11 @@ int cmd_serve(int argc, char **argv)
     o.cfg.witness_dirs = o.witness_dirs;
     o.cfg.key_ids = o.key_ids;
     o.cfg.key_paths = o.key_paths;
+    if (match_circuits(&o)) {
+        free(text);
+        return 2;
+    }
+    o.cfg.key_r1cs_paths = o.key_r1cs;
     if (!o.cfg.state_dir) {
         free(text);
         return fail("serve needs --state-dir DIR (or 'state-dir = DIR' in the --config file)");
