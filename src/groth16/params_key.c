@@ -25,13 +25,6 @@
 #include "../util/error.h"
 #include "../util/util.h"
 
-static uint32_t le32(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static int is_zero32(const unsigned char *p)
 {
     unsigned char acc = 0;
@@ -58,14 +51,14 @@ static int densities(const struct cuzk_r1cs *r, uint32_t npub1, uint32_t **a_var
     const unsigned char *p = r->constraints; /* validated by the reader: wires < n_wires */
     for (uint32_t k = 0; k < r->n_constraints; k++)
         for (int m = 0; m < 3; m++) {
-            uint32_t nt = le32(p);
+            uint32_t nt = read_u32le(p);
             p += 4;
             for (uint32_t t = 0; t < nt; t++, p += 36) {
                 if (m == 2)
                     continue;
                 coefs++;
                 if (!is_zero32(p + 4))
-                    (m == 0 ? in_a : in_b)[le32(p)] = 1;
+                    (m == 0 ? in_a : in_b)[read_u32le(p)] = 1;
             }
         }
     for (uint32_t i = 0; i < npub1; i++)
