@@ -61,7 +61,7 @@ asan-test:
 	@scripts/deps.sh test
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	CUZK_TEST_ITERS=300 ctest --test-dir $(ASAN_BUILD) --output-on-failure
+	CUZK_TEST_ITERS=300 CUZK_SUPRASEAL_CIRCUITS=6 ctest --test-dir $(ASAN_BUILD) --output-on-failure
 
 # What a GPU machine without the optional packages builds: no GMP, jansson,
 # libmicrohttpd or libcurl (CUDA off here to keep it quick); it must still compile.

@@ -198,6 +198,7 @@ typedef struct cuzk_gpu_prove_in {
     /* A w and B w per constraint row: domain_size Montgomery Fr each; NULL
      * (with the lists below unused) when cuzk_gpu_key_evaluates(key) */
     const unsigned char *a, *b;
+    size_t n_ab; /* entries given in a and b (the rest up to domain_size are 0); 0: domain_size */
     const unsigned char *witness; /* n_vars plain 32-byte values */
     const uint32_t *ones, *tail;  /* witness indices of value 1 and of values other than 0 and 1 */
     size_t n_ones, n_tail;

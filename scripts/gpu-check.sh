@@ -4,7 +4,7 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|params|sass|engine|serve|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|prove|params|supraseal|sass|engine|serve|all]...   (default: all)
 #   scripts/gpu-check.sh pack        (here, without a GPU: build and pack)
 #   PREBUILT=build-gpu.tar.xz scripts/gpu-check.sh tests ...   (there)
 #
@@ -26,6 +26,9 @@
 # params a sha256-chain circuit of 2^PARAMS_LOG (default 20) constraints,
 #        BLS12-381: a .zkey and a bellperson .params key of it proved side
 #        by side (bench_prove on the GPU, and the CPU)
+# supraseal  supraseal-c2's C ABI (tests/test_supraseal.sh) on the GPU: the
+#        fixtures and a sha256-chain of 2^SUPRASEAL_LOG (default 18)
+#        constraints, 32 circuits a call (needs GMP: carried in .deps)
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
@@ -88,8 +91,10 @@ else
   # shellcheck disable=SC2086
   cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} \
     >"$OUT/configure.log" 2>&1
+  extra=()
+  want supraseal && extra=(test_supraseal bench_supraseal)
   cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu \
-    bench_prove flaky_proxy >"$OUT/build.log" 2>&1 ||
+    bench_prove flaky_proxy "${extra[@]}" >"$OUT/build.log" 2>&1 ||
     { tail -40 "$OUT/build.log"; exit 1; }
   note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
 fi
@@ -113,6 +118,28 @@ if want tests; then
     if "$BUILD/tests/$t" tests/fixtures >"$OUT/$t.log" 2>&1; then lap; note "$t: PASS ($(tail -1 "$OUT/$t.log"); $dt)"
     else status=1; lap; note "$t: FAIL ($dt)"; tail -20 "$OUT/$t.log"; fi
   done
+fi
+
+if want supraseal; then
+  # supraseal-c2's ABI (tests/test_supraseal.sh) proving on the GPU: the
+  # fixtures and a 2^SUPRASEAL_LOG sha256-chain, 32 circuits a call
+  if CUZK_SUPRASEAL_LOG=${SUPRASEAL_LOG:-18} timeout 500 tests/test_supraseal.sh "$BUILD/cuzk" "$BUILD/tests/test_supraseal" \
+      "$(command -v node || echo none)" tests/fixtures "${CC:-cc}" >"$OUT/test_supraseal.log" 2>&1; then
+    lap; note "test_supraseal (GPU): PASS ($(grep -o '32 circuits in [0-9.]* s' "$OUT/test_supraseal.log" | tr '\n' ' ')$dt)"
+  else status=1; lap; note "test_supraseal: FAIL ($dt)"; tail -20 "$OUT/test_supraseal.log"; fi
+  # the ABI against the library's own proofs, same key and witness
+  d=$(mktemp -d)
+  for lg in ${SUPRASEAL_BENCH_LOGS:-20 22}; do
+    c="$d/s$lg"
+    "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve bls12381 >/dev/null 2>&1 &&
+      "$BUILD/cuzk" setup "$c.r1cs" "$c.params" --format params --quiet >/dev/null 2>&1 &&
+      "$BUILD/bench/bench_supraseal" "$c.params" "$c.r1cs" "$c.wtns" --circuits 10 --reps 3 \
+        >"$OUT/bench_supraseal_$lg.txt" 2>&1 ||
+      { status=1; note "bench_supraseal 2^$lg: FAIL"; tail -5 "$OUT/bench_supraseal_$lg.txt"; }
+    lap; note "bench_supraseal 2^$lg ($dt): $(grep -E 'abi|library' "$OUT/bench_supraseal_$lg.txt" | tr -s ' ' | tr '\n' ';')"
+    rm -f "$c".*
+  done
+  rm -rf "$d"
 fi
 
 if want serve; then

@@ -236,6 +236,23 @@ static void core_groth16_blind(const core_prove_in *in, const core_msm_results *
     CORE_DISPATCH(in->curve, blind_affine)(in, m, out);
 }
 
+static int core_fr_from_mont(int curve, unsigned char *out, const unsigned char *mont, size_t n, int threads,
+                             size_t *bad)
+{
+    return CORE_DISPATCH(curve, fr_from_mont_n)(out, mont, n, threads > 0 ? threads : 1, bad);
+}
+
+static void core_fr_to_mont(int curve, unsigned char *out, const unsigned char *plain, size_t n, int threads)
+{
+    CORE_DISPATCH(curve, fr_to_mont_n)(out, plain, n, threads > 0 ? threads : 1);
+}
+
+static size_t core_groth16_first_unsatisfied(int curve, const unsigned char *a, const unsigned char *b,
+                                             const unsigned char *c, size_t n, int threads)
+{
+    return CORE_DISPATCH(curve, first_unsatisfied)(a, b, c, n, threads > 0 ? threads : 1);
+}
+
 #define CORE_MSM_COMBINE(G)                                                                             \
     static void G##_msm_combine(const unsigned char *windows, size_t stride, unsigned nwin, unsigned c,     \
                                 const unsigned char *extra, unsigned char *out)                             \
@@ -343,6 +360,9 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .groth16_eval = core_groth16_eval,
     .groth16_classify_var = groth16_classify_var,
     .groth16_blind = core_groth16_blind,
+    .fr_from_mont = core_fr_from_mont,
+    .fr_to_mont = core_fr_to_mont,
+    .groth16_first_unsatisfied = core_groth16_first_unsatisfied,
     .msm_combine = core_msm_combine,
     .groth16_setup_ptau = core_groth16_setup_ptau,
     .g1_sub = core_g1_sub,

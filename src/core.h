@@ -44,6 +44,11 @@ typedef struct core_prove_in {
      * the odd coset's Lagrange basis). */
     const uint32_t *a_vars, *b_vars;
     unsigned n_a, n_b;
+    /* a = A w and b = B w given (n_eval <= domain_size Montgomery Fr each,
+     * the rest zero: supraseal's ABI hands them over, src/abi/supraseal.c)
+     * instead of evaluated from coefs; NULL: evaluated */
+    const unsigned char *eval_a, *eval_b;
+    size_t n_eval;
     /* may be NULL; when it becomes nonzero, groth16_prove returns
      * CUZK_ERR_CANCELLED at its next phase boundary (after the evaluation,
      * the transforms, each MSM) */
@@ -139,6 +144,17 @@ struct cuzk_core_ops {
                              size_t *n_tail, uint32_t *ones_c, size_t *n_ones_c, uint32_t *tail_c,
                              size_t *n_tail_c);
     void (*groth16_blind)(const core_prove_in *in, const core_msm_results *m, core_prove_out *out);
+    /* n Fr elements from Montgomery form (blst's fr_t) to plain 32-byte
+     * values, with `threads` threads; CUZK_ERR_NOT_CANONICAL with the first
+     * one not below r in *bad. */
+    int (*fr_from_mont)(int curve, unsigned char *out, const unsigned char *mont, size_t n, int threads,
+                        size_t *bad);
+    /* The other way: n plain values below r to their Montgomery form. */
+    void (*fr_to_mont)(int curve, unsigned char *out, const unsigned char *plain, size_t n, int threads);
+    /* The first k < n with a_k b_k != c_k or a value not below r (Montgomery
+     * Fr), or n: why a proof from given evaluations failed its check. */
+    size_t (*groth16_first_unsatisfied)(int curve, const unsigned char *a, const unsigned char *b,
+                                        const unsigned char *c, size_t n, int threads);
     /* Finishes an MSM computed elsewhere (the GPU): out = sum over w < nwin
      * of 2^(c w) windows[w] (`stride` bytes apart), plus *extra (may be
      * NULL); inputs are XYZZ

@@ -1,5 +1,5 @@
 #!/bin/sh
-# libcuzk.a exports the names include/cuzk.h declares (CUZK_API) and nothing
+# libcuzk.a exports the names include/cuzk.h (CUZK_API) and include/cuzk_supraseal.h (CUZK_SS_API) declare and nothing
 # else, and reads no environment variable (no reference to getenv: the
 # cuzk command and the benches map the variables to options).
 # Usage: check_exports.sh path/to/libcuzk.a path/to/cuzk.exports [nm]

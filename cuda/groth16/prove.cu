@@ -406,10 +406,21 @@ template <class Curve> struct key_impl : key_base {
             eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[1], sig[1], val[1], w_fr, domain, db.p);
             GPU_LAUNCHED(msg, "eval_rows");
         } else {
-            GPU_RC(copy_to_device(ctx, LANE_COMPUTE, da.p, in->a, (size_t)domain * sizeof(Fr), st,
-                                  in->pinned_upload != 0, msg));
-            GPU_RC(copy_to_device(ctx, LANE_COMPUTE, db.p, in->b, (size_t)domain * sizeof(Fr), st,
-                                  in->pinned_upload != 0, msg));
+            // the evaluations given: rows past n_ab are zero (supraseal's
+            // ABI hands over abc_size rows, fewer than the domain)
+            const size_t n_ab = in->n_ab ? in->n_ab : domain;
+            if (n_ab > domain)
+                return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a and b hold more rows than the domain");
+            if (n_ab < domain) {
+                GPU_TRY(msg, cudaMemsetAsync(da.p + n_ab, 0, (domain - n_ab) * sizeof(Fr), st));
+                GPU_TRY(msg, cudaMemsetAsync(db.p + n_ab, 0, (domain - n_ab) * sizeof(Fr), st));
+            }
+            if (n_ab) {
+                GPU_RC(copy_to_device(ctx, LANE_COMPUTE, da.p, in->a, n_ab * sizeof(Fr), st, in->pinned_upload != 0,
+                                      msg));
+                GPU_RC(copy_to_device(ctx, LANE_COMPUTE, db.p, in->b, n_ab * sizeof(Fr), st, in->pinned_upload != 0,
+                                      msg));
+            }
             if (!split_here) {
             l_ones = lists.p, l_tail = l_ones + n_ones, l_ones_c = l_tail + n_tail, l_tail_c = l_ones_c + n_ones_c;
             l_ones_b = l_ones, l_tail_b = l_tail;

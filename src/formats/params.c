@@ -1,11 +1,15 @@
 #include "params.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core.h"
 #include "../util/error.h"
+#include "../util/file.h"
 #include "point_check.h"
 #include "snarkjs_json.h"
 
@@ -18,23 +22,54 @@ static uint32_t read_u32be(const unsigned char *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err)
+/* bytes [off, off + n) of the file: copied from memory, or read (a file
+ * that shrinks while it is read is an error here, where a mapping would
+ * take SIGBUS) */
+static int read_at(const params_file *pf, uint64_t off, void *buf, size_t n, cuzk_error *err)
 {
-    memset(pf, 0, sizeof(*pf));
-    snprintf(pf->name, sizeof(pf->name), "%s", name);
-    pf->data = data;
-    pf->size = size;
+    if (pf->data) {
+        memcpy(buf, pf->data + off, n);
+        return CUZK_OK;
+    }
+    unsigned char *b = buf;
+    while (n > 0) {
+        ssize_t got = pread(pf->fd, b, n, (off_t)off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot read byte %llu: %s", pf->name,
+                                  (unsigned long long)off,
+                                  got < 0 ? strerror(errno) : "the file ended (was it truncated while being read?)");
+        b += got;
+        off += (uint64_t)got;
+        n -= (size_t)got;
+    }
+    return CUZK_OK;
+}
+
+/* The layout against the size: the verification key, then six counts and
+ * their points filling the file exactly. */
+static int parse_layout(params_file *pf, cuzk_error *err)
+{
+    const char *name = pf->name;
+    uint64_t size = pf->size;
     if (size < VK_BYTES)
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                              "%s: %zu bytes, too short for a Groth16 parameter file (864-byte verification key)",
-                              name, size);
-    pf->vk = pf->data;
+                              "%s: %llu bytes, too short for a Groth16 parameter file (864-byte verification key)",
+                              name, (unsigned long long)size);
+    int rc = read_at(pf, 0, pf->vk_bytes, VK_BYTES, err);
+    if (rc != CUZK_OK)
+        return rc;
+    pf->vk = pf->vk_bytes;
     uint64_t pos = VK_BYTES;
     for (int v = 0; v < PARAMS_VECTORS; v++) {
         if (size - pos < 4)
             return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: file ends before the %s count (byte %llu)", name,
                                   params_vector_name[v], (unsigned long long)pos);
-        pf->count[v] = read_u32be(pf->data + pos);
+        unsigned char c[4];
+        if ((rc = read_at(pf, pos, c, 4, err)) != CUZK_OK)
+            return rc;
+        pf->count[v] = read_u32be(c);
         pos += 4;
         uint64_t bytes = (uint64_t)pf->count[v] * (v == PARAMS_B_G2 ? G2_UNCOMPRESSED : G1_UNCOMPRESSED);
         if (bytes > size - pos)
@@ -43,7 +78,8 @@ int params_parse(params_file *pf, const void *data, size_t size, const char *nam
                                   "%llu bytes later",
                                   name, params_vector_name[v], pf->count[v], (unsigned long long)bytes,
                                   (unsigned long long)pos, (unsigned long long)(size - pos));
-        pf->vec[v] = pf->data + pos;
+        pf->off[v] = pos;
+        pf->vec[v] = pf->data ? pf->data + pos : NULL;
         pos += bytes;
     }
     if (pos != size)
@@ -57,11 +93,91 @@ int params_parse(params_file *pf, const void *data, size_t size, const char *nam
                {"gamma_g2", 2, 384}, {"delta_g1", 1, 576}, {"delta_g2", 2, 672}};
     for (int i = 0; i < 6; i++) {
         size_t bad;
-        int rc = cuzk_core()->check_zcash_points(vk[i].group, pf->vk + vk[i].offset, 1, 0, 1, NULL, &bad);
+        rc = cuzk_core()->check_zcash_points(vk[i].group, pf->vk + vk[i].offset, 1, 0, 1, NULL, &bad);
         if (rc != CUZK_OK)
             return cuzk_error_set(err, rc, "%s: verification key %s: %s", name, vk[i].what, cuzk_strerror(rc));
     }
     return CUZK_OK;
+}
+
+int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err)
+{
+    static const unsigned char empty[1];
+    memset(pf, 0, sizeof(*pf));
+    snprintf(pf->name, sizeof(pf->name), "%s", name);
+    pf->data = data ? data : empty;
+    pf->size = size;
+    pf->fd = -1;
+    return parse_layout(pf, err);
+}
+
+int params_open(params_file *pf, const char *path, cuzk_error *err)
+{
+    memset(pf, 0, sizeof(*pf));
+    pf->fd = -1;
+    snprintf(pf->name, sizeof(pf->name), "%s", path);
+    struct stat st;
+    int rc = file_open_regular(path, &pf->fd, &st, err);
+    if (rc != CUZK_OK) {
+        pf->fd = -1;
+        return rc;
+    }
+    pf->size = (uint64_t)st.st_size;
+    if ((rc = parse_layout(pf, err)) != CUZK_OK)
+        params_close(pf);
+    return rc;
+}
+
+void params_close(params_file *pf)
+{
+    if (pf->fd >= 0)
+        close(pf->fd);
+    pf->fd = -1;
+}
+
+int params_read_points(const params_file *pf, int vector, size_t first, size_t n, unsigned char *out, cuzk_error *err)
+{
+    size_t psz = vector == PARAMS_B_G2 ? G2_UNCOMPRESSED : G1_UNCOMPRESSED;
+    if (first > pf->count[vector] || n > pf->count[vector] - first)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: points %zu..%zu of the %s vector (%u points)",
+                              pf->name, first, first + n, params_vector_name[vector], pf->count[vector]);
+    return read_at(pf, pf->off[vector] + (uint64_t)first * psz, out, n * psz, err);
+}
+
+/* Points a chunk: read (and checked or decoded) at a time, in parallel
+ * within it; 12 MiB of G2. */
+enum { CHUNK_POINTS = 1 << 16 };
+
+/* fn over every point of a vector, chunk by chunk (in place in memory);
+ * chunk_start tells fn's context where a chunk begins. A point's failure:
+ * its status, with *bad its index and err untouched; a read's: its
+ * status with err filled and *bad = SIZE_MAX. */
+static int over_chunks(const params_file *pf, int vector, point_check_fn fn, void *ctx,
+                       void (*chunk_start)(void *ctx, const unsigned char *pts, size_t first), int threads,
+                       const progress_sink *progress, unsigned long long base, unsigned long long total, size_t *bad,
+                       cuzk_error *err)
+{
+    size_t psz = vector == PARAMS_B_G2 ? G2_UNCOMPRESSED : G1_UNCOMPRESSED, count = pf->count[vector];
+    unsigned char *buf = NULL;
+    if (!pf->data && count && !(buf = malloc((count < CHUNK_POINTS ? count : CHUNK_POINTS) * psz)))
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", pf->name);
+    int rc = CUZK_OK;
+    for (size_t first = 0; first < count && rc == CUZK_OK; first += CHUNK_POINTS) {
+        size_t k = count - first < CHUNK_POINTS ? count - first : CHUNK_POINTS;
+        const unsigned char *pts = pf->data ? pf->vec[vector] + first * psz : buf;
+        if (!pf->data && (rc = params_read_points(pf, vector, first, k, buf, err)) != CUZK_OK) {
+            *bad = SIZE_MAX;
+            break;
+        }
+        if (chunk_start)
+            chunk_start(ctx, pts, first);
+        size_t b = 0;
+        rc = point_check_parallel(pts, k, psz, fn, ctx, threads, progress, base + first, total, &b);
+        if (rc != CUZK_OK)
+            *bad = first + b;
+    }
+    free(buf);
+    return rc;
 }
 
 /* ------------------------------------------------------------ full check */
@@ -91,8 +207,9 @@ int params_check(const params_file *pf, int threads, const progress_sink *progre
         snprintf(stage, sizeof(stage), "checking %s", params_vector_name[v]);
         progress_sink ps = {progress ? progress->fn : NULL, progress ? progress->ctx : NULL, stage};
         size_t bad = 0;
-        int rc = point_check_parallel(pf->vec[v], pf->count[v], group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED,
-                                      check_params_points, &group, threads, &ps, base, total, &bad);
+        int rc = over_chunks(pf, v, check_params_points, &group, NULL, threads, &ps, base, total, &bad, err);
+        if (rc != CUZK_OK && bad == SIZE_MAX)
+            return rc; /* reading */
         if (rc != CUZK_OK)
             return cuzk_error_set(err, rc, "%s: the %s vector: point %zu of %u: %s", pf->name, params_vector_name[v],
                                   bad, pf->count[v],
@@ -107,9 +224,17 @@ int params_check(const params_file *pf, int threads, const progress_sink *progre
 
 typedef struct decode_ctx {
     int group;
-    const unsigned char *in; /* the vector's first point */
-    unsigned char *out;      /* its first point decoded */
+    const unsigned char *in; /* the chunk's first point */
+    unsigned char *out;      /* where it goes decoded */
+    unsigned char *vec_out;  /* the vector's first point decoded */
 } decode_ctx;
+
+static void decode_chunk_start(void *ctx, const unsigned char *pts, size_t first)
+{
+    decode_ctx *d = ctx;
+    d->in = pts;
+    d->out = d->vec_out + first * (d->group == 1 ? 96 : 192);
+}
 
 /* As bellperson's unchecked read (blst's decoding: canonical, on the
  * curve; no subgroup check), and like every read of it, no point at
@@ -131,11 +256,12 @@ static int decode_params_points(const void *ctx, const unsigned char *pts, size_
 int params_decode(const params_file *pf, int vector, unsigned char *out, int threads, const progress_sink *progress,
                   unsigned long long base, unsigned long long total, cuzk_error *err)
 {
-    decode_ctx d = {vector == PARAMS_B_G2 ? 2 : 1, pf->vec[vector], out};
+    decode_ctx d = {vector == PARAMS_B_G2 ? 2 : 1, NULL, out, out};
     size_t bad = 0;
-    int rc = point_check_parallel(pf->vec[vector], pf->count[vector],
-                                  d.group == 1 ? G1_UNCOMPRESSED : G2_UNCOMPRESSED, decode_params_points, &d, threads,
-                                  progress, base, total, &bad);
+    int rc = over_chunks(pf, vector, decode_params_points, &d, decode_chunk_start, threads, progress, base, total, &bad,
+                         err);
+    if (rc != CUZK_OK && bad == SIZE_MAX)
+        return rc; /* reading */
     if (rc != CUZK_OK)
         return cuzk_error_set(err, rc, "%s: the %s vector: point %zu of %u: %s", pf->name, params_vector_name[vector],
                               bad, pf->count[vector],
@@ -186,7 +312,19 @@ int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
         free(pts);
         return cuzk_error_set(err, rc, "%s: verification key: %s", pf->name, cuzk_strerror(rc));
     }
-    if ((rc = cuzk_core()->check_zcash_points(1, pf->vec[PARAMS_IC], n_ic, 0, 1, ic, &bad)) != CUZK_OK) {
+    unsigned char *raw = malloc(n_ic * G1_UNCOMPRESSED);
+    if (!raw) {
+        free(pts);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", pf->name);
+    }
+    if ((rc = params_read_points(pf, PARAMS_IC, 0, n_ic, raw, err)) != CUZK_OK) {
+        free(raw);
+        free(pts);
+        return rc;
+    }
+    rc = cuzk_core()->check_zcash_points(1, raw, n_ic, 0, 1, ic, &bad);
+    free(raw);
+    if (rc != CUZK_OK) {
         free(pts);
         return cuzk_error_set(err, rc, "%s: the IC vector: point %zu of %zu: %s", pf->name, bad, n_ic,
                               cuzk_strerror(rc));
@@ -323,27 +461,4 @@ void params_writer_abort(params_writer *pw)
     free(pw->buf);
     pw->buf = NULL;
     binwriter_abort(&pw->w);
-}
-
-int params_open(params_file *pf, const char *path, cuzk_error *err)
-{
-    memset(pf, 0, sizeof(*pf));
-    void *map;
-    size_t size;
-    int rc = map_file(path, BINFILE_MAP, &map, &size, err); /* tens of GB, read in parts */
-    if (rc != CUZK_OK)
-        return rc;
-    static const unsigned char empty[1];
-    rc = params_parse(pf, map ? map : (const void *)empty, size, path, err);
-    pf->map = map;
-    pf->size = size;
-    if (rc != CUZK_OK)
-        params_close(pf);
-    return rc;
-}
-
-void params_close(params_file *pf)
-{
-    unmap_file(pf->map, pf->size);
-    pf->map = NULL;
 }

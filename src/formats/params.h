@@ -2,7 +2,7 @@
  * the verification key (alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1,
  * delta_g2: 864 bytes) then six vectors, each a big-endian u32 count and
  * that many uncompressed ZCash points: IC, H, L, A, B_G1 (G1) and B_G2 (G2)
- * (notes/filecoin-gpu-provers.md §1.2). Mapped, not read. */
+ * (notes/filecoin-gpu-provers.md §1.2). Read in chunks, not mapped. */
 #ifndef CUZK_FORMATS_PARAMS_H
 #define CUZK_FORMATS_PARAMS_H
 
@@ -13,21 +13,30 @@ enum { PARAMS_IC, PARAMS_H, PARAMS_L, PARAMS_A, PARAMS_B_G1, PARAMS_B_G2, PARAMS
 
 typedef struct params_file {
     char name[256];
-    const unsigned char *data;
-    size_t size;
-    void *map;
-    const unsigned char *vk; /* 864 bytes */
+    const unsigned char *data; /* params_parse's memory; NULL for a file (read through fd) */
+    int fd;
+    uint64_t size;
+    const unsigned char *vk; /* 864 bytes (vk_bytes) */
+    unsigned char vk_bytes[864];
     uint32_t count[PARAMS_VECTORS];
-    const unsigned char *vec[PARAMS_VECTORS];
+    uint64_t off[PARAMS_VECTORS];             /* each vector's first point */
+    const unsigned char *vec[PARAMS_VECTORS]; /* the same in data (NULL for a file) */
 } params_file;
 
 extern const char *const params_vector_name[PARAMS_VECTORS];
 
-/* Maps and parses; checks the layout against the file size and the six
- * verification-key points (canonical, on the curve, in the subgroup). */
+/* Opens and parses; checks the layout against the file size and the six
+ * verification-key points (canonical, on the curve, in the subgroup). The
+ * points are read when needed, a chunk at a time, not mapped: a file that
+ * shrinks meanwhile fails a read (an error naming it) instead of raising
+ * SIGBUS, and tens of GB are never all in memory twice. params_parse: the
+ * same over memory. */
 int params_open(params_file *pf, const char *path, cuzk_error *err);
 int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err);
 void params_close(params_file *pf);
+/* Points [first, first + n) of a vector, as the file holds them. */
+int params_read_points(const params_file *pf, int vector, size_t first, size_t n, unsigned char *out,
+                       cuzk_error *err);
 
 /* Every point of the six vectors: canonical, on the curve, in the
  * subgroup and not at infinity (bellperson's checked read), with

@@ -22,6 +22,7 @@
 #include "../formats/params.h"
 #include "../formats/r1cs.h"
 #include "../formats/zkey.h"
+#include "params_key.h"
 #include "../util/error.h"
 #include "../util/util.h"
 
@@ -117,6 +118,71 @@ static int check_counts(const params_file *pf, const char *r1cs_name, uint32_t n
     return CUZK_OK;
 }
 
+/* The .params file's points decoded into zk (the library's layout: the
+ * verification key, IC, then the vectors in file order, in owned[2]),
+ * with the fields that describe them. IC, the verifier's, is checked in
+ * full, as bellperson's reader does. */
+static int decode_points(struct cuzk_zkey *zk, const params_file *pf, int threads, cuzk_progress_fn progress,
+                         void *progress_ctx, cuzk_error *err)
+{
+    const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
+    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
+    uint64_t n_g1 = 3 + (uint64_t)pf->count[PARAMS_IC] + pf->count[PARAMS_H] + pf->count[PARAMS_L] +
+                    pf->count[PARAMS_A] + pf->count[PARAMS_B_G1];
+    uint64_t n_g2 = 3 + (uint64_t)pf->count[PARAMS_B_G2];
+    unsigned char *pts = malloc(n_g1 * g1 + n_g2 * g2);
+    zk->owned[2] = pts;
+    if (!pts)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for %s (%llu bytes of points)", pf->name,
+                              (unsigned long long)(n_g1 * g1 + n_g2 * g2));
+    unsigned char *o = pts;
+    unsigned char *alpha1 = o, *beta1 = o + g1, *delta1 = o + 2 * g1;
+    o += 3 * g1;
+    unsigned char *beta2 = o, *gamma2 = o + g2, *delta2 = o + 2 * g2;
+    o += 3 * g2;
+    int rc = params_decode_vk(pf, alpha1, beta1, beta2, gamma2, delta1, delta2, err);
+    if (rc != CUZK_OK)
+        return rc;
+    unsigned char *vec[PARAMS_VECTORS];
+    unsigned long long total = 0, base = 0;
+    for (int v = 0; v < PARAMS_VECTORS; v++) {
+        vec[v] = o;
+        o += (uint64_t)pf->count[v] * (v == PARAMS_B_G2 ? g2 : g1);
+        total += pf->count[v];
+    }
+    for (int v = 0; v < PARAMS_VECTORS; v++) {
+        char stage[40];
+        snprintf(stage, sizeof(stage), "decoding %s", params_vector_name[v]);
+        progress_sink ps = {progress, progress_ctx, stage};
+        if ((rc = params_decode(pf, v, vec[v], threads, &ps, base, total, err)) != CUZK_OK)
+            return rc;
+        base += pf->count[v];
+    }
+    size_t bad;
+    if ((rc = cuzk_core()->check_points(c->id, 1, vec[PARAMS_IC], pf->count[PARAMS_IC], 1, &bad)) != CUZK_OK)
+        return cuzk_error_set(err, rc, "%s: the IC vector: point %zu: %s", pf->name, bad, cuzk_strerror(rc));
+    snprintf(zk->bf.name, sizeof(zk->bf.name), "%s", pf->name);
+    zk->bf.size = pf->size;
+    zk->curve = c;
+    zk->kind = ZKEY_KIND_BELLPERSON;
+    zk->alpha1 = alpha1;
+    zk->beta1 = beta1;
+    zk->beta2 = beta2;
+    zk->gamma2 = gamma2;
+    zk->delta1 = delta1;
+    zk->delta2 = delta2;
+    zk->ic = vec[PARAMS_IC];
+    zk->a = vec[PARAMS_A];
+    zk->b1 = vec[PARAMS_B_G1];
+    zk->b2 = vec[PARAMS_B_G2];
+    zk->c = vec[PARAMS_L];
+    zk->h = vec[PARAMS_H];
+    zk->n_a = pf->count[PARAMS_A];
+    zk->n_b = pf->count[PARAMS_B_G1];
+    zk->n_h = pf->count[PARAMS_H];
+    return CUZK_OK;
+}
+
 static int build(struct cuzk_zkey *zk, const params_file *pf, const struct cuzk_r1cs *r, int threads,
                  cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
 {
@@ -151,74 +217,83 @@ static int build(struct cuzk_zkey *zk, const params_file *pf, const struct cuzk_
     if (n_coefs > UINT32_MAX)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: %llu coefficient entries; at most 2^32 - 1",
                               r->bf.name, (unsigned long long)n_coefs);
-
-    /* the points, decoded into the library's layout: the verification key,
-     * IC, then the vectors in file order */
-    size_t g1 = c->g1_bytes, g2 = c->g2_bytes;
-    uint64_t n_g1 = 3 + (uint64_t)pf->count[PARAMS_IC] + pf->count[PARAMS_H] + pf->count[PARAMS_L] +
-                    pf->count[PARAMS_A] + pf->count[PARAMS_B_G1];
-    uint64_t n_g2 = 3 + (uint64_t)pf->count[PARAMS_B_G2];
-    unsigned char *pts = malloc(n_g1 * g1 + n_g2 * g2);
     unsigned char *coefs = malloc(n_coefs * ZKEY_COEF_BYTES + 1);
-    zk->owned[2] = pts;
     zk->owned[3] = coefs;
-    if (!pts || !coefs)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for %s (%llu bytes of points)", pf->name,
-                              (unsigned long long)(n_g1 * g1 + n_g2 * g2));
-    unsigned char *o = pts;
-    unsigned char *alpha1 = o, *beta1 = o + g1, *delta1 = o + 2 * g1;
-    o += 3 * g1;
-    unsigned char *beta2 = o, *gamma2 = o + g2, *delta2 = o + 2 * g2;
-    o += 3 * g2;
-    if ((rc = params_decode_vk(pf, alpha1, beta1, beta2, gamma2, delta1, delta2, err)) != CUZK_OK)
+    if (!coefs)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for %s (%llu coefficient entries)", r->bf.name,
+                              (unsigned long long)n_coefs);
+    if ((rc = decode_points(zk, pf, threads, progress, progress_ctx, err)) != CUZK_OK)
         return rc;
-    unsigned char *vec[PARAMS_VECTORS];
-    unsigned long long total = 0, base = 0;
-    for (int v = 0; v < PARAMS_VECTORS; v++) {
-        vec[v] = o;
-        o += (uint64_t)pf->count[v] * (v == PARAMS_B_G2 ? g2 : g1);
-        total += pf->count[v];
-    }
-    for (int v = 0; v < PARAMS_VECTORS; v++) {
-        char stage[40];
-        snprintf(stage, sizeof(stage), "decoding %s", params_vector_name[v]);
-        progress_sink ps = {progress, progress_ctx, stage};
-        if ((rc = params_decode(pf, v, vec[v], threads, &ps, base, total, err)) != CUZK_OK)
-            return rc;
-        base += pf->count[v];
-    }
-    /* IC is the verifier's: checked in full, as bellperson's reader does */
-    size_t bad;
-    if ((rc = cuzk_core()->check_points(c->id, 1, vec[PARAMS_IC], pf->count[PARAMS_IC], 1, &bad)) != CUZK_OK)
-        return cuzk_error_set(err, rc, "%s: the IC vector: point %zu: %s", pf->name, bad, cuzk_strerror(rc));
     cuzk_core()->setup_coefs(c->id, coefs, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
-
-    snprintf(zk->bf.name, sizeof(zk->bf.name), "%s", pf->name);
-    zk->bf.size = pf->size;
-    zk->curve = c;
-    zk->kind = ZKEY_KIND_BELLPERSON;
     zk->n_vars = r->n_wires;
     zk->n_public = n_public;
     zk->domain_size = (uint32_t)m;
     zk->n_coefs = n_coefs;
-    zk->alpha1 = alpha1;
-    zk->beta1 = beta1;
-    zk->beta2 = beta2;
-    zk->gamma2 = gamma2;
-    zk->delta1 = delta1;
-    zk->delta2 = delta2;
-    zk->ic = vec[PARAMS_IC];
     zk->coefs = coefs;
-    zk->a = vec[PARAMS_A];
-    zk->b1 = vec[PARAMS_B_G1];
-    zk->b2 = vec[PARAMS_B_G2];
-    zk->c = vec[PARAMS_L];
-    zk->h = vec[PARAMS_H];
-    zk->n_a = n_a;
-    zk->n_b = n_b;
-    zk->n_h = (uint32_t)(m - 1);
     zk->a_vars = a_vars;
     zk->b_vars = b_vars;
+    return CUZK_OK;
+}
+
+/* The counts of a .params file alone (no circuit to check them against):
+ * what a key must have to be proved with. */
+static int check_srs_counts(const params_file *pf, cuzk_error *err)
+{
+    const uint32_t *k = pf->count;
+    uint64_t m = (uint64_t)k[PARAMS_H] + 1, n_vars = (uint64_t)k[PARAMS_IC] + k[PARAMS_L];
+    unsigned log_m = 0;
+    while (((uint64_t)1 << log_m) < m)
+        log_m++;
+    if (k[PARAMS_IC] == 0)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: the IC vector is empty (it holds the constant one's point)",
+                              pf->name);
+    if (((uint64_t)1 << log_m) != m || m < 2)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: the H vector holds %u points; a key's holds 2^k - 1 (the domain size - 1)", pf->name,
+                              k[PARAMS_H]);
+    if (log_m >= curve_by_id(CUZK_CURVE_BLS12_381)->two_adicity)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: a domain of 2^%u is too large for the prover (2^%u at most)",
+                              pf->name, log_m, curve_by_id(CUZK_CURVE_BLS12_381)->two_adicity - 1);
+    if (k[PARAMS_B_G1] != k[PARAMS_B_G2])
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: B_G1 holds %u points and B_G2 %u; they must be equal", pf->name,
+                              k[PARAMS_B_G1], k[PARAMS_B_G2]);
+    if (k[PARAMS_A] < k[PARAMS_IC] || k[PARAMS_A] > n_vars)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: the A vector holds %u points; between IC's %u (every input) and IC + L = %llu", pf->name,
+                              k[PARAMS_A], k[PARAMS_IC], (unsigned long long)n_vars);
+    if (k[PARAMS_B_G1] > n_vars)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: the B_G1 vector holds %u points, more than IC + L = %llu",
+                              pf->name, k[PARAMS_B_G1], (unsigned long long)n_vars);
+    if (n_vars > UINT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: %llu variables; at most 2^32 - 1", pf->name,
+                              (unsigned long long)n_vars);
+    return CUZK_OK;
+}
+
+int params_srs_open(struct cuzk_zkey **out, const char *params_path, int threads, cuzk_error *err)
+{
+    *out = NULL;
+    struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
+    if (!zk)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", params_path);
+    params_file pf;
+    int rc = params_open(&pf, params_path, err);
+    if (rc == CUZK_OK) {
+        rc = check_srs_counts(&pf, err);
+        if (rc == CUZK_OK)
+            rc = decode_points(zk, &pf, threads, NULL, NULL, err);
+        if (rc == CUZK_OK) {
+            zk->n_vars = pf.count[PARAMS_IC] + pf.count[PARAMS_L];
+            zk->n_public = pf.count[PARAMS_IC] - 1;
+            zk->domain_size = pf.count[PARAMS_H] + 1;
+        }
+        params_close(&pf);
+    }
+    if (rc != CUZK_OK) {
+        cuzk_zkey_free(zk);
+        return rc;
+    }
+    *out = zk;
     return CUZK_OK;
 }
 

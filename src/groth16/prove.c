@@ -123,6 +123,13 @@ static int gpu_evaluates(const prove_state *st)
 static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
 {
     const struct cuzk_zkey *zk = st->zk;
+    if (st->in.eval_a) {
+        /* the evaluations came with the witness (supraseal's ABI); a
+         * bellperson key's splits are the GPU's */
+        st->gin = (cuzk_gpu_prove_in){.a = st->in.eval_a, .b = st->in.eval_b, .n_ab = st->in.n_eval,
+                                      .witness = st->in.witness};
+        return CUZK_OK;
+    }
     if (gpu_evaluates(st)) {
         /* the key's matrices are on the GPU: nothing to do here (before a
          * key's first upload this is not known yet, so its first proof is
@@ -392,9 +399,25 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
                   const unsigned char *s, const cuzk_prove_options *opts, const atomic_int *cancel,
                   prove_state **out, cuzk_error *err)
 {
-    if (!zk || !w || !out)
+    return prove_prepare_evaluated(zk, w, NULL, NULL, 0, r, s, opts, cancel, out, err);
+}
+
+int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *eval_a,
+                            const unsigned char *eval_b, size_t n_eval, const unsigned char *r,
+                            const unsigned char *s, const cuzk_prove_options *opts, const atomic_int *cancel,
+                            prove_state **out, cuzk_error *err)
+{
+    if (!zk || !w || !out || !eval_a != !eval_b)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "prove_prepare: NULL argument");
     *out = NULL;
+    if (eval_a && n_eval > zk->domain_size)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: %zu evaluations given, the domain holds %u",
+                              zk->bf.name, n_eval, zk->domain_size);
+    if (!eval_a && zk->kind == ZKEY_KIND_BELLPERSON && (!zk->coefs || !zk->a_vars))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "%s holds no circuit: prove with its evaluations (supraseal's ABI) or open it "
+                              "with its .r1cs (cuzk_params_open)",
+                              zk->bf.name);
     double t0 = cuzk_now();
     int rc = check_options(opts, err);
     if (rc == CUZK_OK)
@@ -432,6 +455,9 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
         }
     }
     st->in = prove_core_input(zk, w, st->r, st->s, thread_count(opts), cancel);
+    st->in.eval_a = eval_a;
+    st->in.eval_b = eval_b;
+    st->in.n_eval = eval_a ? n_eval : 0;
     snprintf(st->t.device, sizeof(st->t.device), "cpu");
 #if CUZK_HAVE_CUDA
     cuzk_error kerr = {0};

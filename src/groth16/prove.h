@@ -57,6 +57,15 @@ int prove_prepare(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const u
                   const unsigned char *s, const cuzk_prove_options *opts, const atomic_int *cancel,
                   prove_state **out, cuzk_error *err);
 
+/* The same with a = A w and b = B w given (n_eval Montgomery Fr each, at
+ * most the domain; the rest taken as zero) instead of evaluated from the
+ * key's matrices: supraseal's ABI (src/abi/supraseal.c). eval_a and
+ * eval_b must outlive the state; the key may hold no matrices. */
+int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *eval_a,
+                            const unsigned char *eval_b, size_t n_eval, const unsigned char *r,
+                            const unsigned char *s, const cuzk_prove_options *opts, const atomic_int *cancel,
+                            prove_state **out, cuzk_error *err);
+
 /* How stage 2 runs a GPU-path proof that the engine's memory plan placed
  * (src/gpu/plan.c). Without one (NULL: cuzk_prove), the GPU is prepare's,
  * the key's copy goes up within the GPU's free memory, the MSMs run whole

@@ -4,7 +4,8 @@
  * Before including, define PROVE_C as the curve prefix (bls12_381, bn254).
  *
  * Phases (timed in core_prove_out.seconds):
- *   eval     a = A w, b = B w from the key's coefficient section, c = a o b
+ *   eval     a = A w, b = B w from the key's coefficient section (or as
+ *            given: core_prove_in.eval_a), c = a o b
  *   ntt      a, b, c to the odd coset of the 2n-domain; h = a b - c
  *   msm_*    A, B1 (G1), B2 (G2), C (private signals) and H; A, B1, B2 and
  *            C split the witness into 0 / 1 / other: the 1s are summed by
@@ -114,6 +115,69 @@ CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_
         return CUZK_ERR_FORMAT;
     }
     return CUZK_OK;
+}
+
+/* n Montgomery Fr values (blst's layout) to plain ones; the first not
+ * below r in *bad. */
+CUZK_INLINE int PV_(fr_from_mont_n)(unsigned char *out, const unsigned char *mont, size_t n, int threads,
+                                    size_t *bad)
+{
+    size_t first = SIZE_MAX;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; i++) {
+        PV_FR v;
+        memcpy(v.l, mont + 32 * i, 32);
+        if (!(PV_(fr_raw_is_canonical_mask)(v.l) & 1)) {
+#pragma omp critical
+            if (i < first)
+                first = i;
+            continue;
+        }
+        PV_(fr_to_raw)(v.l, &v);
+        memcpy(out + 32 * i, v.l, 32);
+    }
+    *bad = first;
+    return first == SIZE_MAX ? CUZK_OK : CUZK_ERR_NOT_CANONICAL;
+}
+
+/* n plain values below r to Montgomery form. */
+CUZK_INLINE void PV_(fr_to_mont_n)(unsigned char *out, const unsigned char *plain, size_t n, int threads)
+{
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; i++) {
+        PV_FR v;
+        limb_t l[4];
+        memcpy(l, plain + 32 * i, 32);
+        PV_(fr_from_raw)(&v, l);
+        memcpy(out + 32 * i, v.l, 32);
+    }
+}
+
+/* The first constraint k with a_k b_k != c_k (or a value not below r),
+ * else n. */
+CUZK_INLINE size_t PV_(first_unsatisfied)(const unsigned char *a, const unsigned char *b, const unsigned char *c,
+                                          size_t n, int threads)
+{
+    size_t first = n;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t k = 0; k < n; k++) {
+        PV_FR x, y, z;
+        memcpy(x.l, a + 32 * k, 32);
+        memcpy(y.l, b + 32 * k, 32);
+        memcpy(z.l, c + 32 * k, 32);
+        int ok = PV_(fr_raw_is_canonical_mask)(x.l) & PV_(fr_raw_is_canonical_mask)(y.l) &
+                 PV_(fr_raw_is_canonical_mask)(z.l) & 1;
+        if (ok) {
+            PV_(fr_mul)(&x, &x, &y);
+            ok = memcmp(x.l, z.l, sizeof(x.l)) == 0;
+        }
+        if (!ok) {
+#pragma omp critical
+            if (k < first)
+                first = k;
+        }
+    }
+    return first;
 }
 
 /* G1 MSM over the witness split: sum of the 1s plus Pippenger on the rest.
@@ -262,8 +326,11 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
     }
     omp_set_num_threads(threads);
 
-    /* eval */
-    if ((rc = PV_(eval_abc)(a, b, in, out, threads)) != CUZK_OK)
+    /* eval (or the evaluations given) */
+    if (in->eval_a) {
+        memcpy(a, in->eval_a, in->n_eval * sizeof(PV_FR));
+        memcpy(b, in->eval_b, in->n_eval * sizeof(PV_FR));
+    } else if ((rc = PV_(eval_abc)(a, b, in, out, threads)) != CUZK_OK)
         goto done;
 #pragma omp parallel for schedule(static) num_threads(ntt_threads(n))
     for (size_t i = 0; i < n; i++)

@@ -1,0 +1,762 @@
+/* supraseal-c2's C ABI (include/cuzk_supraseal.h) over cuzk's prover.
+ *
+ *   keys      create_SRS decodes a .params file into a key of points alone
+ *             (src/groth16/params_key.c); handles count references; a
+ *             process-wide cache of the 4 most recent shares them by path
+ *   calls     one call's circuits are checked against the key before any
+ *             work (sizes, densities, pointers), then proved by a few
+ *             workers, each taking the next circuit through the three
+ *             stages of src/groth16/prove.h: its assignment converted from
+ *             Montgomery form and its evaluations handed over (prepare),
+ *             the GPU's part in a place the memory plan grants (compute;
+ *             the GPU's compute lock serializes it, so one circuit's
+ *             conversion runs while another's MSMs do), the MSMs finished
+ *             and the proof checked with the pairing (finalize)
+ *   densities the key's A and B points are those of the variables the
+ *             densities set: the first call gives the key its lists (the
+ *             GPU's copy is made with them), later calls must bring the
+ *             same bits
+ * A failure never aborts: the first failing circuit's status and message
+ * come back in a RustError whose message the caller frees. */
+#include "../../include/cuzk_supraseal.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../include/cuzk.h"
+#include "../core.h"
+#include "../formats/zkey.h"
+#include "../gpu/residency.h"
+#include "../groth16/params_key.h"
+#include "../groth16/prove.h"
+#include "../util/error.h"
+#include "../util/util.h"
+
+_Static_assert(sizeof(cuzk_ss_assignment) == 17 * 8, "supraseal's Assignment is 17 fields of 8 bytes");
+_Static_assert(sizeof(groth16_proof) == 384, "supraseal's groth16_proof is 384 bytes");
+_Static_assert(sizeof(cuzk_ss_fr) == 32, "blst_fr is 32 bytes");
+_Static_assert(sizeof(SRS) == sizeof(void *), "supraseal's SRS is one pointer");
+
+/* ------------------------------------------------------------ errors */
+
+static RustError ok_result(void)
+{
+    return (RustError){0, NULL};
+}
+
+static RustError error_result(const cuzk_error *err)
+{
+    RustError r = {err->code ? err->code : CUZK_ERR_INTERNAL, strdup(err->message)};
+    return r;
+}
+
+static RustError fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static RustError fail(int code, const char *fmt, ...)
+{
+    cuzk_error err = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err.message, sizeof(err.message), fmt, ap);
+    va_end(ap);
+    err.code = code;
+    return error_result(&err);
+}
+
+static int cpu_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* ------------------------------------------------------------ keys */
+
+typedef struct ss_key {
+    atomic_int refs;
+    char path[4096];
+    struct cuzk_zkey *zk;
+    pthread_mutex_t lock; /* the densities */
+    int have_densities;
+    size_t n_inp, n_aux;
+    uint64_t *a_aux, *b_inp, *b_aux; /* the first call's bits, the unused ones of each last word cleared */
+} ss_key;
+
+/* The GPU memory plan every call's proofs go through (made at the first
+ * call that finds a GPU; it lives as long as the process). */
+static pthread_once_t plan_once = PTHREAD_ONCE_INIT;
+static gpu_plan *plan;
+static int plan_gpus;
+
+static void plan_init(void)
+{
+    int n = 0;
+    if (cuzk_gpu_count(&n) != CUZK_OK || n <= 0)
+        return;
+    if (n > RESIDENCY_MAX_GPUS)
+        n = RESIDENCY_MAX_GPUS;
+    cuzk_error err = {0};
+    if (gpu_plan_create(n, 0, 0, &plan, &err) == CUZK_OK)
+        plan_gpus = n;
+}
+
+static void key_unref(ss_key *k)
+{
+    if (!k || atomic_fetch_sub(&k->refs, 1) != 1)
+        return;
+    if (plan)
+        gpu_plan_forget(plan, k->zk);
+    cuzk_zkey_free(k->zk); /* its density lists too (owned[0], owned[1]) and its GPU copies */
+    pthread_mutex_destroy(&k->lock);
+    free(k->a_aux);
+    free(k->b_inp);
+    free(k->b_aux);
+    free(k);
+}
+
+/* The cache: most recently created first. */
+#define SS_CACHE 4
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static ss_key *cache[SS_CACHE];
+
+static ss_key *cache_find(const char *path)
+{
+    for (int i = 0; i < SS_CACHE; i++)
+        if (cache[i] && strcmp(cache[i]->path, path) == 0) {
+            ss_key *k = cache[i];
+            memmove(cache + 1, cache, (size_t)i * sizeof(cache[0]));
+            cache[0] = k;
+            atomic_fetch_add(&k->refs, 1);
+            return k;
+        }
+    return NULL;
+}
+
+RustError create_SRS(SRS *ret, const char *srs_path, bool use_cache)
+{
+    if (!ret)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "create_SRS: the SRS handle to fill is NULL");
+    ret->ptr = NULL;
+    if (!srs_path)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "create_SRS: the .params path is NULL");
+    if (strlen(srs_path) >= sizeof(((ss_key *)0)->path))
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "create_SRS: the .params path is %zu bytes long (at most %zu)",
+                    strlen(srs_path), sizeof(((ss_key *)0)->path) - 1);
+    if (use_cache) {
+        pthread_mutex_lock(&cache_lock);
+        ss_key *k = cache_find(srs_path);
+        pthread_mutex_unlock(&cache_lock);
+        if (k) {
+            ret->ptr = k;
+            return ok_result();
+        }
+    }
+    ss_key *k = calloc(1, sizeof(*k));
+    if (!k)
+        return fail(CUZK_ERR_NO_MEMORY, "create_SRS: out of memory");
+    cuzk_error err = {0};
+    int rc = params_srs_open(&k->zk, srs_path, cpu_threads(), &err);
+    if (rc != CUZK_OK) {
+        free(k);
+        return error_result(&err);
+    }
+    snprintf(k->path, sizeof(k->path), "%s", srs_path);
+    pthread_mutex_init(&k->lock, NULL);
+    atomic_init(&k->refs, 1);
+    if (use_cache) {
+        pthread_mutex_lock(&cache_lock);
+        ss_key *other = cache_find(srs_path); /* loaded meanwhile by another thread: share that one */
+        ss_key *evicted = NULL;
+        if (!other) {
+            evicted = cache[SS_CACHE - 1];
+            memmove(cache + 1, cache, (SS_CACHE - 1) * sizeof(cache[0]));
+            cache[0] = k;
+            atomic_fetch_add(&k->refs, 1); /* the cache's */
+        }
+        pthread_mutex_unlock(&cache_lock);
+        key_unref(evicted);
+        if (other) {
+            key_unref(k);
+            k = other;
+        }
+    }
+    ret->ptr = k;
+    return ok_result();
+}
+
+void evict_SRS(const SRS *ref)
+{
+    if (!ref || !ref->ptr)
+        return;
+    ss_key *gone = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < SS_CACHE; i++)
+        if (cache[i] == ref->ptr) {
+            gone = cache[i];
+            memmove(cache + i, cache + i + 1, (size_t)(SS_CACHE - 1 - i) * sizeof(cache[0]));
+            cache[SS_CACHE - 1] = NULL;
+            break;
+        }
+    pthread_mutex_unlock(&cache_lock);
+    key_unref(gone);
+}
+
+void drop_SRS(SRS *ref)
+{
+    if (!ref)
+        return;
+    key_unref(ref->ptr);
+    ref->ptr = NULL;
+}
+
+SRS clone_SRS(const SRS *rhs)
+{
+    SRS s = {NULL};
+    if (rhs && rhs->ptr) {
+        atomic_fetch_add(&((ss_key *)rhs->ptr)->refs, 1);
+        s.ptr = rhs->ptr;
+    }
+    return s;
+}
+
+void *create_gpu_mutex(void)
+{
+    pthread_mutex_t *m = malloc(sizeof(*m));
+    if (m && pthread_mutex_init(m, NULL) != 0) {
+        free(m);
+        m = NULL;
+    }
+    return m;
+}
+
+void destroy_gpu_mutex(void *mtx)
+{
+    if (!mtx)
+        return;
+    pthread_mutex_destroy(mtx);
+    free(mtx);
+}
+
+/* ------------------------------------------------------------ checks */
+
+static size_t popcount_bits(const uint64_t *v, size_t bits)
+{
+    size_t n = 0;
+    for (size_t w = 0; w < bits / 64; w++)
+        n += (size_t)__builtin_popcountll(v[w]);
+    if (bits % 64)
+        n += (size_t)__builtin_popcountll(v[bits / 64] & ((UINT64_C(1) << (bits % 64)) - 1));
+    return n;
+}
+
+static int bit_at(const uint64_t *v, size_t i)
+{
+    return (int)((v[i / 64] >> (i % 64)) & 1);
+}
+
+/* Whether two bit vectors agree below bits. */
+static int same_bits(const uint64_t *x, const uint64_t *y, size_t bits)
+{
+    if (x == y)
+        return 1;
+    if (memcmp(x, y, bits / 64 * 8) != 0)
+        return 0;
+    uint64_t mask = bits % 64 ? (UINT64_C(1) << (bits % 64)) - 1 : 0;
+    return !mask || ((x[bits / 64] ^ y[bits / 64]) & mask) == 0;
+}
+
+static uint64_t *copy_bits(const uint64_t *v, size_t bits)
+{
+    size_t words = (bits + 63) / 64;
+    uint64_t *c = calloc(words ? words : 1, 8);
+    if (c && words) {
+        memcpy(c, v, words * 8);
+        if (bits % 64)
+            c[words - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
+    }
+    return c;
+}
+
+/* One circuit's Assignment against the key: every count and pointer. */
+static int check_assignment(const ss_key *k, const cuzk_ss_assignment *p, size_t i, size_t n, cuzk_error *err)
+{
+    const struct cuzk_zkey *zk = k->zk;
+    const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
+    const char *name = zk->bf.name;
+#define BAD(...) cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, __VA_ARGS__)
+    if (p->inp_assignment_size != n_inp)
+        return BAD("circuit %zu of %zu: inp_assignment_size is %zu, but %s has %zu inputs (its IC vector, the constant "
+                   "one included)",
+                   i, n, p->inp_assignment_size, name, n_inp);
+    if (p->aux_assignment_size != n_aux)
+        return BAD("circuit %zu of %zu: aux_assignment_size is %zu, but %s has %zu aux variables (its L vector)", i, n,
+                   p->aux_assignment_size, name, n_aux);
+    if (p->a_aux_bit_len != n_aux || p->b_aux_bit_len != n_aux)
+        return BAD("circuit %zu of %zu: a_aux_bit_len %zu and b_aux_bit_len %zu must both be the aux variables' "
+                   "count, %zu",
+                   i, n, p->a_aux_bit_len, p->b_aux_bit_len, n_aux);
+    if (p->b_inp_bit_len != n_inp)
+        return BAD("circuit %zu of %zu: b_inp_bit_len is %zu, but there are %zu inputs", i, n, p->b_inp_bit_len, n_inp);
+    if (!p->inp_assignment_data || (n_aux && !p->aux_assignment_data))
+        return BAD("circuit %zu of %zu: the %s assignment is NULL", i, n, p->inp_assignment_data ? "aux" : "input");
+    if ((n_aux && (!p->a_aux_density || !p->b_aux_density)) || !p->b_inp_density)
+        return BAD("circuit %zu of %zu: a density vector is NULL", i, n);
+    if (p->abc_size > zk->domain_size)
+        return BAD("circuit %zu of %zu: abc_size is %zu, more than the domain of %s (%u: its H vector holds %u "
+                   "points)",
+                   i, n, p->abc_size, name, zk->domain_size, zk->n_h);
+    if (p->abc_size < n_inp)
+        return BAD("circuit %zu of %zu: abc_size is %zu, fewer than the %zu input constraints bellperson appends", i, n,
+                   p->abc_size, n_inp);
+    if (!p->a || !p->b)
+        return BAD("circuit %zu of %zu: the evaluation %s is NULL", i, n, p->a ? "b" : "a");
+    size_t pa = popcount_bits(p->a_aux_density, n_aux), pbi = popcount_bits(p->b_inp_density, n_inp),
+           pba = popcount_bits(p->b_aux_density, n_aux);
+    if (pa != p->a_aux_popcount || pbi != p->b_inp_popcount || pba != p->b_aux_popcount)
+        return BAD("circuit %zu of %zu: the popcounts given (a_aux %zu, b_inp %zu, b_aux %zu) are not the densities' "
+                   "(%zu, %zu, %zu)",
+                   i, n, p->a_aux_popcount, p->b_inp_popcount, p->b_aux_popcount, pa, pbi, pba);
+    if (n_inp + pa != zk->n_a)
+        return BAD("circuit %zu of %zu: the inputs and a_aux_popcount make %zu A variables, but %s's A vector holds "
+                   "%u points: is this its circuit?",
+                   i, n, n_inp + pa, name, zk->n_a);
+    if (pbi + pba != zk->n_b)
+        return BAD("circuit %zu of %zu: b_inp_popcount + b_aux_popcount make %zu B variables, but %s's B_G1 vector "
+                   "holds %u points: is this its circuit?",
+                   i, n, pbi + pba, name, zk->n_b);
+#undef BAD
+    return CUZK_OK;
+}
+
+/* The key's density lists: given now (the first call) or checked. */
+static int key_densities(ss_key *k, const cuzk_ss_assignment *p, cuzk_error *err)
+{
+    struct cuzk_zkey *zk = k->zk;
+    const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
+    int rc = CUZK_OK;
+    pthread_mutex_lock(&k->lock);
+    if (k->have_densities) {
+        if (!same_bits(k->a_aux, p->a_aux_density, n_aux) || !same_bits(k->b_inp, p->b_inp_density, n_inp) ||
+            !same_bits(k->b_aux, p->b_aux_density, n_aux))
+            rc = cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                "the densities differ from those %s was first proved with: a key serves one "
+                                "circuit, whose densities are fixed",
+                                zk->bf.name);
+        pthread_mutex_unlock(&k->lock);
+        return rc;
+    }
+    uint32_t *a_vars = malloc((size_t)zk->n_a * 4 + 4), *b_vars = malloc((size_t)zk->n_b * 4 + 4);
+    k->a_aux = copy_bits(p->a_aux_density, n_aux);
+    k->b_inp = copy_bits(p->b_inp_density, n_inp);
+    k->b_aux = copy_bits(p->b_aux_density, n_aux);
+    if (!a_vars || !b_vars || !k->a_aux || !k->b_inp || !k->b_aux) {
+        free(a_vars);
+        free(b_vars);
+        free(k->a_aux);
+        free(k->b_inp);
+        free(k->b_aux);
+        k->a_aux = k->b_inp = k->b_aux = NULL;
+        pthread_mutex_unlock(&k->lock);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for the density lists of %s", zk->bf.name);
+    }
+    /* A: every input, then the aux variables set; B: the inputs set, then
+     * the aux ones (bellperson's order of the points) */
+    size_t na = 0, nb = 0;
+    for (size_t v = 0; v < n_inp; v++) {
+        a_vars[na++] = (uint32_t)v;
+        if (bit_at(k->b_inp, v))
+            b_vars[nb++] = (uint32_t)v;
+    }
+    for (size_t v = 0; v < n_aux; v++) {
+        if (bit_at(k->a_aux, v))
+            a_vars[na++] = (uint32_t)(n_inp + v);
+        if (bit_at(k->b_aux, v))
+            b_vars[nb++] = (uint32_t)(n_inp + v);
+    }
+    zk->owned[0] = a_vars;
+    zk->owned[1] = b_vars;
+    zk->a_vars = a_vars;
+    zk->b_vars = b_vars;
+    k->n_inp = n_inp;
+    k->n_aux = n_aux;
+    k->have_densities = 1;
+    pthread_mutex_unlock(&k->lock);
+    return CUZK_OK;
+}
+
+/* ------------------------------------------------------------ calls */
+
+typedef struct ss_circuit {
+    unsigned char r[32], s[32]; /* plain */
+    unsigned char *witness;     /* plain, n_vars values: the inputs, then the aux assignment */
+    struct cuzk_wtns w;
+    prove_state *st;
+    groth16_proof proof;
+} ss_circuit;
+
+typedef struct ss_batch {
+    ss_key *key; /* a reference held for the call */
+    const cuzk_ss_assignment *provers;
+    size_t n;
+    ss_circuit *c;
+    pthread_mutex_t *gpu_mtx;
+    int gpu_index; /* -1: spread over the plan's GPUs */
+    atomic_size_t next;
+    atomic_int cancel;
+    pthread_t *workers;
+    int n_workers, started;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t past_gpu; /* circuits whose GPU part is done (or failed) */
+    int rc;          /* the first failure */
+    size_t failed;
+    cuzk_error err;
+} ss_batch;
+
+static void batch_fail(ss_batch *b, size_t i, const cuzk_error *err)
+{
+    pthread_mutex_lock(&b->lock);
+    if (b->rc == CUZK_OK || i < b->failed) {
+        b->rc = err->code ? err->code : CUZK_ERR_INTERNAL;
+        b->failed = i;
+        b->err = *err;
+        if (i != SIZE_MAX)
+            snprintf(b->err.message, sizeof(b->err.message), "circuit %zu of %zu: %.440s", i, b->n, err->message);
+    }
+    pthread_mutex_unlock(&b->lock);
+    atomic_store(&b->cancel, 1);
+}
+
+static void batch_past_gpu(ss_batch *b)
+{
+    pthread_mutex_lock(&b->lock);
+    b->past_gpu++;
+    pthread_cond_broadcast(&b->cond);
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Stage 1: the assignment in plain form, r and s, the prover's state. */
+static int circuit_prepare(ss_batch *b, size_t i, cuzk_error *err)
+{
+    const struct cuzk_zkey *zk = b->key->zk;
+    const cuzk_ss_assignment *p = &b->provers[i];
+    ss_circuit *c = &b->c[i];
+    const struct cuzk_core_ops *core = cuzk_core();
+    const size_t nv = zk->n_vars, n_inp = p->inp_assignment_size;
+    int threads = cpu_threads();
+    c->w.n_witness = (uint32_t)nv;
+    if (!(c->witness = malloc(nv * 32)))
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for the assignment (%zu values)", nv);
+    size_t bad;
+    if (core->fr_from_mont(zk->curve->id, c->witness, (const unsigned char *)p->inp_assignment_data, n_inp, 1,
+                           &bad) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL, "input %zu is not below r", bad);
+    if (core->fr_from_mont(zk->curve->id, c->witness + 32 * n_inp, (const unsigned char *)p->aux_assignment_data,
+                           nv - n_inp, threads, &bad) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL, "aux value %zu is not below r", bad);
+    static const unsigned char one[32] = {1};
+    if (memcmp(c->witness, one, 32) != 0)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "input 0 must be the constant one (Montgomery form, as blst_fr holds it)");
+    c->w.curve = zk->curve;
+    c->w.values = c->witness;
+    snprintf(c->w.bf.name, sizeof(c->w.bf.name), "circuit %zu's assignment", i);
+    cuzk_prove_options opts = {0};
+    opts.device = b->gpu_index >= 0 ? CUZK_DEVICE_GPU : CUZK_DEVICE_AUTO;
+    opts.gpu = b->gpu_index >= 0 ? b->gpu_index : (plan_gpus ? (int)(i % (size_t)plan_gpus) : 0);
+    return prove_prepare_evaluated(zk, &c->w, (const unsigned char *)p->a, (const unsigned char *)p->b, p->abc_size,
+                                   c->r, c->s, &opts, &b->cancel, &c->st, err);
+}
+
+/* Stage 2: the GPU's part where the plan grants room (or the whole proof
+ * on the CPU). */
+static int circuit_compute(ss_batch *b, size_t i, cuzk_error *err)
+{
+    ss_circuit *c = &b->c[i];
+    int g = prove_state_gpu(c->st);
+    if (g < 0 || !plan)
+        return prove_compute(c->st, NULL, err);
+    gpu_plan_hold h = {0};
+    int rc = gpu_plan_begin(plan, g, b->key->zk, 1, &b->cancel, b->gpu_index >= 0, &h, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (h.to_cpu)
+        prove_route_cpu(c->st, h.note);
+    prove_gpu_grant grant = {.gpu = g, .with_matrices = 0, .stage = 0, .msm_chunk = h.msm_chunk};
+    if (b->gpu_mtx)
+        pthread_mutex_lock(b->gpu_mtx);
+    rc = prove_compute(c->st, h.to_cpu ? NULL : &grant, err);
+    if (b->gpu_mtx)
+        pthread_mutex_unlock(b->gpu_mtx);
+    gpu_plan_end(plan, &h, prove_state_gpu(c->st) >= 0, 0);
+    return rc;
+}
+
+/* Stage 3: the MSMs finished, the pairing check, the proof in blst's layout
+ * (the library's points are: Montgomery coordinates, c0 first, infinity
+ * all zero). A proof that fails its check is explained from a, b, c. */
+static int circuit_finalize(ss_batch *b, size_t i, cuzk_error *err)
+{
+    ss_circuit *c = &b->c[i];
+    const cuzk_ss_assignment *p = &b->provers[i];
+    int rc = prove_finalize(c->st, NULL, NULL, err);
+    if (rc == CUZK_ERR_INTERNAL && p->c) {
+        size_t k = cuzk_core()->groth16_first_unsatisfied(CUZK_CURVE_BLS12_381, (const unsigned char *)p->a,
+                                                          (const unsigned char *)p->b, (const unsigned char *)p->c,
+                                                          p->abc_size, cpu_threads());
+        if (k < p->abc_size)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                                  "the assignment does not satisfy the circuit: a * b != c at constraint %zu (or a "
+                                  "value there is not below r); the proof failed its pairing check",
+                                  k);
+        return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                              "the proof failed its pairing check although a * b = c at every constraint: are the "
+                              "evaluations, densities and key of one circuit?");
+    }
+    if (rc != CUZK_OK)
+        return rc;
+    const core_prove_out *o = prove_state_out(c->st);
+    memcpy(&c->proof.a, o->a, sizeof(c->proof.a));
+    memcpy(&c->proof.b, o->b, sizeof(c->proof.b));
+    memcpy(&c->proof.c, o->c, sizeof(c->proof.c));
+    return CUZK_OK;
+}
+
+static void circuit_release(ss_circuit *c)
+{
+    prove_state_free(c->st);
+    c->st = NULL;
+    if (c->witness)
+        cuzk_memzero(c->witness, (size_t)c->w.n_witness * 32);
+    free(c->witness);
+    c->witness = NULL;
+}
+
+static void *batch_worker(void *arg)
+{
+    ss_batch *b = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&b->next, 1);
+        if (i >= b->n)
+            break;
+        cuzk_error err = {0};
+        int rc = atomic_load(&b->cancel) ? CUZK_ERR_CANCELLED : circuit_prepare(b, i, &err);
+        if (rc == CUZK_OK)
+            rc = circuit_compute(b, i, &err);
+        batch_past_gpu(b);
+        if (rc == CUZK_OK)
+            rc = circuit_finalize(b, i, &err);
+        if (rc != CUZK_OK && rc != CUZK_ERR_CANCELLED) {
+            err.code = rc;
+            batch_fail(b, i, &err);
+        }
+        circuit_release(&b->c[i]);
+    }
+    return NULL;
+}
+
+static void batch_free(ss_batch *b)
+{
+    if (!b)
+        return;
+    if (b->c) {
+        for (size_t i = 0; i < b->n; i++)
+            circuit_release(&b->c[i]);
+        cuzk_memzero(b->c, b->n * sizeof(*b->c));
+    }
+    free(b->c);
+    free(b->workers);
+    pthread_mutex_destroy(&b->lock);
+    pthread_cond_destroy(&b->cond);
+    key_unref(b->key);
+    free(b);
+}
+
+static void batch_join(ss_batch *b)
+{
+    for (int t = 0; t < b->started; t++)
+        pthread_join(b->workers[t], NULL);
+    b->started = 0;
+}
+
+/* Checks the call, then starts its workers and waits for the GPU's part of
+ * every circuit. */
+static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circuits, const cuzk_ss_fr r_s[],
+                             const cuzk_ss_fr s_s[], SRS *srs, void *gpu_mtx, int gpu_index, ss_batch **out)
+{
+    *out = NULL;
+    if (!srs || !srs->ptr)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "the SRS handle is NULL (create_SRS failed or it was dropped)");
+    if (!provers || !r_s || !s_s)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "%s is NULL", !provers ? "provers" : !r_s ? "r_s" : "s_s");
+    if (num_circuits == 0)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "num_circuits is 0: nothing to prove");
+    if (num_circuits > SIZE_MAX / sizeof(ss_circuit))
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "num_circuits is %zu: too many", num_circuits);
+    ss_key *k = srs->ptr;
+    cuzk_error err = {0};
+    for (size_t i = 0; i < num_circuits; i++)
+        if (check_assignment(k, &provers[i], i, num_circuits, &err) != CUZK_OK)
+            return error_result(&err);
+    pthread_once(&plan_once, plan_init);
+    if (gpu_index < -1 || (gpu_index >= 0 && gpu_index >= plan_gpus))
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "gpu_index %d: no such GPU (this machine has %d; -1 spreads the "
+                    "circuits over them)", gpu_index, plan_gpus);
+    if (key_densities(k, &provers[0], &err) != CUZK_OK)
+        return error_result(&err);
+    const size_t n_inp = (size_t)k->zk->n_public + 1, n_aux = (size_t)k->zk->n_vars - n_inp;
+    for (size_t i = 1; i < num_circuits; i++)
+        if (!same_bits(provers[i].a_aux_density, provers[0].a_aux_density, n_aux) ||
+            !same_bits(provers[i].b_inp_density, provers[0].b_inp_density, n_inp) ||
+            !same_bits(provers[i].b_aux_density, provers[0].b_aux_density, n_aux))
+            return fail(CUZK_ERR_INVALID_ARGUMENT,
+                        "circuit %zu of %zu: its densities differ from circuit 0's (one key, one circuit)", i,
+                        num_circuits);
+    ss_batch *b = calloc(1, sizeof(*b));
+    if (!b)
+        return fail(CUZK_ERR_NO_MEMORY, "out of memory");
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->cond, NULL);
+    atomic_fetch_add(&k->refs, 1);
+    b->key = k;
+    b->provers = provers;
+    b->n = num_circuits;
+    b->gpu_mtx = gpu_mtx;
+    b->gpu_index = gpu_index;
+    atomic_init(&b->next, 0);
+    atomic_init(&b->cancel, 0);
+    /* two workers a GPU: one circuit's conversion beside another's MSMs;
+     * one on the CPU alone (its proofs use every core) */
+    int gpus = gpu_index >= 0 ? 1 : plan_gpus;
+    b->n_workers = gpus ? gpus + 1 : 1;
+    if ((size_t)b->n_workers > num_circuits)
+        b->n_workers = (int)num_circuits;
+    b->c = calloc(num_circuits, sizeof(*b->c));
+    b->workers = calloc((size_t)b->n_workers, sizeof(pthread_t));
+    if (!b->c || !b->workers) {
+        batch_free(b);
+        return fail(CUZK_ERR_NO_MEMORY, "out of memory for %zu circuits", num_circuits);
+    }
+    const struct cuzk_core_ops *core = cuzk_core();
+    for (size_t i = 0; i < num_circuits; i++) {
+        size_t bad;
+        if (core->fr_from_mont(CUZK_CURVE_BLS12_381, b->c[i].r, (const unsigned char *)&r_s[i], 1, 1, &bad) !=
+                CUZK_OK ||
+            core->fr_from_mont(CUZK_CURVE_BLS12_381, b->c[i].s, (const unsigned char *)&s_s[i], 1, 1, &bad) !=
+                CUZK_OK) {
+            batch_free(b);
+            return fail(CUZK_ERR_NOT_CANONICAL, "circuit %zu of %zu: r_s[%zu] or s_s[%zu] is not below r", i,
+                        num_circuits, i, i);
+        }
+    }
+    for (int t = 0; t < b->n_workers; t++) {
+        if (pthread_create(&b->workers[t], NULL, batch_worker, b) != 0) {
+            cuzk_error e = {0};
+            cuzk_error_set(&e, CUZK_ERR_NO_MEMORY, "cannot start a worker thread");
+            batch_fail(b, SIZE_MAX, &e);
+            break;
+        }
+        b->started++;
+    }
+    if (b->started == 0) {
+        batch_free(b);
+        return fail(CUZK_ERR_NO_MEMORY, "cannot start a worker thread");
+    }
+    pthread_mutex_lock(&b->lock);
+    while (b->past_gpu < num_circuits) /* a failure cancels the rest: they pass at once */
+        pthread_cond_wait(&b->cond, &b->lock);
+    int rc = b->rc;
+    pthread_mutex_unlock(&b->lock);
+    if (rc != CUZK_OK) {
+        batch_join(b);
+        RustError r = error_result(&b->err);
+        batch_free(b);
+        return r;
+    }
+    *out = b;
+    return ok_result();
+}
+
+static RustError batch_finish(ss_batch *b, groth16_proof proofs[])
+{
+    batch_join(b);
+    RustError r = ok_result();
+    if (b->rc != CUZK_OK)
+        r = error_result(&b->err);
+    else
+        for (size_t i = 0; i < b->n; i++)
+            proofs[i] = b->c[i].proof;
+    batch_free(b);
+    return r;
+}
+
+RustError generate_groth16_proofs_start_c(const cuzk_ss_assignment provers[], size_t num_circuits,
+                                          const cuzk_ss_fr r_s[], const cuzk_ss_fr s_s[], SRS *srs, void *gpu_mtx,
+                                          int gpu_index, void **pending_out)
+{
+    if (!pending_out)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "pending_out is NULL");
+    *pending_out = NULL;
+    ss_batch *b = NULL;
+    RustError r = batch_start(provers, num_circuits, r_s, s_s, srs, gpu_mtx, gpu_index, &b);
+    *pending_out = b;
+    return r;
+}
+
+RustError finalize_groth16_proof_c(void *pending, groth16_proof proofs[])
+{
+    if (!pending)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "the pending proof is NULL");
+    if (!proofs) {
+        destroy_pending_proof(pending);
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "proofs is NULL (the pending proof was freed)");
+    }
+    return batch_finish(pending, proofs);
+}
+
+void destroy_pending_proof(void *pending)
+{
+    ss_batch *b = pending;
+    if (!b)
+        return;
+    atomic_store(&b->cancel, 1);
+    batch_join(b);
+    batch_free(b);
+}
+
+static RustError prove_all(const cuzk_ss_assignment provers[], size_t num_circuits, const cuzk_ss_fr r_s[],
+                           const cuzk_ss_fr s_s[], groth16_proof proofs[], SRS *srs, void *gpu_mtx, int gpu_index)
+{
+    if (!proofs)
+        return fail(CUZK_ERR_INVALID_ARGUMENT, "proofs is NULL");
+    ss_batch *b = NULL;
+    RustError r = batch_start(provers, num_circuits, r_s, s_s, srs, gpu_mtx, gpu_index, &b);
+    if (r.code != 0)
+        return r;
+    return batch_finish(b, proofs);
+}
+
+RustError generate_groth16_proofs_gpu_c(const cuzk_ss_assignment provers[], size_t num_circuits,
+                                        const cuzk_ss_fr r_s[], const cuzk_ss_fr s_s[], groth16_proof proofs[],
+                                        SRS *srs, void *gpu_mtx, int gpu_index)
+{
+    return prove_all(provers, num_circuits, r_s, s_s, proofs, srs, gpu_mtx, gpu_index);
+}
+
+#ifdef CUZK_SUPRASEAL_CURIO
+RustError generate_groth16_proofs_c(const cuzk_ss_assignment provers[], size_t num_circuits, const cuzk_ss_fr r_s[],
+                                    const cuzk_ss_fr s_s[], groth16_proof proofs[], SRS *srs, void *gpu_mtx,
+                                    int gpu_index)
+{
+    return prove_all(provers, num_circuits, r_s, s_s, proofs, srs, gpu_mtx, gpu_index);
+}
+#else
+RustError generate_groth16_proofs_c(const cuzk_ss_assignment provers[], size_t num_circuits, const cuzk_ss_fr r_s[],
+                                    const cuzk_ss_fr s_s[], groth16_proof proofs[], SRS *srs)
+{
+    return prove_all(provers, num_circuits, r_s, s_s, proofs, srs, NULL, -1);
+}
+#endif
