@@ -138,13 +138,18 @@ static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
         return CUZK_OK;
     }
     size_t n = zk->domain_size, nv = zk->n_vars;
+    /* a bellperson key's splits are the GPU's (over its gathered A and B
+     * scalars): no host lists */
+    const int lists = !st->in.a_vars;
     st->a = calloc(n, 32);
     st->b = calloc(n, 32);
-    st->ones = malloc(nv * 4);
-    st->tail = malloc(nv * 4);
-    st->ones_c = malloc(nv * 4);
-    st->tail_c = malloc(nv * 4);
-    if (!st->a || !st->b || !st->ones || !st->tail || !st->ones_c || !st->tail_c)
+    if (lists) {
+        st->ones = malloc(nv * 4);
+        st->tail = malloc(nv * 4);
+        st->ones_c = malloc(nv * 4);
+        st->tail_c = malloc(nv * 4);
+    }
+    if (!st->a || !st->b || (lists && (!st->ones || !st->tail || !st->ones_c || !st->tail_c)))
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory proving with %s (domain %u)", zk->bf.name,
                               zk->domain_size);
     double t0 = cuzk_now();
@@ -156,7 +161,7 @@ static int prepare_gpu_inputs(prove_state *st, cuzk_error *err)
     cuzk_gpu_prove_in *g = &st->gin;
     *g = (cuzk_gpu_prove_in){.a = st->a, .b = st->b, .witness = st->in.witness, .ones = st->ones,
                              .tail = st->tail, .ones_c = st->ones_c, .tail_c = st->tail_c};
-    if (!st->in.a_vars) /* a bellperson key's splits are the GPU's (over its gathered A and B scalars) */
+    if (lists)
         st->core->groth16_classify_var(&st->in, st->ones, &g->n_ones, st->tail, &g->n_tail, st->ones_c,
                                        &g->n_ones_c, st->tail_c, &g->n_tail_c);
     st->out.n_ones = g->n_ones;
