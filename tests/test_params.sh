@@ -2,7 +2,8 @@
 # bellperson .params files (src/formats/params.c) against @noble/curves:
 # a file of noble's points is read, every point passes `cuzk info --check`
 # and `cuzk zkey export-vk` writes noble's points; one planted fault (a point off the curve, outside the
-# subgroup, at infinity) is named with its vector and index; truncations
+# subgroup, at infinity, a vector of the other group's points) is named
+# with its vector and index; truncations
 # at every vector boundary and inside a point, a count past the end and
 # trailing bytes are refused with exit 2 and a message; cuzk setup
 # --format params writes keys that check and share the zkey's
@@ -65,6 +66,17 @@ expect 2 "1 bytes after the last vector" info "$tmp/long.params"
 cp "$tmp/good.params" "$tmp/count.params"
 printf '\377\377\377\377' | dd of="$tmp/count.params" bs=1 seek=864 conv=notrunc 2>/dev/null
 expect 2 "the IC vector declares 4294967295 points" info "$tmp/count.params"
+# a vector of the wrong group: B_G2's bytes are G1 points (H's), L's are halves of G2 points (B_G2's)
+"$node" -e '
+const fs = require("fs"); const [src, g2bad, g1bad] = process.argv.slice(1);
+const f = fs.readFileSync(src); let pos = 864; const at = [];
+for (let v = 0; v < 6; v++) { const n = f.readUInt32BE(pos); at.push([pos + 4, n]); pos += 4 + n * (v === 5 ? 192 : 96); }
+const [h, nh] = at[1], [l, nl] = at[2], [b2, nb2] = at[5];
+const a = Buffer.from(f); f.copy(a, b2, h, h + Math.min(nh * 96, nb2 * 192)); fs.writeFileSync(g2bad, a);
+const b = Buffer.from(f); f.copy(b, l, b2, b2 + Math.min(nb2 * 192, nl * 96)); fs.writeFileSync(g1bad, b);
+' "$tmp/good.params" "$tmp/g2bad.params" "$tmp/g1bad.params" || fail "node: the wrong-group files"
+expect 2 "the B_G2 vector: point 0 of 3" info "$tmp/g2bad.params" --check
+expect 2 "the L vector: point 0 of 5" info "$tmp/g1bad.params" --check
 expect 2 "applies to keys" info "$vec/../fixtures/bn128/tiny.wtns" --check
 expect 2 "neither a .zkey nor a bellperson .params key" zkey export-vk "$tmp/cut.params" "$tmp/x.json"
 [ ! -e "$tmp/x.json" ] || fail "export-vk of a broken file left an output"
