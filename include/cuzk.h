@@ -430,6 +430,37 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_circuit_sha256_chain(const char *r1cs_
                                                                const cuzk_circuit_options *opts,
                                                                cuzk_circuit_info *info, cuzk_error *err);
 
+/* The 32 GiB-sector PoRep partition's shape (the defaults): constraints,
+ * partitions, and the most constraints porep-shape writes as a .r1cs. */
+#define CUZK_POREP_CONSTRAINTS 130278869ull
+#define CUZK_POREP_PARTITIONS 10u
+#define CUZK_POREP_R1CS_MAX (1ull << 24)
+
+typedef struct cuzk_porep_shape_options {
+    unsigned long long constraints; /* 0: CUZK_POREP_CONSTRAINTS */
+    unsigned partitions;            /* 0: CUZK_POREP_PARTITIONS */
+    unsigned long long seed;        /* picks the witnesses (the circuit is the same for every seed) */
+    cuzk_progress_fn progress;      /* may be NULL */
+    void *progress_ctx;
+} cuzk_porep_shape_options;
+
+typedef struct cuzk_porep_shape_info {
+    unsigned long long constraints, wires, n_public, aux, partitions;
+    unsigned long long nonzeros[3];       /* of A, B, C */
+    unsigned long long aux_in_a, aux_in_b; /* aux variables in some A, in some B */
+    unsigned long long witness_binary, witness_values; /* aux values in {0, 1}, of all, over every partition */
+} cuzk_porep_shape_info;
+
+/* A satisfied BLS12-381 circuit with the shape of a PoRep partition
+ * (src/circuit/porep_shape.c: 327 public inputs, an aux variable a
+ * constraint, A/B/C nonzeros, A and B densities and the witness's 0/1
+ * share in the PoRep's proportions) and the witnesses of P partitions:
+ * out_dir/circuit.r1cs and out_dir/partition_K.wtns (the directory is made
+ * if missing). BLS12-381 only; up to CUZK_POREP_R1CS_MAX constraints. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_circuit_porep_shape(const char *out_dir,
+                                                              const cuzk_porep_shape_options *opts,
+                                                              cuzk_porep_shape_info *info, cuzk_error *err);
+
 /* Whether JSON input (verify) is built in. */
 CUZK_API int cuzk_has_json(void);
 

@@ -43,20 +43,28 @@ void cuzk_wtns_get_info(const cuzk_wtns *w, cuzk_wtns_info *info)
     info->n_witness = w->n_witness;
 }
 
-int wtns_write(const char *path, const curve_desc *curve, const unsigned char *values, uint32_t n, cuzk_error *err)
+int wtns_writer_open(binwriter *w, const char *path, const curve_desc *curve, uint32_t n, cuzk_error *err)
 {
-    binwriter w;
-    int rc = binwriter_open(&w, path, "wtns", 2, 2, err);
+    int rc = binwriter_open(w, path, "wtns", 2, 2, err);
     if (rc != CUZK_OK)
         return rc;
     unsigned char prime[32];
     curve_prime_bytes(prime, curve->r, 32);
-    binwriter_section_begin(&w, 1);
-    binwriter_u32(&w, 32);
-    binwriter_write(&w, prime, 32);
-    binwriter_u32(&w, n);
-    binwriter_section_end(&w);
-    binwriter_section_begin(&w, 2);
+    binwriter_section_begin(w, 1);
+    binwriter_u32(w, 32);
+    binwriter_write(w, prime, 32);
+    binwriter_u32(w, n);
+    binwriter_section_end(w);
+    binwriter_section_begin(w, 2);
+    return CUZK_OK;
+}
+
+int wtns_write(const char *path, const curve_desc *curve, const unsigned char *values, uint32_t n, cuzk_error *err)
+{
+    binwriter w;
+    int rc = wtns_writer_open(&w, path, curve, n, err);
+    if (rc != CUZK_OK)
+        return rc;
     binwriter_write(&w, values, (size_t)n * 32);
     binwriter_section_end(&w);
     return binwriter_commit(&w, err);

@@ -4,6 +4,7 @@
 #define CUZK_FORMATS_WTNS_H
 
 #include "binfile.h"
+#include "binwriter.h"
 #include "../ec/curve_desc.h"
 
 struct cuzk_wtns {
@@ -21,5 +22,9 @@ int cuzk_wtns_open_progress(struct cuzk_wtns **out, const char *path, const prog
  * each below the curve's r. Atomic: the file appears complete or not at all. */
 int wtns_write(const char *path, const curve_desc *curve, const unsigned char *values, uint32_t n,
                cuzk_error *err);
+/* The same as a stream: the header written and the values' section begun;
+ * write the n values (binwriter_write), then binwriter_section_end and
+ * binwriter_commit (or binwriter_abort). */
+int wtns_writer_open(binwriter *w, const char *path, const curve_desc *curve, uint32_t n, cuzk_error *err);
 
 #endif

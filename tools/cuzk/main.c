@@ -471,11 +471,72 @@ static int info_params(const char *path, int check, int threads)
     return rc;
 }
 
+/* cuzk circuit porep-shape OUT_DIR [--constraints N] [--partitions P] [--seed S] */
+static int cmd_circuit_porep(int argc, char **argv)
+{
+    const char *dir = NULL;
+    unsigned long long v;
+    cuzk_porep_shape_options o = {.seed = 1};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--constraints") || !strcmp(a, "--seed") || !strcmp(a, "--partitions")) {
+            if (i + 1 >= argc)
+                return fail("%s needs a value", a);
+            const char *val = argv[++i];
+            if (!strcmp(a, "--constraints")) {
+                if (parse_size(a, val, CUZK_POREP_CONSTRAINTS, &o.constraints))
+                    return 2;
+                if (!o.constraints)
+                    return fail("--constraints expects at least 1024, got 0");
+            } else if (!strcmp(a, "--seed")) {
+                if (parse_size(a, val, ~0ull - 1, &o.seed))
+                    return 2;
+            } else {
+                if (parse_size(a, val, 1000, &v))
+                    return 2;
+                if (!v)
+                    return fail("--partitions expects 1 to 1000, got 0");
+                o.partitions = (unsigned)v;
+            }
+        } else if (a[0] == '-' && a[1])
+            return fail("circuit porep-shape: unknown option '%s'", a);
+        else if (dir)
+            return fail("circuit porep-shape takes one directory; '%s' is a second", a);
+        else
+            dir = a;
+    }
+    if (!dir)
+        return fail("circuit porep-shape needs OUT_DIR (it gets circuit.r1cs and partition_K.wtns)");
+    progress_state ps = progress_start("circuit");
+    o.progress = print_progress;
+    o.progress_ctx = &ps;
+    cuzk_error err = {0};
+    cuzk_porep_shape_info in;
+    double t0 = cuzk_now();
+    int rc = cuzk_circuit_porep_shape(dir, &o, &in, &err);
+    progress_done(&ps);
+    if (rc != CUZK_OK)
+        return fail_err(&err);
+    double n = (double)in.constraints;
+    printf("constraints: %llu (%llu public inputs, %llu aux variables), %llu partitions in %s\n", in.constraints,
+           in.n_public, in.aux, in.partitions, dir);
+    printf("nonzeros per constraint: A %.3f, B %.3f, C %.3f (A %llu, B %llu, C %llu)\n", (double)in.nonzeros[0] / n,
+           (double)in.nonzeros[1] / n, (double)in.nonzeros[2] / n, in.nonzeros[0], in.nonzeros[1], in.nonzeros[2]);
+    printf("aux variables in A: %.2f%%, in B: %.2f%%\n", 100.0 * (double)in.aux_in_a / (double)in.aux,
+           100.0 * (double)in.aux_in_b / (double)in.aux);
+    printf("aux values in {0,1}: %.3f%% (%llu of %llu)\n",
+           100.0 * (double)in.witness_binary / (double)in.witness_values, in.witness_binary, in.witness_values);
+    printf("time: %.2f s\n", cuzk_now() - t0);
+    return 0;
+}
+
 static int cmd_circuit(int argc, char **argv)
 {
+    if (argc >= 1 && !strcmp(argv[0], "porep-shape"))
+        return cmd_circuit_porep(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "sha256-chain") != 0)
-        return fail("circuit: the generator is sha256-chain (cuzk circuit sha256-chain <out.r1cs> <out.wtns> "
-                    "--constraints N), got '%s'",
+        return fail("circuit: the generators are sha256-chain (cuzk circuit sha256-chain <out.r1cs> <out.wtns> "
+                    "--constraints N) and porep-shape (cuzk circuit porep-shape OUT_DIR), got '%s'",
                     argc ? argv[0] : "");
     const char *paths[2];
     int npaths = 0, have_n = 0;
@@ -617,6 +678,7 @@ static const command commands[] = {
      "             writes a bellperson .params key instead (BLS12-381; docs/filecoin.md)\n"},
     {"circuit", cmd_circuit, 0,
      "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
+     "  circuit porep-shape OUT_DIR [--constraints N] [--partitions P] [--seed S]\n"
      "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
      "             a satisfied test circuit of about N constraints (an integer or 2^k):\n"
      "             SHA-256 of a message from the seed (default 1), about 27,000\n"

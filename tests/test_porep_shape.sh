@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# cuzk circuit porep-shape (src/circuit/porep_shape.c): a circuit in the
+# PoRep partition's proportions and the witnesses of several partitions.
+# snarkjs checks each witness against the circuit (wtns check) and
+# verifies each partition's proof from a .params key through the exported
+# vk; the reported proportions are the PoRep's; the circuit does not
+# depend on the seed, the witnesses do; bad options exit 2 with a message.
+# Usage: test_porep_shape.sh CUZK NODE
+set -u
+cuzk=$1 node=$2
+here=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+snarkjs=$here/snarkjs/node_modules/snarkjs/cli.js
+if [ ! -x "$node" ] || [ ! -f "$snarkjs" ]; then
+  [ -z "${CI:-}" ] || fail "snarkjs is missing (cd tests/snarkjs && npm ci)"
+  echo "SKIP: snarkjs missing"; exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+expect() { # expect CODE PATTERN ARGS...
+  local want=$1 pat=$2; shift 2
+  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  [ "$got" = "$want" ] || fail "cuzk $* exited $got, want $want: $(cat "$tmp/err")"
+  [ -z "$pat" ] || grep -q -- "$pat" "$tmp/err" "$tmp/out" || fail "cuzk $*: no '$pat' in: $(cat "$tmp/err" "$tmp/out")"
+}
+sj() { # sj PATTERN ARGS...: snarkjs ARGS succeeds and says PATTERN
+  local pat=$1; shift
+  "$node" "$snarkjs" "$@" >"$tmp/sj" 2>&1 || fail "snarkjs $*: $(cat "$tmp/sj")"
+  grep -q "$pat" "$tmp/sj" || fail "snarkjs $*: no '$pat' in: $(cat "$tmp/sj")"
+}
+
+expect 0 "" circuit porep-shape "$tmp/c" --constraints 2^14 --partitions 3 --seed 5 -q
+cp "$tmp/out" "$tmp/stats"
+grep -q "^constraints: 16384 (327 public inputs, 16384 aux variables), 3 partitions" "$tmp/stats" || fail "$(cat "$tmp/stats")"
+# the PoRep's proportions: A 2.375, B 1.000, C 2.170 nonzeros a constraint; 99.7 % / 25.4 % of aux in A / B; >= 99 % bits
+awk '/^nonzeros/ { a = $5 + 0; b = $7 + 0; c = $9 + 0; ok = a > 2.30 && a < 2.45 && b == 1 && c > 2.15 && c < 2.19 }
+     /^aux variables in A/ { pa = $5 + 0; pb = $8 + 0; ok2 = pa >= 99.5 && pb > 25.0 && pb < 25.8 }
+     /^aux values in/ { ok3 = $5 + 0 >= 99.0 }
+     END { exit !(ok && ok2 && ok3) }' "$tmp/stats" || fail "proportions: $(cat "$tmp/stats")"
+for p in 0 1 2; do [ -s "$tmp/c/partition_$p.wtns" ] || fail "no partition_$p.wtns"; done
+cmp -s "$tmp/c/partition_0.wtns" "$tmp/c/partition_1.wtns" && fail "partitions 0 and 1 have one witness"
+# the circuit is the seed's no more than the witness is the structure's
+expect 0 "" circuit porep-shape "$tmp/d" --constraints 2^14 --partitions 1 --seed 6 -q
+cmp -s "$tmp/c/circuit.r1cs" "$tmp/d/circuit.r1cs" || fail "the seed changed the circuit"
+cmp -s "$tmp/c/partition_0.wtns" "$tmp/d/partition_0.wtns" && fail "another seed, the same witness"
+expect 0 "" circuit porep-shape "$tmp/e" --constraints 2^14 --partitions 1 --seed 5 -q
+cmp -s "$tmp/c/partition_0.wtns" "$tmp/e/partition_0.wtns" || fail "the same seed, another witness"
+
+# snarkjs: every witness satisfies the circuit; every partition's proof verifies
+expect 0 "" setup "$tmp/c/circuit.r1cs" "$tmp/c/k.params" --format params -q
+expect 0 "" zkey export-vk "$tmp/c/k.params" "$tmp/c/vk.json" -q
+for p in 0 1 2; do
+  sj "WITNESS IS CORRECT" wtns check "$tmp/c/circuit.r1cs" "$tmp/c/partition_$p.wtns"
+  expect 0 "" prove "$tmp/c/k.params" "$tmp/c/partition_$p.wtns" "$tmp/c/proof$p.json" "$tmp/c/public$p.json" \
+    --r1cs "$tmp/c/circuit.r1cs" -q
+  sj "OK" groth16 verify "$tmp/c/vk.json" "$tmp/c/public$p.json" "$tmp/c/proof$p.json"
+done
+
+# bad input
+expect 2 "at least 1024" circuit porep-shape "$tmp/x" --constraints 100
+expect 2 "at least 1024" circuit porep-shape "$tmp/x" --constraints 0
+expect 2 "compact native form" circuit porep-shape "$tmp/x" --constraints 2^25
+expect 2 "compact native form" circuit porep-shape "$tmp/x"
+expect 2 "1 to 1000" circuit porep-shape "$tmp/x" --partitions 0
+expect 2 "partitions" circuit porep-shape "$tmp/x" --partitions 1001
+expect 2 "unknown option" circuit porep-shape "$tmp/x" --curve bn128
+expect 2 "needs OUT_DIR" circuit porep-shape --constraints 2^12
+expect 2 "a second" circuit porep-shape "$tmp/x" "$tmp/y"
+: >"$tmp/file"
+expect 2 "not a directory" circuit porep-shape "$tmp/file" --constraints 2^12
+expect 2 "cannot create" circuit porep-shape "$tmp/no/such/dir" --constraints 2^12
+echo "porep-shape: 3 partitions of 16384 constraints in the PoRep's proportions, each witness checked and each proof verified by snarkjs"
