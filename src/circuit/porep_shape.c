@@ -54,6 +54,9 @@ typedef struct templ {
     uint8_t kind[UNIT];
     uint16_t x[UNIT], y[UNIT]; /* operands (unit-relative); a pack: x = its index, y = the previous pack or UNIT */
     uint16_t bits[N_PACK][PACK_BITS];
+    /* scratch: making the template, counting a unit's densities */
+    uint16_t queue[UNIT], bools[UNIT], bitvars[UNIT];
+    uint8_t used[UNIT], in_a[UNIT], in_b[UNIT];
 } templ;
 
 static uint64_t splitmix(uint64_t *s)
@@ -92,8 +95,8 @@ static void make_template(templ *t)
     /* the operands: x the oldest unused xor/and output (else any earlier
      * bit), y a random earlier bool; a pack's bits the unused outputs
      * first, then random earlier bits, all distinct */
-    static uint16_t queue[UNIT], bools[UNIT], bitvars[UNIT];
-    static uint8_t used[UNIT];
+    uint16_t *queue = t->queue, *bools = t->bools, *bitvars = t->bitvars;
+    uint8_t *used = t->used;
     int qh = 0, qt = 0, nb = 0, nbits = 0, prev_pack = UNIT, p = 0;
     for (int j = 0; j < UNIT; j++) {
         int k = t->kind[j];
@@ -106,7 +109,7 @@ static void make_template(templ *t)
             while (t->y[j] == t->x[j]);
             queue[qt++] = (uint16_t)j;
         } else {
-            memset(used, 0, sizeof(used));
+            memset(used, 0, UNIT);
             for (int i = 0; i < PACK_BITS; i++) {
                 uint16_t v;
                 if (qh < qt && !used[queue[qh]])
@@ -218,12 +221,12 @@ typedef struct counts {
 
 /* One unit's constraints (the first n), aux variable j of the unit at wire
  * base + j. */
-static void write_unit(binwriter *w, const templ *t, uint32_t base, size_t n, const uint64_t r[4], counts *c,
+static void write_unit(binwriter *w, templ *t, uint32_t base, size_t n, const uint64_t r[4], counts *c,
                        unsigned char *buf)
 {
-    static uint8_t in_a[UNIT], in_b[UNIT];
-    memset(in_a, 0, sizeof(in_a));
-    memset(in_b, 0, sizeof(in_b));
+    uint8_t *in_a = t->in_a, *in_b = t->in_b;
+    memset(in_a, 0, UNIT);
+    memset(in_b, 0, UNIT);
     for (size_t j = 0; j < n; j++) {
         uint32_t z = base + (uint32_t)j;
         size_t at = 0;
