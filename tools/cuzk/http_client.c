@@ -18,8 +18,7 @@
 #include <strings.h>
 
 /* err filled; returns -1 (http_parse_server's convention) */
-static int set_err(http_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int set_err(http_error *err, int code, const char *fmt, ...)
+int http_error_set(http_error *err, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -29,8 +28,8 @@ static int set_err(http_error *err, int code, const char *fmt, ...)
     return -1;
 }
 
-/* set_err for http_request, which returns the code */
-#define req_fail(err, code, ...) (set_err((err), (code), __VA_ARGS__), (code))
+/* http_error_set for http_request, which returns the code */
+#define req_fail(err, code, ...) (http_error_set((err), (code), __VA_ARGS__), (code))
 
 void http_response_free(http_response *r)
 {
@@ -62,7 +61,7 @@ int http_parse_server(const char *text, char *host, size_t host_len, unsigned *p
     *tls = 0;
     if (!strncasecmp(s, "https://", 8)) {
         if (!http_has_tls())
-            return set_err(err, HTTP_ERR_ARGUMENT,
+            return http_error_set(err, HTTP_ERR_ARGUMENT,
                            "server '%s': https needs a libcurl with TLS; this one "
                            "speaks plain HTTP only",
                            text);
@@ -78,7 +77,7 @@ int http_parse_server(const char *text, char *host, size_t host_len, unsigned *p
     if (n && s[0] == '[') {
         const char *close = memchr(s, ']', n);
         if (!close || close + 1 >= s + n || close[1] != ':')
-            return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': expected [IPV6]:PORT", text);
+            return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': expected [IPV6]:PORT", text);
         h = s + 1;
         hl = (size_t)(close - h);
         colon = close + 1;
@@ -88,28 +87,28 @@ int http_parse_server(const char *text, char *host, size_t host_len, unsigned *p
             if (s[i] == ':')
                 colon = s + i;
         if (!colon)
-            return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': expected HOST:PORT (e.g. 127.0.0.1:8080), found no ':'",
+            return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': expected HOST:PORT (e.g. 127.0.0.1:8080), found no ':'",
                            text);
         hl = (size_t)(colon - s);
     }
     if (hl == 0 || hl >= host_len)
-        return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': expected a host of 1 to %zu characters before the ':'",
+        return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': expected a host of 1 to %zu characters before the ':'",
                        text, host_len - 1);
     for (size_t i = 0; i < hl; i++)
         if ((unsigned char)h[i] <= ' ' || h[i] == '/' || h[i] == '@' || h[i] == '[' || h[i] == ']')
-            return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': the host contains '%c'", text,
+            return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': the host contains '%c'", text,
                            (unsigned char)h[i] > ' ' ? h[i] : '?');
     const char *p = colon + 1, *end = s + n;
     unsigned long v = 0;
     if (p == end || end - p > 5)
-        return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': expected a port in [1, 65535] after the ':'", text);
+        return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': expected a port in [1, 65535] after the ':'", text);
     for (const char *q = p; q < end; q++) {
         if (*q < '0' || *q > '9')
-            return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': expected a port in [1, 65535] after the ':'", text);
+            return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': expected a port in [1, 65535] after the ':'", text);
         v = v * 10 + (unsigned long)(*q - '0');
     }
     if (v < 1 || v > 65535)
-        return set_err(err, HTTP_ERR_ARGUMENT, "server '%s': expected a port in [1, 65535], got %lu", text, v);
+        return http_error_set(err, HTTP_ERR_ARGUMENT, "server '%s': expected a port in [1, 65535], got %lu", text, v);
     memcpy(host, h, hl);
     host[hl] = 0;
     *port = (unsigned)v;
@@ -140,11 +139,11 @@ static size_t on_read(char *buf, size_t size, size_t nitems, void *arg)
     long got = x->body->read(x->body->ctx, buf, n, &x->body_err);
     if (got < 0) {
         if (x->body_err.code == HTTP_OK)
-            set_err(&x->body_err, HTTP_ERR_BODY, "the request body could not be produced");
+            http_error_set(&x->body_err, HTTP_ERR_BODY, "the request body could not be produced");
         return CURL_READFUNC_ABORT;
     }
     if (got == 0) {
-        set_err(&x->body_err, HTTP_ERR_BODY, "the request body ended after %llu of its %llu bytes", x->sent,
+        http_error_set(&x->body_err, HTTP_ERR_BODY, "the request body ended after %llu of its %llu bytes", x->sent,
                 x->body->length);
         return CURL_READFUNC_ABORT;
     }
@@ -207,36 +206,36 @@ static int classify(CURL *h, CURLcode rc, const exchange *x, const char *where, 
     switch (rc) {
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
-        return set_err(err, HTTP_ERR_RESOLVE, "%s: the host name does not resolve (%s)", where, detail);
+        return http_error_set(err, HTTP_ERR_RESOLVE, "%s: the host name does not resolve (%s)", where, detail);
     case CURLE_COULDNT_CONNECT:
         curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
         if (os_errno == ECONNREFUSED)
-            return set_err(err, HTTP_ERR_REFUSED, "%s: connection refused", where);
-        return set_err(err, HTTP_ERR_CONNECT, "%s: cannot connect (%s)", where, detail);
+            return http_error_set(err, HTTP_ERR_REFUSED, "%s: connection refused", where);
+        return http_error_set(err, HTTP_ERR_CONNECT, "%s: cannot connect (%s)", where, detail);
     case CURLE_OPERATION_TIMEDOUT:
-        return set_err(err, HTTP_ERR_TIMEOUT, "%s: no progress for %.0f s (%s)", where, ceil(idle), detail);
+        return http_error_set(err, HTTP_ERR_TIMEOUT, "%s: no progress for %.0f s (%s)", where, ceil(idle), detail);
     case CURLE_GOT_NOTHING:
-        return set_err(err, HTTP_ERR_IO, "%s: the connection closed before an answer", where);
+        return http_error_set(err, HTTP_ERR_IO, "%s: the connection closed before an answer", where);
     case CURLE_SEND_ERROR:
     case CURLE_RECV_ERROR:
     case CURLE_PARTIAL_FILE:
-        return set_err(err, HTTP_ERR_IO, "%s: the connection broke (%s)", where, detail);
+        return http_error_set(err, HTTP_ERR_IO, "%s: the connection broke (%s)", where, detail);
     case CURLE_ABORTED_BY_CALLBACK:
     case CURLE_READ_ERROR:
         if (x->body_err.code != HTTP_OK) {
             *err = x->body_err;
             return -1;
         }
-        return set_err(err, HTTP_ERR_BODY, "%s: the request body could not be produced", where);
+        return http_error_set(err, HTTP_ERR_BODY, "%s: the request body could not be produced", where);
     case CURLE_WRITE_ERROR:
     case CURLE_FILESIZE_EXCEEDED:
         if (x->too_large || rc == CURLE_FILESIZE_EXCEEDED)
-            return set_err(err, HTTP_ERR_TOO_LARGE, "%s: the answer is larger than %zu bytes", where, max);
-        return set_err(err, HTTP_ERR_NO_MEMORY, "%s: out of memory for the answer", where);
+            return http_error_set(err, HTTP_ERR_TOO_LARGE, "%s: the answer is larger than %zu bytes", where, max);
+        return http_error_set(err, HTTP_ERR_NO_MEMORY, "%s: out of memory for the answer", where);
     case CURLE_OUT_OF_MEMORY:
-        return set_err(err, HTTP_ERR_NO_MEMORY, "%s: out of memory (%s)", where, detail);
+        return http_error_set(err, HTTP_ERR_NO_MEMORY, "%s: out of memory (%s)", where, detail);
     case CURLE_PEER_FAILED_VERIFICATION:
-        return set_err(err, HTTP_ERR_TLS,
+        return http_error_set(err, HTTP_ERR_TLS,
                        "%s: the daemon's certificate is not trusted: %s (--ca-file names the CA to trust, e.g. the "
                        "daemon's own certificate when it signed itself)",
                        where, detail);
@@ -251,9 +250,9 @@ static int classify(CURL *h, CURLcode rc, const exchange *x, const char *where, 
     case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
     case CURLE_SSL_INVALIDCERTSTATUS:
     case CURLE_USE_SSL_FAILED:
-        return set_err(err, HTTP_ERR_TLS, "%s: TLS: %s", where, detail);
+        return http_error_set(err, HTTP_ERR_TLS, "%s: TLS: %s", where, detail);
     default:
-        return set_err(err, HTTP_ERR_PROTOCOL, "%s: not a well-formed HTTP answer (%s)", where, detail);
+        return http_error_set(err, HTTP_ERR_PROTOCOL, "%s: not a well-formed HTTP answer (%s)", where, detail);
     }
 }
 
@@ -328,7 +327,7 @@ int http_request(const char *host, unsigned port, const http_options *opts, cons
     do {                                                                                                               \
         snprintf(line, sizeof(line), __VA_ARGS__);                                                                     \
         if (!(more = curl_slist_append(headers, line))) {                                                              \
-            set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");                                                         \
+            http_error_set(err, HTTP_ERR_NO_MEMORY, "out of memory");                                                         \
             goto out;                                                                                                  \
         }                                                                                                              \
         headers = more;                                                                                                \
@@ -339,7 +338,7 @@ int http_request(const char *host, unsigned port, const http_options *opts, cons
     ADD_HEADER("Expect:"); /* the body follows the headers at once */
     if (opts->token) {
         if (strlen(opts->token) > 400) {
-            set_err(err, HTTP_ERR_ARGUMENT, "the token is longer than 400 characters");
+            http_error_set(err, HTTP_ERR_ARGUMENT, "the token is longer than 400 characters");
             goto out;
         }
         ADD_HEADER("Authorization: Bearer %s", opts->token);
@@ -396,7 +395,7 @@ int http_request(const char *host, unsigned port, const http_options *opts, cons
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     if (!x.in && !(x.in = calloc(1, 1))) {
-        set_err(err, HTTP_ERR_NO_MEMORY, "out of memory");
+        http_error_set(err, HTTP_ERR_NO_MEMORY, "out of memory");
         goto out;
     }
     resp->status = (int)status;

@@ -30,6 +30,10 @@ typedef struct http_error {
     char message[512];
 } http_error;
 
+/* Fills err (code and message); returns -1, the failure of the functions
+ * below. */
+int http_error_set(http_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A request body of exactly `length` bytes, pulled from read() while it
  * is sent (so that a large body, e.g. a base64 witness, is streamed from
  * its file instead of held in memory). open (may be NULL) starts each

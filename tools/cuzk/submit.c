@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,16 +238,7 @@ static size_t b64_encode(const unsigned char *in, size_t n, char *out)
     return o;
 }
 
-static int body_fail(http_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int body_fail(http_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof(err->message), fmt, ap);
-    va_end(ap);
-    err->code = HTTP_ERR_BODY;
-    return -1;
-}
+#define body_fail(err, ...) http_error_set((err), HTTP_ERR_BODY, __VA_ARGS__)
 
 static void upload_close(void *ctx)
 {
