@@ -418,11 +418,11 @@ int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *
     if (eval_a && n_eval > zk->domain_size)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: %zu evaluations given, the domain holds %u",
                               zk->bf.name, n_eval, zk->domain_size);
-    if (!eval_a && zk->kind == ZKEY_KIND_BELLPERSON && (!zk->coefs || !zk->a_vars))
+    if (zk->kind == ZKEY_KIND_BELLPERSON && (!zk->a_vars || (!eval_a && !zk->coefs)))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "%s holds no circuit: prove with its evaluations (supraseal's ABI) or open it "
-                              "with its .r1cs (cuzk_params_open)",
-                              zk->bf.name);
+                              "%s holds no circuit (%s): open it with its .r1cs (cuzk_params_open), "
+                              "or prove through supraseal's ABI",
+                              zk->bf.name, zk->a_vars ? "no constraint matrices" : "no densities");
     double t0 = cuzk_now();
     int rc = check_options(opts, err);
     if (rc == CUZK_OK)
