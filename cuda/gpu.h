@@ -153,12 +153,10 @@ typedef struct cuzk_gpu_key_in {
      * ignored) */
     const uint32_t *a_vars, *b_vars;
     unsigned n_a, n_b;
-    /* the zkey's coefficient section (src/formats/zkey_coef.h); NULL: the
-     * matrices stay on the host and the CPU evaluates a and b. Whether the
-     * copy fits is decided before the upload (src/gpu/residency.c): the
-     * upload itself checks nothing but the entries */
-    const unsigned char *coefs;
-    uint64_t n_coefs;
+    /* the key's constraint matrices (src/groth16/matrices.h, validated);
+     * NULL: they stay on the host and the CPU evaluates a and b. Whether
+     * the copy fits is decided before the upload (src/gpu/residency.c) */
+    const struct cs_matrices *mat;
     /* 1: host-to-device copies go through the device's pinned staging
      * slots, filled by several host threads (CUZK_GPU_UPLOAD_PINNED); 0:
      * straight from pageable memory, staged by the driver */

@@ -431,32 +431,45 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_circuit_sha256_chain(const char *r1cs_
                                                                cuzk_circuit_info *info, cuzk_error *err);
 
 /* The 32 GiB-sector PoRep partition's shape (the defaults): constraints,
- * partitions, and the most constraints porep-shape writes as a .r1cs. */
+ * partitions; the most constraints porep-shape writes as a .r1cs, and in
+ * its native form (a domain of 2^31 with the 328 input constraints). */
 #define CUZK_POREP_CONSTRAINTS 130278869ull
 #define CUZK_POREP_PARTITIONS 10u
 #define CUZK_POREP_R1CS_MAX (1ull << 24)
+#define CUZK_POREP_NATIVE_MAX ((1ull << 31) - 328)
+
+/* How porep-shape writes the circuit: AUTO is R1CS up to
+ * CUZK_POREP_R1CS_MAX constraints, NATIVE above. */
+enum { CUZK_POREP_FORMAT_AUTO = 0, CUZK_POREP_FORMAT_R1CS = 1, CUZK_POREP_FORMAT_NATIVE = 2 };
 
 typedef struct cuzk_porep_shape_options {
     unsigned long long constraints; /* 0: CUZK_POREP_CONSTRAINTS */
     unsigned partitions;            /* 0: CUZK_POREP_PARTITIONS */
     unsigned long long seed;        /* picks the witnesses (the circuit is the same for every seed) */
+    int format;                     /* CUZK_POREP_FORMAT_* */
+    int witness_files;              /* NATIVE: 1 writes partition_K.wtns too (R1CS always does) */
     cuzk_progress_fn progress;      /* may be NULL */
     void *progress_ctx;
 } cuzk_porep_shape_options;
 
 typedef struct cuzk_porep_shape_info {
     unsigned long long constraints, wires, n_public, aux, partitions;
-    unsigned long long nonzeros[3];       /* of A, B, C */
+    int format;                            /* the format written: R1CS or NATIVE */
+    unsigned long long nonzeros[3];        /* of A, B, C */
     unsigned long long aux_in_a, aux_in_b; /* aux variables in some A, in some B */
-    unsigned long long witness_binary, witness_values; /* aux values in {0, 1}, of all, over every partition */
+    unsigned long long witness_binary, witness_values; /* aux values in {0, 1}, of all, over the files written */
 } cuzk_porep_shape_info;
 
 /* A satisfied BLS12-381 circuit with the shape of a PoRep partition
  * (src/circuit/porep_shape.c: 327 public inputs, an aux variable a
  * constraint, A/B/C nonzeros, A and B densities and the witness's 0/1
- * share in the PoRep's proportions) and the witnesses of P partitions:
- * out_dir/circuit.r1cs and out_dir/partition_K.wtns (the directory is made
- * if missing). BLS12-381 only; up to CUZK_POREP_R1CS_MAX constraints. */
+ * share in the PoRep's proportions) and the witnesses of P partitions
+ * (the directory is made if missing). R1CS: out_dir/circuit.r1cs and
+ * out_dir/partition_K.wtns. NATIVE: out_dir/circuit.porep, a description
+ * of five lines from which every reader of circuits (cuzk_setup,
+ * cuzk_params_open, where a .r1cs path goes) makes the rows again, and
+ * the prover each partition's witness; partition_K.wtns only with
+ * witness_files. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_circuit_porep_shape(const char *out_dir,
                                                               const cuzk_porep_shape_options *opts,
                                                               cuzk_porep_shape_info *info, cuzk_error *err);

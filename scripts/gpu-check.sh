@@ -4,7 +4,7 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|params|supraseal|sass|engine|serve|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|prove|params|supraseal|porep|sass|engine|serve|all]...   (default: all)
 #   scripts/gpu-check.sh pack        (here, without a GPU: build and pack)
 #   PREBUILT=build-gpu.tar.xz scripts/gpu-check.sh tests ...   (there)
 #
@@ -29,6 +29,10 @@
 # supraseal  supraseal-c2's C ABI (tests/test_supraseal.sh) on the GPU: the
 #        fixtures and a sha256-chain of 2^SUPRASEAL_LOG (default 18)
 #        constraints, 32 circuits a call (needs GMP: carried in .deps)
+# porep  a porep-shape circuit of 2^POREP_LOG (default 24) constraints in
+#        its native form (no .r1cs): the .params setup on the GPU (its
+#        stages' times from the progress lines), then bench_prove of one
+#        partition's witness on the GPU (the key's matrices resident)
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
@@ -242,6 +246,22 @@ fi
 # params: one sha256-chain circuit (2^PARAMS_LOG, BLS12-381) with a .zkey
 # and a bellperson .params key, proved side by side in one run (GPU, and
 # the CPU up to CPU_PROVE_MAX_LOG)
+if want porep; then
+  d=$(mktemp -d)
+  lg=${POREP_LOG:-24}
+  "$BUILD/cuzk" circuit porep-shape "$d" --constraints "2^$lg" --partitions 1 --format native --witnesses \
+    >"$OUT/porep_circuit.log" 2>&1 || { status=1; tail -5 "$OUT/porep_circuit.log"; }
+  lap; note "porep-shape 2^$lg native + 1 witness: $dt"
+  ts=$(date +%s.%N)
+  "$BUILD/cuzk" setup "$d/circuit.porep" "$d/k.params" --format params >"$OUT/porep_setup.log" 2>&1 ||
+    { status=1; tail -5 "$OUT/porep_setup.log"; }
+  lap; note "setup 2^$lg .params from the native form: $dt; $(grep -E ' in [0-9.]+ s' "$OUT/porep_setup.log" | sed 's/.*setup: //' | tr '\n' ';')"
+  "$BUILD/bench/bench_prove" "$d/k.params" "$d/partition_0.wtns" --r1cs "$d/circuit.porep" --device gpu --reps 3 \
+    >"$OUT/prove_gpuporep_${lg}_bls12381.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpuporep_${lg}_bls12381.txt"; }
+  lap; note "bench_prove porep 2^$lg (GPU): $dt"
+  rm -rf "$d"
+fi
+
 if want params; then
   d=$(mktemp -d)
   lg=${PARAMS_LOG:-20}

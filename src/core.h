@@ -27,12 +27,12 @@ typedef struct core_proof {
 } core_proof;
 
 /* A proving key's sections and a witness, as the file readers hand them
- * over (pointers into mapped files, possibly unaligned), plus r and s. */
+ * over (pointers into mapped files, possibly unaligned), its constraint
+ * matrices, plus r and s. */
 typedef struct core_prove_in {
     int curve, threads;
     unsigned n_vars, n_public, domain_size;
-    unsigned long long n_coefs;
-    const unsigned char *coefs;                          /* section 4 entries (after the count) */
+    const struct cs_matrices *mat; /* A and B (src/groth16/matrices.h); may be NULL with eval_a/eval_b */
     const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* sections 5-9 */
     const unsigned char *alpha1, *beta1, *beta2, *delta1, *delta2;
     const unsigned char *witness; /* n_vars plain 32-byte values, below r */
@@ -46,7 +46,7 @@ typedef struct core_prove_in {
     unsigned n_a, n_b;
     /* a = A w and b = B w given (n_eval <= domain_size Montgomery Fr each,
      * the rest zero: supraseal's ABI hands them over, src/abi/supraseal.c)
-     * instead of evaluated from coefs; NULL: evaluated */
+     * instead of evaluated from mat; NULL: evaluated */
     const unsigned char *eval_a, *eval_b;
     size_t n_eval;
     /* may be NULL; when it becomes nonzero, groth16_prove returns
@@ -58,7 +58,6 @@ typedef struct core_prove_in {
 typedef struct core_prove_out {
     unsigned char a[96], b[192], c[96]; /* the proof, .zkey layout */
     double seconds[PROOF_PHASES]; /* src/groth16/phases.h */
-    unsigned long long bad_coef; /* with CUZK_ERR_FORMAT: the entry out of range */
     size_t n_ones, n_tail;       /* witness values equal to 1, and neither 0 nor 1 */
 } core_prove_out;
 
@@ -95,7 +94,9 @@ enum { SETUP_KIND_A, SETUP_KIND_B1, SETUP_KIND_B2, SETUP_KIND_IC, SETUP_KIND_C, 
 typedef struct core_random_setup {
     int curve, threads;
     unsigned n_vars, n_public, n_constraints, domain_size;
-    const unsigned char *constraints; /* r1cs section 2, validated */
+    const struct circuit_source *source; /* the rows (src/circuit/source.h) */
+    void (*progress)(void *ctx, const char *stage, unsigned long long done, unsigned long long total); /* may be NULL */
+    void *progress_ctx;
     /* the toxic waste: plain 32-byte scalars, nonzero, below r */
     unsigned char tau[32], alpha[32], beta[32], gamma[32], delta[32];
     /* filled by setup_random_scalars: A_s(tau), B_s(tau), C_s(tau) as
@@ -131,13 +132,12 @@ struct cuzk_core_ops {
      * plain 32-byte little-endian scalars below r. CUZK_OK or
      * CUZK_ERR_INVALID_PROOF. */
     int (*groth16_verify)(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof);
-    /* A Groth16 proof (src/groth16/prove_impl.h). CUZK_OK, CUZK_ERR_NO_MEMORY,
-     * CUZK_ERR_FORMAT (a coefficient entry out of range: out->bad_coef) or
-     * CUZK_ERR_UNSUPPORTED (a domain too large for the field). */
+    /* A Groth16 proof (src/groth16/prove_impl.h). CUZK_OK, CUZK_ERR_NO_MEMORY
+     * or CUZK_ERR_UNSUPPORTED (a domain too large for the field). */
     int (*groth16_prove)(const core_prove_in *in, core_prove_out *out);
     /* The CPU's parts of a proof whose transforms and MSMs run elsewhere
      * (the GPU): a = A w, b = B w into zeroed buffers of domain_size Fr
-     * (Montgomery; CUZK_ERR_FORMAT as groth16_prove); the witness split
+     * (Montgomery); the witness split
      * (arrays of n_vars entries); and the blinding, from the MSM results. */
     int (*groth16_eval)(const core_prove_in *in, unsigned char *a, unsigned char *b, core_prove_out *out);
     void (*groth16_classify_var)(const core_prove_in *in, uint32_t *ones, size_t *n_ones, uint32_t *tail,

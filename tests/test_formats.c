@@ -15,11 +15,13 @@
 #include <unistd.h>
 
 #include "../include/cuzk.h"
+#include "../src/circuit/source.h"
 #include "../src/core.h"
 #include "../src/formats/params.h"
 #include "../src/formats/snarkjs_json.h"
 #include "../src/formats/wtns.h"
 #include "../src/formats/zkey.h"
+#include "../src/groth16/matrices.h"
 #include "../src/groth16/prove.h"
 #include "../src/util/blake2b.h"
 #include "../src/util/sha256.h"
@@ -777,6 +779,144 @@ static void test_params_setup(const char *tmpdir)
     CHECK(cuzk_setup(r1cs, NULL, pa_path, &o, &err) == CUZK_ERR_INVALID_ARGUMENT);
 }
 
+/* porep-shape's native form against its .r1cs of the same size: the same
+ * rows (any range), the same witness in memory as in the .wtns file, the
+ * same matrices and densities; and a .zkey's matrices (from its section 4)
+ * equal to the circuit's entry for entry. */
+static int same_matrices(const cs_matrices *x, const cs_matrices *y)
+{
+    if (x->rows != y->rows || x->n_vars != y->n_vars)
+        return 0;
+    for (int k = 0; k < 2; k++) {
+        if (x->m[k].nnz != y->m[k].nnz ||
+            memcmp(x->m[k].row_ptr, y->m[k].row_ptr, ((size_t)x->rows + 1) * 4) != 0 ||
+            memcmp(x->m[k].col, y->m[k].col, (size_t)x->m[k].nnz * 4) != 0)
+            return 0;
+        for (uint64_t e = 0; e < x->m[k].nnz; e++)
+            if (memcmp(x->table + 32 * (size_t)x->m[k].coef[e], y->table + 32 * (size_t)y->m[k].coef[e], 32) != 0)
+                return 0;
+    }
+    return 1;
+}
+
+static void test_circuit_sources(const char *tmpdir)
+{
+    char dn[1100], dr[1100], path[1200], path2[1200];
+    snprintf(dn, sizeof(dn), "%s/native", tmpdir);
+    snprintf(dr, sizeof(dr), "%s/r1cs", tmpdir);
+    cuzk_error err = {0};
+    /* 2^14 + 1000: a last unit cut short */
+    cuzk_porep_shape_options o = {.constraints = 17384, .partitions = 2, .seed = 9,
+                                  .format = CUZK_POREP_FORMAT_NATIVE, .witness_files = 1};
+    cuzk_porep_shape_info in_n, in_r;
+    CHECK_MSG(cuzk_circuit_porep_shape(dn, &o, &in_n, &err) == CUZK_OK, "%s", err.message);
+    o.format = CUZK_POREP_FORMAT_R1CS;
+    o.witness_files = 0;
+    CHECK_MSG(cuzk_circuit_porep_shape(dr, &o, &in_r, &err) == CUZK_OK, "%s", err.message);
+    CHECK(in_n.format == CUZK_POREP_FORMAT_NATIVE && in_r.format == CUZK_POREP_FORMAT_R1CS);
+    CHECK(memcmp(in_n.nonzeros, in_r.nonzeros, sizeof(in_n.nonzeros)) == 0 && in_n.aux_in_a == in_r.aux_in_a &&
+          in_n.aux_in_b == in_r.aux_in_b && in_n.witness_binary == in_r.witness_binary);
+    circuit_source *sn, *sr;
+    snprintf(path, sizeof(path), "%s/circuit.porep", dn);
+    CHECK_MSG(circuit_source_open(&sn, path, NULL, &err) == CUZK_OK, "%s", err.message);
+    snprintf(path2, sizeof(path2), "%s/circuit.r1cs", dr);
+    CHECK_MSG(circuit_source_open(&sr, path2, NULL, &err) == CUZK_OK, "%s", err.message);
+    CHECK(circuit_source_r1cs(sn) == NULL && circuit_source_r1cs(sr) != NULL && sr->witness == NULL);
+    CHECK(sn->n_wires == sr->n_wires && sn->n_public == sr->n_public && sn->n_constraints == sr->n_constraints);
+    CHECK(sn->n_constraints == 17384 && sn->n_public == 327 && sn->partitions == 2 && sn->seed == 9);
+    source_buf bn = {0}, br = {0};
+    const uint32_t ranges[][2] = {{0, 17384}, {0, 1}, {1, 1}, {1023, 2}, {16383, 2}, {16384, 1000}, {5000, 12000},
+                                  {17383, 1}};
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+        CHECK(sn->rows(sn, ranges[i][0], ranges[i][1], &bn) == CUZK_OK);
+        CHECK(sr->rows(sr, ranges[i][0], ranges[i][1], &br) == CUZK_OK);
+        CHECK_MSG(bn.len == br.len && memcmp(bn.p, br.p, bn.len) == 0, "rows [%u, +%u): %zu and %zu bytes",
+                  ranges[i][0], ranges[i][1], bn.len, br.len);
+    }
+    source_buf_free(&bn);
+    source_buf_free(&br);
+    /* the witness in memory, as the native form's .wtns files hold it */
+    unsigned char *wv = malloc((size_t)sn->n_wires * 32);
+    CHECK(wv != NULL);
+    for (unsigned p = 0; p < 2; p++) {
+        CHECK(sn->witness(sn, p, wv, 2, &err) == CUZK_OK);
+        snprintf(path2, sizeof(path2), "%s/partition_%u.wtns", dn, p);
+        cuzk_wtns *w;
+        CHECK_MSG(cuzk_wtns_open(&w, path2, &err) == CUZK_OK, "%s", err.message);
+        CHECK(w->n_witness == sn->n_wires && memcmp(w->values, wv, (size_t)sn->n_wires * 32) == 0);
+        cuzk_wtns_free(w);
+    }
+    free(wv);
+    /* the matrices: the same from both, on 1 and 3 threads */
+    cs_matrices *mn, *mr, *m3;
+    uint32_t *an, *bn_, *ar, *br_, na, nb, na2, nb2;
+    CHECK(cs_matrices_from_source(&mn, sn, 1, &an, &na, &bn_, &nb, NULL, &err) == CUZK_OK);
+    CHECK(cs_matrices_from_source(&mr, sr, 3, &ar, &na2, &br_, &nb2, NULL, &err) == CUZK_OK);
+    CHECK(same_matrices(mn, mr) && mn->n_table == mr->n_table && memcmp(mn->table, mr->table, 32 * mn->n_table) == 0);
+    CHECK(na == na2 && nb == nb2 && memcmp(an, ar, 4 * (size_t)na) == 0 && memcmp(bn_, br_, 4 * (size_t)nb) == 0);
+    CHECK_MSG(mn->n_table == 160, "%u distinct coefficients", mn->n_table); /* A and B: 2^i, i < 160 */
+    CHECK(mn->rows == 17384 + 328 && mn->m[0].nnz == in_n.nonzeros[0] + 328 && mn->m[1].nnz == in_n.nonzeros[1]);
+    CHECK(na == 328 + in_n.aux_in_a && nb == in_n.aux_in_b + 1); /* B: the pack's constant one, wire 0 */
+    /* a .zkey of the same circuit: its section 4 makes the same matrices */
+    snprintf(path, sizeof(path), "%s/circuit.zkey", dn);
+    snprintf(path2, sizeof(path2), "%s/circuit.porep", dn);
+    cuzk_setup_options so = {.device = CUZK_DEVICE_CPU, .random = test_random_bytes};
+    CHECK_MSG(cuzk_setup(path2, NULL, path, &so, &err) == CUZK_OK, "%s", err.message);
+    cuzk_zkey *zk;
+    CHECK(cuzk_zkey_open(&zk, path, &err) == CUZK_OK);
+    uint64_t bad;
+    CHECK(cs_matrices_from_coefs(&m3, CUZK_CURVE_BLS12_381, zk->coefs, zk->n_coefs, mn->rows, zk->n_vars, &bad) ==
+          CUZK_OK);
+    CHECK(same_matrices(mn, m3));
+    /* an entry out of range is named */
+    cs_matrices *mbad = NULL;
+    CHECK(cs_matrices_from_coefs(&mbad, CUZK_CURVE_BLS12_381, zk->coefs, zk->n_coefs, mn->rows, 100, &bad) ==
+              CUZK_ERR_FORMAT &&
+          mbad == NULL && bad < zk->n_coefs);
+    cuzk_zkey_free(zk);
+    unlink(path);
+    cs_matrices_free(mn);
+    cs_matrices_free(mr);
+    cs_matrices_free(m3);
+    free(an), free(bn_), free(ar), free(br_);
+    circuit_source_free(sn);
+    circuit_source_free(sr);
+    /* descriptions that are not one */
+    static const char *bad_desc[][2] = {
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 4096\npartitions 1\n", "line 5"},
+        {"cuzk circuit porep-shape\nversion 2\nconstraints 4096\npartitions 1\nseed 1\n", "version 2"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 4096\npartitions 1\nseed 1", "not ended by a newline"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints x\npartitions 1\nseed 1\n", "line 3"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 100\npartitions 1\nseed 1\n", "at least 1024"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 4096\npartitions 0\nseed 1\n", "1 to 1000"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 4096\npartitions 5000000000\nseed 1\n", "1 to 1000"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 99999999999\npartitions 1\nseed 1\n", "at most"},
+        {"cuzk circuit porep-shape\nversion 1\nconstraints 4096\npartitions 1\nseed 1\nmore\n", "bytes after"},
+        {"cuzk circuit porep-shape\nseed 1\nconstraints 4096\npartitions 1\nversion 1\n", "line 2"},
+        {"cuzk circuit porep-shapes\nversion 1\n", "line 1"},
+        {"not a circuit at all", "not a circuit"},
+    };
+    snprintf(path, sizeof(path), "%s/bad.porep", tmpdir);
+    for (size_t i = 0; i < sizeof(bad_desc) / sizeof(bad_desc[0]); i++) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(bad_desc[i][0], 1, strlen(bad_desc[i][0]), f) == strlen(bad_desc[i][0]) && fclose(f) == 0);
+        circuit_source *s = NULL;
+        int rc = circuit_source_open(&s, path, NULL, &err);
+        CHECK_MSG(rc != CUZK_OK && s == NULL && strstr(err.message, bad_desc[i][1]) && strstr(err.message, path),
+                  "case %zu: rc %d: %s", i, rc, err.message);
+    }
+    unlink(path);
+    /* the directories' files */
+    const char *files[] = {"native/circuit.porep", "native/partition_0.wtns", "native/partition_1.wtns",
+                           "r1cs/circuit.r1cs", "r1cs/partition_0.wtns", "r1cs/partition_1.wtns"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", tmpdir, files[i]);
+        unlink(path);
+    }
+    rmdir(dn);
+    rmdir(dr);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -803,6 +943,7 @@ int main(int argc, char **argv)
         test_writers(curves[c], tmpdir);
     }
     test_params_setup(tmpdir);
+    test_circuit_sources(tmpdir);
     rmdir(tmpdir);
     test_done("test_formats");
     return 0;

@@ -56,11 +56,60 @@ for p in 0 1 2; do
   sj "OK" groth16 verify "$tmp/c/vk.json" "$tmp/c/public$p.json" "$tmp/c/proof$p.json"
 done
 
+# the native form (circuit.porep): the same witnesses; keys set up from it
+# prove with either form of the circuit, and the proofs verify
+expect 0 "native form" circuit porep-shape "$tmp/n" --constraints 2^14 --partitions 2 --seed 5 --format native \
+  --witnesses -q
+[ -f "$tmp/n/circuit.porep" ] && [ ! -e "$tmp/n/circuit.r1cs" ] || fail "native: $(ls "$tmp/n")"
+for p in 0 1; do
+  cmp -s "$tmp/c/partition_$p.wtns" "$tmp/n/partition_$p.wtns" || fail "native: partition $p's witness differs"
+done
+expect 0 "" setup "$tmp/n/circuit.porep" "$tmp/n/k.params" --format params -q
+expect 0 "" zkey export-vk "$tmp/n/k.params" "$tmp/n/vk.json" -q
+for circ in "$tmp/n/circuit.porep" "$tmp/c/circuit.r1cs"; do
+  expect 0 "" prove "$tmp/n/k.params" "$tmp/n/partition_1.wtns" "$tmp/n/proof.json" "$tmp/n/public.json" \
+    --r1cs "$circ" -q
+  sj "OK" groth16 verify "$tmp/n/vk.json" "$tmp/n/public.json" "$tmp/n/proof.json"
+done
+expect 0 "" prove "$tmp/c/k.params" "$tmp/c/partition_0.wtns" "$tmp/n/proof.json" "$tmp/n/public.json" \
+  --r1cs "$tmp/n/circuit.porep" -q
+sj "OK" groth16 verify "$tmp/c/vk.json" "$tmp/n/public.json" "$tmp/n/proof.json"
+# a .zkey from the native form: its section 4 is the .r1cs's (points differ: fresh randomness)
+expect 0 "" setup "$tmp/n/circuit.porep" "$tmp/n/k.zkey" -q
+expect 0 "" setup "$tmp/c/circuit.r1cs" "$tmp/c/k.zkey" -q
+section4() { "$node" -e '
+  const b = require("fs").readFileSync(process.argv[1]); let o = 12;
+  for (let i = 0; i < b.readUInt32LE(8); i++) { const id = b.readUInt32LE(o), n = Number(b.readBigUInt64LE(o + 4));
+    if (id === 4) { process.stdout.write(require("crypto").createHash("sha256").update(b.subarray(o + 12, o + 12 + n)).digest("hex")); }
+    o += 12 + n; }' "$1"; }
+[ "$(section4 "$tmp/n/k.zkey")" = "$(section4 "$tmp/c/k.zkey")" ] || fail "native and .r1cs: section 4 differs"
+expect 0 "" zkey export-vk "$tmp/n/k.zkey" "$tmp/n/vkz.json" -q
+expect 0 "" prove "$tmp/n/k.zkey" "$tmp/n/partition_0.wtns" "$tmp/n/proof.json" "$tmp/n/public.json" -q
+sj "OK" groth16 verify "$tmp/n/vkz.json" "$tmp/n/public.json" "$tmp/n/proof.json"
+# without --witnesses only the description; at the default size (the PoRep's) at once
+expect 0 "made where they are proved" circuit porep-shape "$tmp/f" -q
+[ "$(ls "$tmp/f")" = "circuit.porep" ] || fail "default: $(ls "$tmp/f")"
+printf 'cuzk circuit porep-shape\nversion 1\nconstraints 130278869\npartitions 10\nseed 1\n' | cmp -s - "$tmp/f/circuit.porep" ||
+  fail "default description: $(cat "$tmp/f/circuit.porep")"
+grep -q "^constraints: 130278869 (327 public inputs, 130278869 aux variables), 10 partitions" "$tmp/out" || fail "$(cat "$tmp/out")"
+# the PoRep partition's nonzeros: A 309.4 M, B 130.3 M, C 282.7 M (within 0.2 %)
+awk '/^nonzeros/ { gsub(/[(),]/, ""); a = $11 / 309.4e6; b = $13 / 130.3e6; c = $15 / 282.7e6
+       ok = a > 0.998 && a < 1.002 && b > 0.998 && b < 1.002 && c > 0.998 && c < 1.002 }
+     END { exit !ok }' "$tmp/out" || fail "full-size nonzeros: $(cat "$tmp/out")"
+
 # bad input
 expect 2 "at least 1024" circuit porep-shape "$tmp/x" --constraints 100
 expect 2 "at least 1024" circuit porep-shape "$tmp/x" --constraints 0
-expect 2 "compact native form" circuit porep-shape "$tmp/x" --constraints 2^25
-expect 2 "compact native form" circuit porep-shape "$tmp/x"
+expect 2 "native form" circuit porep-shape "$tmp/x" --constraints 2^25 --format r1cs
+expect 2 "native form" circuit porep-shape "$tmp/x" --format r1cs
+expect 2 "r1cs or native" circuit porep-shape "$tmp/x" --format zkey
+expect 2 "needs a value" circuit porep-shape "$tmp/x" --format
+expect 2 "reads a .r1cs" setup "$tmp/n/circuit.porep" "$tmp/x.zkey" --ptau "$here/fixtures/ptau/bls12381_10.ptau"
+printf 'cuzk circuit porep-shape\nversion 9\n' >"$tmp/bad.porep"
+expect 2 "line 3" setup "$tmp/bad.porep" "$tmp/x.params" --format params
+printf 'cuzk circuit porep-shape\nversion 1\nconstraints 20000\npartitions 1\nseed 1\n' >"$tmp/other.porep"
+expect 2 "is not a key of" prove "$tmp/n/k.params" "$tmp/n/partition_0.wtns" "$tmp/x.json" "$tmp/y.json" \
+  --r1cs "$tmp/other.porep"
 expect 2 "1 to 1000" circuit porep-shape "$tmp/x" --partitions 0
 expect 2 "partitions" circuit porep-shape "$tmp/x" --partitions 1001
 expect 2 "unknown option" circuit porep-shape "$tmp/x" --curve bn128
@@ -69,4 +118,4 @@ expect 2 "a second" circuit porep-shape "$tmp/x" "$tmp/y"
 : >"$tmp/file"
 expect 2 "not a directory" circuit porep-shape "$tmp/file" --constraints 2^12
 expect 2 "cannot create" circuit porep-shape "$tmp/no/such/dir" --constraints 2^12
-echo "porep-shape: 3 partitions of 16384 constraints in the PoRep's proportions, each witness checked and each proof verified by snarkjs"
+echo "porep-shape: 3 partitions of 16384 constraints in the PoRep's proportions, each witness checked and each proof verified by snarkjs; the native form's rows, witnesses and keys the .r1cs's"

@@ -1,8 +1,8 @@
 // The GPU part of a Groth16 proof: H's transforms and MSM, and the A, B1,
 // B2 and C MSMs over the witness split (1s by batch sum, the rest by
 // Pippenger), with the key's points resident on the device across proofs.
-// When the key's constraint matrices are resident too (CSR by row, built
-// at upload), the GPU also evaluates a = A w, b = B w and splits the
+// When the key's constraint matrices are resident too (the compressed rows
+// of src/groth16/matrices.h, as they are), the GPU also evaluates a = A w, b = B w and splits the
 // witness, so a proof's only host work is the upload of the witness and
 // the blinding after (src/groth16/prove.c); otherwise the CPU evaluates and
 // classifies before. A key with bellperson's conventions (a .params key)
@@ -18,7 +18,7 @@
 #include "../ntt/ntt.cuh"
 #include "../util/context.cuh"
 #include "h.cuh"
-#include "../../src/formats/zkey_coef.h"
+#include "../../src/groth16/matrices.h"
 
 namespace gpu {
 
@@ -39,20 +39,21 @@ struct key_base {
     unsigned vars = 0;  // the witness length
 };
 
-// out[r] = sum over row r's entries of value * w[signal]: the Montgomery
-// product of the stored value (coef R^2... as snarkjs writes it) and the
-// plain witness is the Montgomery form of coef * w, as on the CPU
-// (src/groth16/prove_impl.h). One thread per row.
+// out[r] = sum over row r's entries of table[coef] * w[col]: the
+// Montgomery product of a table value (coef R^2, as snarkjs stores
+// coefficients) and the plain witness is the Montgomery form of coef * w,
+// as on the CPU (src/groth16/prove_impl.h). One thread per row.
 template <class F>
-__global__ void eval_rows(const uint32_t *row_ptr, const uint32_t *sig, const F *val, const F *wit, size_t rows,
-                          F *out)
+__global__ void eval_rows(const uint32_t *__restrict__ row_ptr, const uint32_t *__restrict__ col,
+                          const uint32_t *__restrict__ coef, const F *__restrict__ table, const F *__restrict__ wit,
+                          size_t rows, F *out)
 {
     size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= rows)
         return;
     F acc = F::zero();
     for (uint32_t e = row_ptr[r], end = row_ptr[r + 1]; e < end; e++)
-        acc = acc + val[e] * wit[sig[e]];
+        acc = acc + table[coef[e]] * wit[col[e]];
     out[r] = acc;
 }
 
@@ -95,8 +96,9 @@ template <class Curve> struct key_impl : key_base {
     ntt_domain<Fr> dom;
     // constraint matrices A (0) and B (1) by row, when resident
     bool resident_matrices = false;
-    uint32_t *row_ptr[2] = {nullptr, nullptr}, *sig[2] = {nullptr, nullptr};
-    Fr *val[2] = {nullptr, nullptr};
+    unsigned mat_rows = 0;
+    uint32_t *row_ptr[2] = {nullptr, nullptr}, *col[2] = {nullptr, nullptr}, *coef[2] = {nullptr, nullptr};
+    Fr *table = nullptr;
     uint32_t *counts_host = nullptr; // pinned: the witness split's lengths
 
     ~key_impl() override
@@ -104,56 +106,28 @@ template <class Curve> struct key_impl : key_base {
         // persistent allocations: plain cudaFree, at key release only
         // (never while proofs run)
         for (void *p : {(void *)a, (void *)b1, (void *)c, (void *)h, (void *)b2, (void *)a_vars, (void *)b_vars,
-                        (void *)row_ptr[0],
-                        (void *)row_ptr[1], (void *)sig[0], (void *)sig[1], (void *)val[0], (void *)val[1]})
+                        (void *)row_ptr[0], (void *)row_ptr[1], (void *)col[0], (void *)col[1], (void *)coef[0],
+                        (void *)coef[1], (void *)table})
             if (p)
                 (void)cudaFree(p);
         if (counts_host)
             (void)cudaFreeHost(counts_host);
     }
 
-    // The coefficient section as two CSR matrices on the device. Entries
-    // are checked as the CPU's evaluation checks them; any bad one (or a
-    // matrix over 2^32 entries) leaves the evaluation to the CPU, which
-    // reports it. false + CUZK_OK: not resident, and no error.
-    int upload_matrices(const unsigned char *co, uint64_t n_coefs, cuzk_gpu_msg *msg)
+    // The matrices as the host holds them (validated when they were made:
+    // rows within the domain, columns below n_vars, table values below r).
+    int upload_matrices(const cs_matrices *m, cuzk_gpu_msg *msg)
     {
-        uint64_t count[2] = {0, 0};
-        std::vector<uint32_t> ptr[2];
-        for (int m = 0; m < 2; m++)
-            ptr[m].assign((size_t)domain + 1, 0);
-        for (uint64_t i = 0; i < n_coefs; i++) {
-            const zkey_coef e = zkey_coef_at(co, i);
-            if (!zkey_coef_indices_ok(&e, domain, n_vars) || !fr_canonical(e.value))
-                return CUZK_OK;
-            count[e.matrix]++;
-            ptr[e.matrix][e.constraint + 1]++;
+        if (m->rows > domain || m->n_vars != n_vars)
+            return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "the matrices do not fit the key (rows past its domain, or "
+                            "another variable count)");
+        for (int k = 0; k < 2; k++) {
+            GPU_RC(upload(&row_ptr[k], (const unsigned char *)m->m[k].row_ptr, (size_t)m->rows + 1, msg));
+            GPU_RC(upload(&col[k], (const unsigned char *)m->m[k].col, (size_t)m->m[k].nnz, msg));
+            GPU_RC(upload(&coef[k], (const unsigned char *)m->m[k].coef, (size_t)m->m[k].nnz, msg));
         }
-        if (count[0] > UINT32_MAX || count[1] > UINT32_MAX)
-            return CUZK_OK;
-        for (int m = 0; m < 2; m++)
-            for (size_t r = 0; r < domain; r++)
-                ptr[m][r + 1] += ptr[m][r];
-        // one pass over the section places every entry in its row of its
-        // matrix (the order inside a row does not change the sum)
-        std::vector<uint32_t> fill[2], s_host[2];
-        std::vector<unsigned char> v_host[2];
-        for (int m = 0; m < 2; m++) {
-            fill[m].assign(ptr[m].begin(), ptr[m].end() - 1);
-            s_host[m].resize(count[m] ? count[m] : 1);
-            v_host[m].resize((count[m] ? count[m] : 1) * 32);
-        }
-        for (uint64_t i = 0; i < n_coefs; i++) {
-            const zkey_coef e = zkey_coef_at(co, i);
-            uint32_t at = fill[e.matrix][e.constraint]++;
-            s_host[e.matrix][at] = e.signal;
-            memcpy(&v_host[e.matrix][(size_t)at * 32], e.value, 32);
-        }
-        for (int m = 0; m < 2; m++) {
-            GPU_RC(upload(&row_ptr[m], (const unsigned char *)ptr[m].data(), ptr[m].size(), msg));
-            GPU_RC(upload(&sig[m], (const unsigned char *)s_host[m].data(), count[m], msg));
-            GPU_RC(upload(&val[m], v_host[m].data(), count[m], msg));
-        }
+        GPU_RC(upload(&table, m->table, m->n_table, msg));
+        mat_rows = m->rows;
         resident_matrices = true;
         return CUZK_OK;
     }
@@ -161,18 +135,6 @@ template <class Curve> struct key_impl : key_base {
     bool evaluates() const override
     {
         return resident_matrices;
-    }
-
-    // value < r, as the CPU's check (little-endian 32 bytes)
-    static bool fr_canonical(const unsigned char *v)
-    {
-        for (int i = Fr::N - 1; i >= 0; i--) {
-            uint32_t x;
-            memcpy(&x, v + 4 * i, 4);
-            if (x != Fr::params::p(i))
-                return x < Fr::params::p(i);
-        }
-        return false;
     }
 
     // the key's uploads: on the device's copy stream (init synchronizes it
@@ -195,7 +157,8 @@ template <class Curve> struct key_impl : key_base {
     }
 
     // Device bytes, computed on the host: the key's points and NTT tables;
-    // its constraint matrices (36 bytes an entry, two row-pointer arrays)
+    // its constraint matrices (8 bytes an entry, two row-pointer arrays,
+    // the coefficient table)
     // and the witness split's flags, scans and lists (32 bytes a
     // variable), when resident; one proof's peak working set (a, b, c,
     // the witness, the MSM lists, the largest MSM's scratch).
@@ -210,7 +173,10 @@ template <class Curve> struct key_impl : key_base {
         const uint64_t na = bp ? in->n_a : nv, nb = bp ? in->n_b : nv, nhp = bp ? in->domain_size - 1 : in->domain_size;
         const uint64_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
         *key_bytes = (na + nb + n_c + nhp) * g1 + nb * g2 + (n + 64) * sizeof(Fr) + (bp ? (na + nb) * 4 : 0);
-        *matrix_bytes = in->coefs ? in->n_coefs * 36 + ((uint64_t)in->domain_size + 1) * 8 + nv * 32 : 0;
+        const cs_matrices *mt = in->mat;
+        *matrix_bytes = mt ? (mt->m[0].nnz + mt->m[1].nnz) * 8 + ((uint64_t)mt->rows + 1) * 8 +
+                                 (uint64_t)mt->n_table * 32 + nv * 32
+                           : 0;
         // with chunks, the largest MSM's scratch is a chunk's (plus the
         // chunk's window sums)
         const uint64_t nh = chunk && chunk < n ? chunk : n, nw = chunk && chunk < nv ? chunk : nv;
@@ -226,7 +192,7 @@ template <class Curve> struct key_impl : key_base {
     }
 
     // The upload of what src/gpu/residency.c decided fits: the points and
-    // NTT tables, and the matrices when given (in->coefs).
+    // NTT tables, and the matrices when given (in->mat).
     int init(device_ctx *ctx, const cuzk_gpu_key_in *in, cuzk_gpu_msg *msg)
     {
         n_vars = in->n_vars;
@@ -258,8 +224,8 @@ template <class Curve> struct key_impl : key_base {
             GPU_RC(upload(&b_vars, (const unsigned char *)in->b_vars, n_b, msg));
         }
         GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 24 * sizeof(uint32_t)));
-        if (in->coefs)
-            GPU_RC(upload_matrices(in->coefs, in->n_coefs, msg));
+        if (in->mat)
+            GPU_RC(upload_matrices(in->mat, msg));
         if (resident_matrices)
             bytes += matrix_bytes;
         GPU_RC(dom.init(log_n, ctx->stream, msg));
@@ -402,8 +368,15 @@ template <class Curve> struct key_impl : key_base {
         }
         if (on_device) {
             const Fr *w_fr = (const Fr *)wit_p;
-            eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[0], sig[0], val[0], w_fr, domain, da.p);
-            eval_rows<Fr><<<blocks_for(domain, 128), 128, 0, st>>>(row_ptr[1], sig[1], val[1], w_fr, domain, db.p);
+            // the domain's rows past the matrices' are zero
+            if (mat_rows < domain) {
+                GPU_TRY(msg, cudaMemsetAsync(da.p + mat_rows, 0, (domain - mat_rows) * sizeof(Fr), st));
+                GPU_TRY(msg, cudaMemsetAsync(db.p + mat_rows, 0, (domain - mat_rows) * sizeof(Fr), st));
+            }
+            for (int k = 0; k < 2; k++)
+                if (mat_rows)
+                    eval_rows<Fr><<<blocks_for(mat_rows, 128), 128, 0, st>>>(row_ptr[k], col[k], coef[k], table,
+                                                                             w_fr, mat_rows, k ? db.p : da.p);
             GPU_LAUNCHED(msg, "eval_rows");
         } else {
             // the evaluations given: rows past n_ab are zero (supraseal's

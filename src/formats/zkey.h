@@ -35,15 +35,20 @@ struct cuzk_zkey {
     uint32_t n_a, n_b, n_h;
     /* ZKEY_KIND_SNARKJS: a .zkey; everything above points into bf.
      * ZKEY_KIND_BELLPERSON: a bellperson .params key with its circuit
-     * (src/groth16/params_key.c): the points decoded from the .params file,
-     * the coefficients made from the .r1cs (as a .zkey's section 4 with the
-     * same input constraints), all in `owned`; A and B hold only the points
-     * of the variables their densities set (a_vars, b_vars: the variable
-     * of each point, ascending), H the domain_size - 1 points
-     * tau^i Z(tau) / delta of the monomial basis, C is bellperson's L. */
+     * (src/groth16/params_key.c): the points decoded from the .params file
+     * (in `owned`), the matrices made from the circuit (mat; coefs
+     * NULL); A and B hold only the points of the variables their
+     * densities set (a_vars, b_vars: the variable of each point,
+     * ascending), H the domain_size - 1 points tau^i Z(tau) / delta of
+     * the monomial basis, C is bellperson's L. */
     int kind;
     const uint32_t *a_vars, *b_vars;
     void *owned[4];
+    /* The constraint matrices A and B as the provers read them
+     * (src/groth16/matrices.h): a .params key's, made with it from its
+     * circuit; a .zkey's, made from section 4 at its first proof
+     * (src/groth16/key.c, key_matrices). Freed with the key. */
+    struct cs_matrices *mat;
 };
 enum { ZKEY_KIND_SNARKJS, ZKEY_KIND_BELLPERSON };
 

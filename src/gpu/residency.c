@@ -11,6 +11,7 @@
 
 #include "../../cuda/gpu.h"
 #include "../formats/zkey.h"
+#include "../groth16/key.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/size_text.h"
@@ -63,9 +64,15 @@ static int gpu_ok(int gpu)
     return gpu >= 0 && gpu < RESIDENCY_MAX_GPUS;
 }
 
-/* What the GPU layer needs of a key (with its matrices or not). */
+/* What the GPU layer needs of a key (with its matrices or not: a .zkey's
+ * are made from its section 4 here when no proof has made them yet; a key
+ * whose entries do not validate goes up without them, and its proofs'
+ * CPU evaluation reports the entry). */
 static cuzk_gpu_key_in key_input(const struct cuzk_zkey *zk, int gpu, int with_matrices, int pinned)
 {
+    const cs_matrices *mat = NULL;
+    if (with_matrices && key_matrices(zk, &mat, NULL) != CUZK_OK)
+        mat = NULL;
     return (cuzk_gpu_key_in){
         .curve = zk->curve->id,
         .device = gpu,
@@ -81,8 +88,7 @@ static cuzk_gpu_key_in key_input(const struct cuzk_zkey *zk, int gpu, int with_m
         .b_vars = zk->b_vars,
         .n_a = zk->n_a,
         .n_b = zk->n_b,
-        .coefs = with_matrices ? zk->coefs : NULL,
-        .n_coefs = with_matrices ? zk->n_coefs : 0,
+        .mat = mat,
         .pinned_upload = pinned,
     };
 }

@@ -4,8 +4,43 @@
 #include "../../include/cuzk.h"
 #include "../formats/zkey.h"
 #include "../gpu/residency.h"
+#include "../util/error.h"
+#include "key.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+
+/* one lock for every key's first build of its matrices (rare, and the
+ * builds would share the memory bandwidth anyway) */
+static pthread_mutex_t matrices_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int key_matrices(const struct cuzk_zkey *zk, const cs_matrices **out, cuzk_error *err)
+{
+    *out = NULL;
+    pthread_mutex_lock(&matrices_lock);
+    struct cuzk_zkey *k = (struct cuzk_zkey *)zk; /* the cache is not the key's content */
+    int rc = CUZK_OK;
+    uint64_t bad = UINT64_MAX;
+    if (!k->mat && k->kind == ZKEY_KIND_SNARKJS)
+        rc = cs_matrices_from_coefs(&k->mat, zk->curve->id, zk->coefs, zk->n_coefs, zk->domain_size, zk->n_vars,
+                                    &bad);
+    pthread_mutex_unlock(&matrices_lock);
+    if (rc == CUZK_ERR_FORMAT)
+        return cuzk_error_set(err, rc, "%s: section 4 (coefficients): entry %llu is out of range", zk->bf.name,
+                              (unsigned long long)bad);
+    if (rc == CUZK_ERR_UNSUPPORTED)
+        return cuzk_error_set(err, rc, "%s: a constraint matrix holds more than 2^32 - 1 entries", zk->bf.name);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "out of memory for the constraint matrices of %s (%llu entries)", zk->bf.name,
+                              (unsigned long long)zk->n_coefs);
+    if (!k->mat)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "%s holds no circuit: open it with its circuit (cuzk_params_open), or prove through "
+                              "supraseal's ABI",
+                              zk->bf.name);
+    *out = k->mat;
+    return CUZK_OK;
+}
 
 int cuzk_zkey_open(cuzk_zkey **out, const char *path, cuzk_error *err)
 {
@@ -31,5 +66,6 @@ void cuzk_zkey_free(cuzk_zkey *zk)
     residency_forget(zk); /* after the proofs holding its copies */
     for (size_t i = 0; i < sizeof(zk->owned) / sizeof(zk->owned[0]); i++)
         free(zk->owned[i]); /* a .params key's decoded points (src/groth16/params_key.c) */
+    cs_matrices_free(zk->mat);
     zkey_file_free(zk);
 }

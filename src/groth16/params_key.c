@@ -1,6 +1,7 @@
 /* A proving key from a bellperson .params file and its circuit's .r1cs
  * (docs/filecoin.md): the .params file holds the points but no constraint
- * matrices, so the circuit comes from the .r1cs, with bellperson's
+ * matrices, so the circuit comes from the .r1cs (or porep-shape's native
+ * description: src/circuit/source.h), with bellperson's
  * conventions (§2-3 there):
  *   - the variables are the circuit's wires: inputs (the constant one,
  *     then the public signals), then the aux (private) wires;
@@ -20,78 +21,13 @@
 #include "../../include/cuzk.h"
 #include "../core.h"
 #include "../formats/params.h"
+#include "../circuit/source.h"
 #include "../formats/r1cs.h"
+#include "matrices.h"
 #include "../formats/zkey.h"
 #include "params_key.h"
 #include "../util/error.h"
 #include "../util/util.h"
-
-static int is_zero32(const unsigned char *p)
-{
-    unsigned char acc = 0;
-    for (int i = 0; i < 32; i++)
-        acc |= p[i];
-    return acc == 0;
-}
-
-/* The density vectors of the circuit: the variables of A's points (every
- * input, then the aux wires with a nonzero coefficient in some A) and of
- * B's (every wire with one in some B), and the coefficient-entry count of
- * the .zkey-style section (A and B terms, plus the input constraints). */
-static int densities(const struct cuzk_r1cs *r, uint32_t npub1, uint32_t **a_vars, uint32_t *n_a, uint32_t **b_vars,
-                     uint32_t *n_b, uint64_t *n_coefs)
-{
-    size_t nv = r->n_wires;
-    unsigned char *in_a = calloc(nv ? nv : 1, 1), *in_b = calloc(nv ? nv : 1, 1);
-    if (!in_a || !in_b) {
-        free(in_a);
-        free(in_b);
-        return CUZK_ERR_NO_MEMORY;
-    }
-    uint64_t coefs = npub1;
-    const unsigned char *p = r->constraints; /* validated by the reader: wires < n_wires */
-    for (uint32_t k = 0; k < r->n_constraints; k++)
-        for (int m = 0; m < 3; m++) {
-            uint32_t nt = read_u32le(p);
-            p += 4;
-            for (uint32_t t = 0; t < nt; t++, p += 36) {
-                if (m == 2)
-                    continue;
-                coefs++;
-                if (!is_zero32(p + 4))
-                    (m == 0 ? in_a : in_b)[read_u32le(p)] = 1;
-            }
-        }
-    for (uint32_t i = 0; i < npub1; i++)
-        in_a[i] = 1; /* the input constraints */
-    uint32_t na = 0, nb = 0;
-    for (size_t i = 0; i < nv; i++) {
-        na += in_a[i];
-        nb += in_b[i];
-    }
-    *a_vars = malloc((na ? na : 1) * sizeof(uint32_t));
-    *b_vars = malloc((nb ? nb : 1) * sizeof(uint32_t));
-    if (!*a_vars || !*b_vars) {
-        free(*a_vars);
-        free(*b_vars);
-        free(in_a);
-        free(in_b);
-        return CUZK_ERR_NO_MEMORY;
-    }
-    na = nb = 0;
-    for (size_t i = 0; i < nv; i++) {
-        if (in_a[i])
-            (*a_vars)[na++] = (uint32_t)i;
-        if (in_b[i])
-            (*b_vars)[nb++] = (uint32_t)i;
-    }
-    free(in_a);
-    free(in_b);
-    *n_a = na;
-    *n_b = nb;
-    *n_coefs = coefs;
-    return CUZK_OK;
-}
 
 /* The .params counts against the circuit's. */
 static int check_counts(const params_file *pf, const char *r1cs_name, uint32_t npub1, uint32_t n_aux, uint64_t m,
@@ -183,18 +119,18 @@ static int decode_points(struct cuzk_zkey *zk, const params_file *pf, int thread
     return CUZK_OK;
 }
 
-static int build(struct cuzk_zkey *zk, const params_file *pf, const struct cuzk_r1cs *r, int threads,
+static int build(struct cuzk_zkey *zk, const params_file *pf, const circuit_source *src, int threads,
                  cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
 {
     const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
-    if (r->curve != c)
+    if (src->curve != c)
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s is a %s circuit; bellperson .params keys are BLS12-381's",
-                              r->bf.name, r->curve->display);
-    uint32_t n_public = r->n_pub_out + r->n_pub_in, npub1 = n_public + 1;
-    if (r->n_wires < npub1)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %u wires, fewer than its %u public signals + 1", r->bf.name,
-                              r->n_wires, n_public);
-    uint64_t rows = (uint64_t)r->n_constraints + npub1, m = 1;
+                              src->name, src->curve->display);
+    uint32_t n_public = src->n_public, npub1 = n_public + 1;
+    if (src->n_wires < npub1)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %u wires, fewer than its %u public signals + 1", src->name,
+                              src->n_wires, n_public);
+    uint64_t rows = (uint64_t)src->n_constraints + npub1, m = 1;
     unsigned log_m = 0;
     while (m < rows) {
         m <<= 1;
@@ -204,32 +140,31 @@ static int build(struct cuzk_zkey *zk, const params_file *pf, const struct cuzk_
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "%s: %llu constraints with the input constraints need a domain of 2^%u; the prover "
                               "needs a 2^%u-th root of unity and BLS12-381 has up to 2^%u",
-                              r->bf.name, (unsigned long long)rows, log_m, log_m + 1, c->two_adicity);
+                              src->name, (unsigned long long)rows, log_m, log_m + 1, c->two_adicity);
+    /* the counts the file's header gives are checked before anything large is made */
+    if (pf->count[PARAMS_IC] != npub1 || pf->count[PARAMS_H] != m - 1 ||
+        pf->count[PARAMS_L] != src->n_wires - npub1) {
+        int rc = check_counts(pf, src->name, npub1, src->n_wires - npub1, m, pf->count[PARAMS_A],
+                              pf->count[PARAMS_B_G1], err);
+        if (rc != CUZK_OK)
+            return rc;
+    }
     uint32_t *a_vars = NULL, *b_vars = NULL, n_a, n_b;
-    uint64_t n_coefs;
-    if (densities(r, npub1, &a_vars, &n_a, &b_vars, &n_b, &n_coefs) != CUZK_OK)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory reading %s", r->bf.name);
-    zk->owned[0] = a_vars;
-    zk->owned[1] = b_vars;
-    int rc = check_counts(pf, r->bf.name, npub1, r->n_wires - npub1, m, n_a, n_b, err);
+    progress_sink ps = {progress, progress_ctx, NULL};
+    int rc = cs_matrices_from_source(&zk->mat, src, threads, &a_vars, &n_a, &b_vars, &n_b, &ps, err);
     if (rc != CUZK_OK)
         return rc;
-    if (n_coefs > UINT32_MAX)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: %llu coefficient entries; at most 2^32 - 1",
-                              r->bf.name, (unsigned long long)n_coefs);
-    unsigned char *coefs = malloc(n_coefs * ZKEY_COEF_BYTES + 1);
-    zk->owned[3] = coefs;
-    if (!coefs)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for %s (%llu coefficient entries)", r->bf.name,
-                              (unsigned long long)n_coefs);
+    zk->owned[0] = a_vars;
+    zk->owned[1] = b_vars;
+    if ((rc = check_counts(pf, src->name, npub1, src->n_wires - npub1, m, n_a, n_b, err)) != CUZK_OK)
+        return rc;
     if ((rc = decode_points(zk, pf, threads, progress, progress_ctx, err)) != CUZK_OK)
         return rc;
-    cuzk_core()->setup_coefs(c->id, coefs, r->constraints, 0, r->n_constraints, r->n_constraints, n_public);
-    zk->n_vars = r->n_wires;
+    zk->n_vars = src->n_wires;
     zk->n_public = n_public;
     zk->domain_size = (uint32_t)m;
-    zk->n_coefs = n_coefs;
-    zk->coefs = coefs;
+    zk->n_coefs = zk->mat->m[0].nnz + zk->mat->m[1].nnz;
+    zk->coefs = NULL;
     zk->a_vars = a_vars;
     zk->b_vars = b_vars;
     return CUZK_OK;
@@ -303,6 +238,8 @@ static void params_key_release(struct cuzk_zkey *zk)
         free(zk->owned[i]);
         zk->owned[i] = NULL;
     }
+    cs_matrices_free(zk->mat);
+    zk->mat = NULL;
 }
 
 int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, cuzk_progress_fn progress,
@@ -317,16 +254,16 @@ int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = cpus > 0 ? (int)cpus : 1;
     params_file pf;
-    cuzk_r1cs *r = NULL;
+    circuit_source *src = NULL;
     progress_sink rs = {progress, progress_ctx, "reading the circuit"};
-    int rc = cuzk_r1cs_open_progress(&r, r1cs_path, &rs, err);
+    int rc = circuit_source_open(&src, r1cs_path, &rs, err);
     if (rc == CUZK_OK) {
         rc = params_open(&pf, params_path, err);
         if (rc == CUZK_OK) {
-            rc = build(zk, &pf, r, threads, progress, progress_ctx, err);
+            rc = build(zk, &pf, src, threads, progress, progress_ctx, err);
             params_close(&pf);
         }
-        cuzk_r1cs_free(r);
+        circuit_source_free(src);
     }
     if (rc != CUZK_OK) {
         params_key_release(zk);

@@ -7,6 +7,7 @@
 
 #include "../../cuda/gpu.h"
 #include "../gpu/residency.h"
+#include "key.h"
 #include "../formats/snarkjs_json.h"
 #include "../util/clock.h"
 #include "../util/error.h"
@@ -49,11 +50,9 @@ static int thread_count(const cuzk_prove_options *opts)
 
 static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *out, cuzk_error *err)
 {
+    (void)out;
     if (rc == CUZK_ERR_CANCELLED)
         return cuzk_error_set(err, rc, "the proof was cancelled");
-    if (rc == CUZK_ERR_FORMAT)
-        return cuzk_error_set(err, rc, "%s: section 4 (coefficients): entry %llu is out of range", zk->bf.name,
-                              out->bad_coef);
     if (rc == CUZK_ERR_NO_MEMORY)
         return cuzk_error_set(err, rc, "out of memory proving with %s (domain %u)", zk->bf.name, zk->domain_size);
     return cuzk_error_set(err, rc, "proving with %s failed: %s", zk->bf.name, cuzk_strerror(rc));
@@ -343,14 +342,16 @@ static int check_options(const cuzk_prove_options *opts, cuzk_error *err)
 core_prove_in prove_core_input(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *r,
                                const unsigned char *s, int threads, const atomic_int *cancel)
 {
+    const cs_matrices *mat = NULL;
+    if (key_matrices(zk, &mat, NULL) != CUZK_OK) /* a key without a circuit: a, b come with the proof */
+        mat = NULL;
     return (core_prove_in){
         .curve = zk->curve->id,
         .threads = threads,
         .n_vars = zk->n_vars,
         .n_public = zk->n_public,
         .domain_size = zk->domain_size,
-        .n_coefs = zk->n_coefs,
-        .coefs = zk->coefs,
+        .mat = mat,
         .pts_a = zk->a,
         .pts_b1 = zk->b1,
         .pts_b2 = zk->b2,
@@ -418,9 +419,9 @@ int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *
     if (eval_a && n_eval > zk->domain_size)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: %zu evaluations given, the domain holds %u",
                               zk->bf.name, n_eval, zk->domain_size);
-    if (zk->kind == ZKEY_KIND_BELLPERSON && (!zk->a_vars || (!eval_a && !zk->coefs)))
+    if (zk->kind == ZKEY_KIND_BELLPERSON && (!zk->a_vars || (!eval_a && !zk->mat)))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "%s holds no circuit (%s): open it with its .r1cs (cuzk_params_open), "
+                              "%s holds no circuit (%s): open it with its circuit (cuzk_params_open), "
                               "or prove through supraseal's ABI",
                               zk->bf.name, zk->a_vars ? "no constraint matrices" : "no densities");
     double t0 = cuzk_now();
@@ -428,6 +429,10 @@ int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *
     if (rc == CUZK_OK)
         rc = check_pair(zk, w, err);
     if (rc != CUZK_OK)
+        return rc;
+    /* a .zkey's matrices are made from its section 4 by its first proof */
+    const cs_matrices *mat = NULL;
+    if (!eval_a && (rc = key_matrices(zk, &mat, err)) != CUZK_OK)
         return rc;
     int gpu = -1;
     if ((rc = choose_device(opts, &gpu, err)) != CUZK_OK)
@@ -460,6 +465,7 @@ int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *
         }
     }
     st->in = prove_core_input(zk, w, st->r, st->s, thread_count(opts), cancel);
+    st->in.mat = mat;
     st->in.eval_a = eval_a;
     st->in.eval_b = eval_b;
     st->in.n_eval = eval_a ? n_eval : 0;

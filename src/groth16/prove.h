@@ -38,8 +38,9 @@ int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, co
                        cuzk_timings *timings, cuzk_error *err);
 
 /* The core prover's input for a key and witness (the key's sections and
- * verification points, the witness values), with r and s (plain 32 bytes,
- * kept by the caller), threads and an optional cancel flag. */
+ * verification points, its matrices (a .zkey's made by the first call),
+ * the witness values), with r and s (plain 32 bytes, kept by the caller),
+ * threads and an optional cancel flag. */
 core_prove_in prove_core_input(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char *r,
                                const unsigned char *s, int threads, const atomic_int *cancel);
 

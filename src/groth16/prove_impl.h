@@ -25,7 +25,7 @@
 
 #ifndef CUZK_PROVE_COMMON
 #define CUZK_PROVE_COMMON
-#include "../formats/zkey_coef.h"
+#include "matrices.h"
 
 /* The witness split, shared by the CPU and GPU provers: indices of values 1
  * and of values other than 0 and 1, over all n_vars (A, B1, B2) and, for C,
@@ -58,61 +58,37 @@ CUZK_INLINE void groth16_gather(unsigned char *out, const unsigned char *witness
 }
 #endif
 
-/* a = A w and b = B w, entry by entry: value * w[signal] as a Montgomery
- * product of the two plain integers gives (coef R^2) w / R = coef w R, the
- * Montgomery form of coef * w (snarkjs stores values as coef R^2). The
- * entries come sorted by constraint (snarkjs writes them so); threads take
- * ranges that start at a new constraint, so no two write one row. An
- * unsorted section falls back to one thread. */
+/* a = A w and b = B w from the key's matrices (src/groth16/matrices.h),
+ * row by row: a table value times a plain witness value as a Montgomery
+ * product gives (coef R^2) w / R = coef w R, the Montgomery form of
+ * coef * w. Rows past the matrices' are left as they are (zero). */
 CUZK_INLINE int PV_(eval_abc)(PV_FR *a, PV_FR *b, const core_prove_in *in, core_prove_out *out, int threads)
 {
-    const unsigned char *co = in->coefs;
-    uint64_t n = in->n_coefs;
-    int sorted = 1;
-    uint32_t prev = 0;
-    for (uint64_t i = 0; i < n && sorted; i++) {
-        uint32_t row = zkey_coef_row(co, i);
-        sorted = row >= prev;
-        prev = row;
-    }
+    (void)out;
+    const cs_matrices *mat = in->mat;
+    if (!mat)
+        return CUZK_ERR_INVALID_ARGUMENT;
     /* no more threads than CUZK_NTT_MIN_WORK entries each (see ntt_threads) */
-    if (threads > 1 && n / CUZK_NTT_MIN_WORK < (uint64_t)threads)
-        threads = n / CUZK_NTT_MIN_WORK > 1 ? (int)(n / CUZK_NTT_MIN_WORK) : 1;
-    int parts = sorted ? threads * 4 : 1;
-    uint64_t *start = malloc(((size_t)parts + 1) * sizeof(uint64_t));
-    if (!start)
-        return CUZK_ERR_NO_MEMORY;
-    for (int t = 0; t <= parts; t++) {
-        uint64_t s = n * (uint64_t)t / (uint64_t)parts;
-        /* move to the first entry of a constraint */
-        while (s > 0 && s < n && zkey_coef_row(co, s) == zkey_coef_row(co, s - 1))
-            s++;
-        start[t] = s;
-    }
-    uint64_t bad = UINT64_MAX;
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-    for (int t = 0; t < parts; t++) {
-        for (uint64_t i = start[t]; i < start[t + 1] && i < n; i++) {
-            zkey_coef e = zkey_coef_at(co, i);
-            PV_FR v, w;
-            memcpy(v.l, e.value, 32);
-            if (!zkey_coef_indices_ok(&e, in->domain_size, in->n_vars) ||
-                !(PV_(fr_raw_is_canonical_mask)(v.l) & 1)) {
-#pragma omp critical /* unnamed: a named one is a global symbol of the archive */
-                if (i < bad)
-                    bad = i;
-                continue;
+    uint64_t nnz = mat->m[0].nnz + mat->m[1].nnz;
+    if (threads > 1 && nnz / CUZK_NTT_MIN_WORK < (uint64_t)threads)
+        threads = nnz / CUZK_NTT_MIN_WORK > 1 ? (int)(nnz / CUZK_NTT_MIN_WORK) : 1;
+    const unsigned char *tab = mat->table, *wit = in->witness;
+    for (int k = 0; k < 2; k++) {
+        const cs_matrix *mk = &mat->m[k];
+        PV_FR *dst = k ? b : a;
+        const uint32_t *ptr = mk->row_ptr, *col = mk->col, *coef = mk->coef;
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
+        for (size_t r = 0; r < mat->rows; r++) {
+            PV_FR acc, v, w;
+            memset(&acc, 0, sizeof(acc));
+            for (uint32_t e = ptr[r], end = ptr[r + 1]; e < end; e++) {
+                memcpy(v.l, tab + 32 * (size_t)coef[e], 32);
+                memcpy(w.l, wit + 32 * (size_t)col[e], 32);
+                PV_(fr_mul)(&v, &v, &w);
+                PV_(fr_add)(&acc, &acc, &v);
             }
-            memcpy(w.l, in->witness + 32 * (size_t)e.signal, 32);
-            PV_(fr_mul)(&v, &v, &w);
-            PV_FR *dst = (e.matrix == 0 ? a : b) + e.constraint;
-            PV_(fr_add)(dst, dst, &v);
+            dst[r] = acc;
         }
-    }
-    free(start);
-    if (bad != UINT64_MAX) {
-        out->bad_coef = bad;
-        return CUZK_ERR_FORMAT;
     }
     return CUZK_OK;
 }

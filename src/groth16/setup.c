@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../cuda/gpu.h"
+#include "../circuit/source.h"
 #include "../core.h"
 #include "../formats/binwriter.h"
 #include "../formats/params.h"
@@ -60,9 +61,9 @@ static void write_section(binwriter *w, uint32_t id, const void *data, size_t le
 
 /* snarkjs's domain for a circuit: 2^(log2(nConstraints + nPublic) + 1),
  * log2 rounding down. Errors name the file. */
-static int circuit_power(const cuzk_r1cs *r, const char *path, unsigned *power, cuzk_error *err)
+static int circuit_power(const circuit_source *r, const char *path, unsigned *power, cuzk_error *err)
 {
-    uint64_t rows = (uint64_t)r->n_constraints + r->n_pub_out + r->n_pub_in;
+    uint64_t rows = (uint64_t)r->n_constraints + r->n_public;
     unsigned p = 0;
     for (uint64_t x = rows; x > 1; x >>= 1)
         p++;
@@ -72,24 +73,50 @@ static int circuit_power(const cuzk_r1cs *r, const char *path, unsigned *power, 
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "%s: %u constraints + %u public signals need a 2^%u domain, too large for %s (at most "
                               "2^%u)",
-                              path, r->n_constraints, r->n_pub_out + r->n_pub_in, p, r->curve->display, max_power);
+                              path, r->n_constraints, r->n_public, p, r->curve->display, max_power);
     *power = p;
     return CUZK_OK;
 }
 
-/* Section 4's entry count: every A and B term, and one per public signal
- * and the constant. */
-static uint64_t count_coefs(const cuzk_r1cs *r)
+/* The A and B terms of n rows in the .r1cs layout. */
+static uint64_t ab_terms(const unsigned char *p, uint32_t n)
 {
-    uint64_t n = (uint64_t)r->n_pub_out + r->n_pub_in + 1;
-    const unsigned char *p = r->constraints;
-    for (uint32_t k = 0; k < r->n_constraints; k++)
+    uint64_t terms = 0;
+    for (uint32_t k = 0; k < n; k++)
         for (int m = 0; m < 3; m++) {
             uint32_t nt = read_u32le(p);
-            n += m < 2 ? nt : 0;
+            terms += m < 2 ? nt : 0;
             p += 4 + (size_t)nt * 36;
         }
-    return n;
+    return terms;
+}
+
+enum { SOURCE_ROWS = 1 << 16 }; /* rows of a circuit read at a time */
+
+static uint32_t source_chunk(const circuit_source *s)
+{
+    uint32_t chunk = s->chunk_rows ? s->chunk_rows : 1;
+    while (chunk < SOURCE_ROWS)
+        chunk *= 2;
+    return chunk;
+}
+
+/* Section 4's entry count: every A and B term, and one per public signal
+ * and the constant. */
+static int count_coefs(const circuit_source *s, uint64_t *count)
+{
+    uint64_t n = (uint64_t)s->n_public + 1;
+    uint32_t chunk = source_chunk(s);
+    source_buf buf = {0};
+    int rc = CUZK_OK;
+    for (uint32_t row0 = 0; row0 < s->n_constraints && rc == CUZK_OK; row0 += chunk) {
+        uint32_t m = s->n_constraints - row0 < chunk ? s->n_constraints - row0 : chunk;
+        if ((rc = s->rows(s, row0, m, &buf)) == CUZK_OK)
+            n += ab_terms(buf.p, m);
+    }
+    source_buf_free(&buf);
+    *count = n;
+    return rc;
 }
 
 /* Sections 1 (protocol: Groth16) and 2 (header); vk holds alpha1, beta1,
@@ -155,14 +182,22 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
     if (!r1cs_path || !ptau_path || !zkey_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_setup_ptau: NULL argument");
     threads = default_threads(threads);
-    cuzk_r1cs *r;
+    circuit_source *src;
     ptau_file pt;
     progress_sink reading = {progress, progress_ctx, "reading the circuit"};
-    int rc = cuzk_r1cs_open_progress(&r, r1cs_path, &reading, err);
+    int rc = circuit_source_open(&src, r1cs_path, &reading, err);
     if (rc != CUZK_OK)
         return rc;
+    const cuzk_r1cs *r = circuit_source_r1cs(src);
+    if (!r) {
+        circuit_source_free(src);
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: a setup from a powers of tau (--ptau) reads a .r1cs; this native circuit takes a "
+                              "random setup (no --ptau)",
+                              r1cs_path);
+    }
     if ((rc = ptau_open(&pt, ptau_path, err)) != CUZK_OK) {
-        cuzk_r1cs_free(r);
+        circuit_source_free(src);
         return rc;
     }
     const curve_desc *c = r->curve;
@@ -170,7 +205,7 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
     uint32_t n_public = r->n_pub_out + r->n_pub_in;
     unsigned cir_power = 0;
     if ((rc = format_fits(c, format, r1cs_path, err)) != CUZK_OK ||
-        (rc = circuit_power(r, r1cs_path, &cir_power, err)) != CUZK_OK)
+        (rc = circuit_power(src, r1cs_path, &cir_power, err)) != CUZK_OK)
         goto done;
     size_t n = (size_t)1 << cir_power, g1 = c->g1_bytes, g2 = c->g2_bytes;
     if (pt.curve != c) {
@@ -185,7 +220,11 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
                             r1cs_path, cir_power, r->n_constraints, n_public, ptau_path, pt.power);
         goto done;
     }
-    uint64_t n_coefs = count_coefs(r);
+    uint64_t n_coefs = 0;
+    if ((rc = count_coefs(src, &n_coefs)) != CUZK_OK) {
+        rc = cuzk_error_set(err, rc, "out of memory for the setup of %s", r1cs_path);
+        goto done;
+    }
     size_t nv = r->n_wires, npub1 = (size_t)n_public + 1;
     a = malloc(nv * g1);
     b1 = malloc(nv * g1);
@@ -318,7 +357,7 @@ done:
     free(h);
     free(hh);
     ptau_close(&pt);
-    cuzk_r1cs_free(r);
+    circuit_source_free(src);
     return rc;
 }
 
@@ -349,32 +388,59 @@ typedef struct random_writer {
     unsigned char gen1[96], gen2[192];
 } random_writer;
 
-/* Points [at, at + m) of one kind into rw->buf, on the GPU when there is
- * one. */
-static int random_points(random_writer *rw, int kind, size_t at, size_t m, size_t point_bytes)
+/* Points [at, at + m) of one kind into rw->buf (*made of them), on the
+ * GPU when there is one. With skip_zero (a .params key's A and B, whose
+ * points at infinity are left out) the GPU makes only the points of
+ * nonzero scalars, in order: at full PoRep size three quarters of B's. */
+static int random_points(random_writer *rw, int kind, size_t at, size_t m, size_t point_bytes, int skip_zero,
+                         size_t *made)
 {
+    *made = m;
 #if CUZK_HAVE_CUDA
     if (rw->gpu && cuzk_core()->setup_random_point_scalars(rw->st, kind, at, m, rw->scalars) == CUZK_OK) {
+        size_t k = m, first = 0;
+        if (skip_zero) {
+            k = 0;
+            for (size_t i = 0; i < m; i++) {
+                static const unsigned char zero[32];
+                if (memcmp(rw->scalars + 32 * i, zero, 32) == 0)
+                    continue;
+                if (k == 0)
+                    first = i;
+                if (k != i)
+                    memcpy(rw->scalars + 32 * k, rw->scalars + 32 * i, 32);
+                k++;
+            }
+        }
         cuzk_gpu_msg msg = {{0}};
         int two = kind == SETUP_KIND_B2;
-        int rc = cuzk_gpu_fixed_base(rw->st->curve, two ? 2 : 1, two ? rw->gen2 : rw->gen1, rw->scalars, m,
-                                     rw->buf, &msg);
+        int rc = k ? cuzk_gpu_fixed_base(rw->st->curve, two ? 2 : 1, two ? rw->gen2 : rw->gen1, rw->scalars, k,
+                                         rw->buf, &msg)
+                   : CUZK_OK;
         cuzk_memzero(rw->scalars, m * 32); /* toxic waste */
+        if (rc == CUZK_OK && k == 0) {
+            *made = 0;
+            return CUZK_OK;
+        }
         if (rc == CUZK_OK) {
             /* a GPU fault must not make a wrong key: one point of every
              * chunk, a different one each time, is computed again on the
-             * CPU (a few ms: its table) and must match */
-            size_t i = (size_t)((at * 7919u + 13u) % m);
+             * CPU (a few ms: its table) and must match (with skip_zero the
+             * first nonzero one, whose index is known) */
+            size_t i = skip_zero ? 0 : (size_t)((at * 7919u + 13u) % m), src = skip_zero ? first : i;
             unsigned char again[192];
             if (point_bytes <= sizeof(again) &&
-                cuzk_core()->setup_random_points(rw->st, kind, at + i, 1, again) == CUZK_OK &&
-                memcmp(again, rw->buf + i * point_bytes, point_bytes) == 0)
+                cuzk_core()->setup_random_points(rw->st, kind, at + src, 1, again) == CUZK_OK &&
+                memcmp(again, rw->buf + i * point_bytes, point_bytes) == 0) {
+                *made = k;
                 return CUZK_OK;
+            }
         }
         rw->gpu = 0; /* the CPU makes this chunk and the rest */
     }
 #else
     (void)point_bytes;
+    (void)skip_zero;
 #endif
     return cuzk_core()->setup_random_points(rw->st, kind, at, m, rw->buf);
 }
@@ -392,14 +458,14 @@ static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t
         binwriter_section_begin(rw->w, id);
     binwriter *w = rw->pw ? &rw->pw->w : rw->w;
     for (size_t at = 0; at < count && !w->failed; at += RANDOM_CHUNK) {
-        size_t m = count - at < RANDOM_CHUNK ? count - at : RANDOM_CHUNK;
-        int rc = random_points(rw, kind, at, m, point_bytes);
+        size_t m = count - at < RANDOM_CHUNK ? count - at : RANDOM_CHUNK, made;
+        int rc = random_points(rw, kind, at, m, point_bytes, skip, &made);
         if (rc != CUZK_OK)
             return rc;
         if (rw->pw)
-            params_vector_points(rw->pw, rw->buf, m, skip);
+            params_vector_points(rw->pw, rw->buf, made, skip);
         else
-            binwriter_write(rw->w, rw->buf, m * point_bytes);
+            binwriter_write(rw->w, rw->buf, made * point_bytes);
         rw->done += m;
         if (rw->progress)
             rw->progress(rw->progress_ctx, stage, rw->done, rw->total);
@@ -411,59 +477,40 @@ static int write_random_section(random_writer *rw, uint32_t id, int kind, size_t
     return CUZK_OK;
 }
 
-/* Section 4, a bounded number of entries at a time. */
-static int write_coefs(binwriter *w, const cuzk_r1cs *r, uint64_t n_coefs)
+/* Section 4, a chunk of the circuit's rows at a time. */
+static int write_coefs(binwriter *w, const circuit_source *src, uint64_t n_coefs)
 {
-    uint32_t n_public = r->n_pub_out + r->n_pub_in;
-    size_t cap = COEF_CHUNK;
-    unsigned char *buf = malloc(cap * 44);
-    if (!buf)
-        return CUZK_ERR_NO_MEMORY;
+    uint32_t chunk = source_chunk(src), n_public = src->n_public;
+    source_buf buf = {0};
+    unsigned char *out = NULL;
+    size_t cap = 0;
+    int rc = CUZK_OK;
     binwriter_section_begin(w, ZKEY_SEC_COEFS);
     binwriter_u32(w, (uint32_t)n_coefs);
-    const unsigned char *p = r->constraints, *from = p;
-    uint32_t row0 = 0;
-    size_t entries = 0;
-    for (uint32_t k = 0; k <= r->n_constraints; k++) {
-        size_t row_entries = 0;
-        const unsigned char *q = p;
-        if (k < r->n_constraints)
-            for (int m = 0; m < 3; m++) {
-                uint32_t nt = read_u32le(q);
-                row_entries += m < 2 ? nt : 0;
-                q += 4 + (size_t)nt * 36;
-            }
-        /* flush rows [row0, k) when row k would overflow the buffer, and at the end */
-        int last = k == r->n_constraints;
-        if (last || (entries && entries + row_entries > cap)) {
-            size_t need = entries + (last ? n_public + 1 : 0);
-            if (need > cap) {
-                unsigned char *nb = realloc(buf, need * 44);
-                if (!nb) {
-                    free(buf);
-                    return CUZK_ERR_NO_MEMORY;
-                }
-                buf = nb, cap = need;
-            }
-            size_t got = cuzk_core()->setup_coefs(r->curve->id, buf, from, row0, k - row0,
-                                                  last ? r->n_constraints : UINT32_MAX, n_public);
-            binwriter_write(w, buf, got * 44);
-            row0 = k, from = p, entries = 0;
-        }
-        if (row_entries > cap) { /* one very wide row */
-            unsigned char *nb = realloc(buf, row_entries * 44);
+    for (uint32_t row0 = 0; rc == CUZK_OK; row0 += chunk) {
+        uint32_t m = src->n_constraints - row0 < chunk ? src->n_constraints - row0 : chunk;
+        int last = row0 + m >= src->n_constraints;
+        if (m && (rc = src->rows(src, row0, m, &buf)) != CUZK_OK)
+            break;
+        size_t need = (size_t)(m ? ab_terms(buf.p, m) : 0) + (last ? n_public + 1 : 0);
+        if (need > cap) {
+            unsigned char *nb = realloc(out, need * 44);
             if (!nb) {
-                free(buf);
-                return CUZK_ERR_NO_MEMORY;
+                rc = CUZK_ERR_NO_MEMORY;
+                break;
             }
-            buf = nb, cap = row_entries;
+            out = nb, cap = need;
         }
-        entries += row_entries;
-        p = q;
+        size_t got = cuzk_core()->setup_coefs(src->curve->id, out, buf.p, row0, m,
+                                              last ? src->n_constraints : UINT32_MAX, n_public);
+        binwriter_write(w, out, got * 44);
+        if (last)
+            break;
     }
     binwriter_section_end(w);
-    free(buf);
-    return CUZK_OK;
+    free(out);
+    source_buf_free(&buf);
+    return rc;
 }
 
 /* Nonzero, uniform below r, from the options' source (the OS CSPRNG
@@ -536,19 +583,19 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
     const int threads = o->threads;
     const cuzk_progress_fn progress = o->progress;
     void *const progress_ctx = o->progress_ctx;
-    cuzk_r1cs *r;
+    circuit_source *r;
     progress_sink reading = {progress, progress_ctx, "reading the circuit"};
-    int rc = cuzk_r1cs_open_progress(&r, r1cs_path, &reading, err);
+    int rc = circuit_source_open(&r, r1cs_path, &reading, err);
     if (rc != CUZK_OK)
         return rc;
     const curve_desc *c = r->curve;
     unsigned power = 0;
     if ((rc = format_fits(c, o->format, r1cs_path, err)) != CUZK_OK ||
         (rc = circuit_power(r, r1cs_path, &power, err)) != CUZK_OK) {
-        cuzk_r1cs_free(r);
+        circuit_source_free(r);
         return rc;
     }
-    uint32_t n_public = r->n_pub_out + r->n_pub_in;
+    uint32_t n_public = r->n_public;
     size_t nv = r->n_wires, npub1 = (size_t)n_public + 1, n = (size_t)1 << power;
     core_random_setup st = {
         .curve = c->id,
@@ -557,7 +604,9 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         .n_public = n_public,
         .n_constraints = r->n_constraints,
         .domain_size = (unsigned)n,
-        .constraints = r->constraints,
+        .source = r,
+        .progress = progress,
+        .progress_ctx = progress_ctx,
     };
     unsigned char vk[3 * 96 + 3 * 192];
     unsigned char *buf = malloc((size_t)RANDOM_CHUNK * c->g2_bytes);
@@ -605,7 +654,8 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         goto done;
     writing = 1;
     write_header(&w, c, (uint32_t)nv, n_public, (uint32_t)n, vk);
-    if ((rc = write_coefs(&w, r, count_coefs(r))) != CUZK_OK)
+    uint64_t n_coefs = 0;
+    if ((rc = count_coefs(r, &n_coefs)) != CUZK_OK || (rc = write_coefs(&w, r, n_coefs)) != CUZK_OK)
         goto fail;
     random_writer rw = {&w, NULL, &st, buf, 0, (unsigned long long)npub1 + n + (nv - npub1) + 3 * nv, progress,
                         progress_ctx, 0, NULL, {0}, {0}};
@@ -647,7 +697,7 @@ done:
     free(st.c);
     free(gpu_scalars);
     free(buf);
-    cuzk_r1cs_free(r);
+    circuit_source_free(r);
     return rc;
 }
 

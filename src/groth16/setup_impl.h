@@ -22,6 +22,8 @@
 
 #ifndef CUZK_SETUP_COMMON
 #define CUZK_SETUP_COMMON
+#include "../circuit/source.h"
+enum { ST_SCALAR_ROWS = 1 << 16 }; /* rows of the circuit read at a time */
 /* One term of a sum: a base point and its scalar (plain, 32 bytes). */
 typedef struct setup_term {
     const unsigned char *base;
@@ -311,9 +313,7 @@ CUZK_INLINE void ST_(fr_load)(ST_FR *r, const unsigned char *plain)
 CUZK_INLINE int ST_(lagrange_at)(ST_FR *out, const ST_FR *tau, unsigned log_m, size_t first, size_t step,
                                  size_t count, const ST_FR *scale)
 {
-    ST_FR w, wk, num, t, *den = malloc((count ? count : 1) * sizeof(ST_FR));
-    if (!den)
-        return CUZK_ERR_NO_MEMORY;
+    ST_FR w, num, t;
     size_t m = (size_t)1 << log_m;
     CUZK_CAT(SETUP_C, _fr_ntt_root)(&w, log_m);
     limb_t e[1] = {m};
@@ -321,37 +321,48 @@ CUZK_INLINE int ST_(lagrange_at)(ST_FR *out, const ST_FR *tau, unsigned log_m, s
     ST_FR one;
     ST_(fr_one)(&one);
     ST_(fr_sub)(&num, &num, &one);
-    if (ST_(fr_is_zero)(&num)) { /* tau is an m-th root of unity: probability m / r */
-        free(den);
+    if (ST_(fr_is_zero)(&num)) /* tau is an m-th root of unity: probability m / r */
         return CUZK_ERR_INTERNAL;
-    }
     ST_(fr_from_u64)(&t, m);
     ST_(fr_inv_var)(&t, &t);
     ST_(fr_mul)(&num, &num, &t);
     ST_(fr_mul)(&num, &num, scale);
-    limb_t k0[1] = {first};
-    ST_(fr_pow)(&wk, &w, k0, 64);
+    /* in ranges, one a thread, each with its own starting power and
+     * batched inversion */
     ST_FR wstep;
     limb_t st[1] = {step};
     ST_(fr_pow)(&wstep, &w, st, 64);
-    for (size_t i = 0; i < count; i++) { /* out = w^k for now */
-        out[i] = wk;
-        ST_(fr_sub)(&den[i], tau, &wk);
-        ST_(fr_mul)(&wk, &wk, &wstep);
+    int parts = count >= ((size_t)1 << 14) ? omp_get_max_threads() : 1;
+    int failed = 0;
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+    for (int part = 0; part < parts; part++) {
+        size_t i0 = count * (size_t)part / (size_t)parts, i1 = count * (size_t)(part + 1) / (size_t)parts;
+        size_t len = i1 - i0;
+        ST_FR *d = malloc((len ? len : 1) * sizeof(ST_FR)), *inv = malloc((len ? len : 1) * sizeof(ST_FR));
+        if (!d || !inv) {
+            free(d);
+            free(inv);
+#pragma omp atomic write
+            failed = 1;
+            continue;
+        }
+        ST_FR wk;
+        limb_t k0[1] = {(limb_t)(first + i0 * step)};
+        ST_(fr_pow)(&wk, &w, k0, 64);
+        for (size_t i = 0; i < len; i++) { /* out = w^k for now */
+            out[i0 + i] = wk;
+            ST_(fr_sub)(&d[i], tau, &wk);
+            ST_(fr_mul)(&wk, &wk, &wstep);
+        }
+        ST_(fr_batch_inv_var)(inv, d, len); /* tau is random: never a root of unity (checked by the driver) */
+        for (size_t i = 0; i < len; i++) {
+            ST_(fr_mul)(&out[i0 + i], &out[i0 + i], &inv[i]);
+            ST_(fr_mul)(&out[i0 + i], &out[i0 + i], &num);
+        }
+        free(d);
+        free(inv);
     }
-    ST_FR *inv = malloc((count ? count : 1) * sizeof(ST_FR));
-    if (!inv) {
-        free(den);
-        return CUZK_ERR_NO_MEMORY;
-    }
-    ST_(fr_batch_inv_var)(inv, den, count); /* tau is random: never a root of unity (checked by the driver) */
-    for (size_t i = 0; i < count; i++) {
-        ST_(fr_mul)(&out[i], &out[i], &inv[i]);
-        ST_(fr_mul)(&out[i], &out[i], &num);
-    }
-    free(den);
-    free(inv);
-    return CUZK_OK;
+    return failed ? CUZK_ERR_NO_MEMORY : CUZK_OK;
 }
 
 CUZK_INLINE unsigned ST_(log2)(size_t n)
@@ -362,12 +373,40 @@ CUZK_INLINE unsigned ST_(log2)(size_t n)
     return l;
 }
 
-/* a_s = A_s(tau), b_s = B_s(tau), c_s = C_s(tau), with the public rows. */
+/* One chunk's terms of matrix `which` (0 A, 1 B, 2 C) into its sums:
+ * dst[wire] += coef L[row]. */
+CUZK_INLINE void ST_(accumulate)(ST_FR *dst, const unsigned char *p, uint32_t row0, uint32_t n, int which,
+                                 const ST_FR *L)
+{
+    for (uint32_t row = row0; row < row0 + n; row++)
+        for (int m = 0; m < 3; m++) {
+            uint32_t nt;
+            memcpy(&nt, p, 4);
+            p += 4;
+            if (m != which) {
+                p += (size_t)nt * 36;
+                continue;
+            }
+            for (uint32_t t = 0; t < nt; t++, p += 36) {
+                uint32_t s;
+                ST_FR k;
+                memcpy(&s, p, 4);
+                ST_(fr_load)(&k, p + 4);
+                ST_(fr_mul)(&k, &k, &L[row]);
+                ST_(fr_add)(&dst[s], &dst[s], &k);
+            }
+        }
+}
+
+/* a_s = A_s(tau), b_s = B_s(tau), c_s = C_s(tau), with the public rows:
+ * the rows read from the source a chunk at a time, each chunk's three
+ * matrices summed by three threads (each matrix's sums are its own). */
 CUZK_INLINE int ST_(random_scalars)(core_random_setup *st)
 {
     size_t nv = st->n_vars, n = st->domain_size;
     ST_FR tau, one, *L = malloc(n * sizeof(ST_FR));
     ST_FR *a = calloc(nv, sizeof(ST_FR)), *b = calloc(nv, sizeof(ST_FR)), *c = calloc(nv, sizeof(ST_FR));
+    source_buf buf = {0};
     if (!L || !a || !b || !c) {
         free(L);
         free(a);
@@ -378,26 +417,25 @@ CUZK_INLINE int ST_(random_scalars)(core_random_setup *st)
     ST_(fr_load)(&tau, st->tau);
     ST_(fr_one)(&one);
     int rc = ST_(lagrange_at)(L, &tau, ST_(log2)(n), 0, 1, n, &one);
-    if (rc == CUZK_OK) {
-        const unsigned char *p = st->constraints;
-        for (uint32_t row = 0; row < st->n_constraints; row++)
-            for (int m = 0; m < 3; m++) {
-                uint32_t nt;
-                memcpy(&nt, p, 4);
-                p += 4;
-                for (uint32_t t = 0; t < nt; t++, p += 36) {
-                    uint32_t s;
-                    ST_FR k;
-                    memcpy(&s, p, 4);
-                    ST_(fr_load)(&k, p + 4);
-                    ST_(fr_mul)(&k, &k, &L[row]);
-                    ST_FR *dst = (m == 0 ? a : m == 1 ? b : c) + s;
-                    ST_(fr_add)(dst, dst, &k);
-                }
-            }
+    const circuit_source *src = st->source;
+    uint32_t chunk = src->chunk_rows ? src->chunk_rows : 1;
+    while (chunk < ST_SCALAR_ROWS)
+        chunk *= 2;
+    for (uint32_t row0 = 0; rc == CUZK_OK && row0 < st->n_constraints; row0 += chunk) {
+        uint32_t m = st->n_constraints - row0 < chunk ? st->n_constraints - row0 : chunk;
+        if ((rc = src->rows(src, row0, m, &buf)) != CUZK_OK)
+            break;
+#pragma omp parallel for num_threads(3) schedule(static, 1)
+        for (int which = 0; which < 3; which++)
+            ST_(accumulate)(which == 0 ? a : which == 1 ? b : c, buf.p, row0, m, which, L);
+        if (st->progress)
+            st->progress(st->progress_ctx, "evaluating the circuit at tau", (unsigned long long)row0 + m,
+                         st->n_constraints);
+    }
+    if (rc == CUZK_OK)
         for (size_t s = 0; s <= st->n_public; s++)
             ST_(fr_add)(&a[s], &a[s], &L[st->n_constraints + s]);
-    }
+    source_buf_free(&buf);
     free(L);
     st->a = (unsigned char *)a;
     st->b = (unsigned char *)b;

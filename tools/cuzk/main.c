@@ -471,7 +471,8 @@ static int info_params(const char *path, int check, int threads)
     return rc;
 }
 
-/* cuzk circuit porep-shape OUT_DIR [--constraints N] [--partitions P] [--seed S] */
+/* cuzk circuit porep-shape OUT_DIR [--constraints N] [--partitions P] [--seed S]
+ *                          [--format r1cs|native] [--witnesses] */
 static int cmd_circuit_porep(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -498,7 +499,19 @@ static int cmd_circuit_porep(int argc, char **argv)
                     return fail("--partitions expects 1 to 1000, got 0");
                 o.partitions = (unsigned)v;
             }
-        } else if (a[0] == '-' && a[1])
+        } else if (!strcmp(a, "--format")) {
+            if (i + 1 >= argc)
+                return fail("--format needs a value: r1cs or native");
+            const char *f = argv[++i];
+            if (!strcmp(f, "r1cs"))
+                o.format = CUZK_POREP_FORMAT_R1CS;
+            else if (!strcmp(f, "native"))
+                o.format = CUZK_POREP_FORMAT_NATIVE;
+            else
+                return fail("--format expects r1cs or native, got '%s'", f);
+        } else if (!strcmp(a, "--witnesses"))
+            o.witness_files = 1;
+        else if (a[0] == '-' && a[1])
             return fail("circuit porep-shape: unknown option '%s'", a);
         else if (dir)
             return fail("circuit porep-shape takes one directory; '%s' is a second", a);
@@ -506,7 +519,7 @@ static int cmd_circuit_porep(int argc, char **argv)
             dir = a;
     }
     if (!dir)
-        return fail("circuit porep-shape needs OUT_DIR (it gets circuit.r1cs and partition_K.wtns)");
+        return fail("circuit porep-shape needs OUT_DIR (it gets circuit.r1cs and partition_K.wtns, or circuit.porep)");
     progress_state ps = progress_start("circuit");
     o.progress = print_progress;
     o.progress_ctx = &ps;
@@ -524,8 +537,13 @@ static int cmd_circuit_porep(int argc, char **argv)
            (double)in.nonzeros[1] / n, (double)in.nonzeros[2] / n, in.nonzeros[0], in.nonzeros[1], in.nonzeros[2]);
     printf("aux variables in A: %.2f%%, in B: %.2f%%\n", 100.0 * (double)in.aux_in_a / (double)in.aux,
            100.0 * (double)in.aux_in_b / (double)in.aux);
-    printf("aux values in {0,1}: %.3f%% (%llu of %llu)\n",
-           100.0 * (double)in.witness_binary / (double)in.witness_values, in.witness_binary, in.witness_values);
+    if (in.witness_values)
+        printf("aux values in {0,1}: %.3f%% (%llu of %llu)\n",
+               100.0 * (double)in.witness_binary / (double)in.witness_values, in.witness_binary, in.witness_values);
+    if (in.format == CUZK_POREP_FORMAT_NATIVE)
+        printf("native form: %s/circuit.porep (where a .r1cs goes: cuzk setup, cuzk prove --r1cs);%s\n", dir,
+               in.witness_values ? " witnesses in partition_K.wtns"
+                                 : " the witnesses are made where they are proved (or write them with --witnesses)");
     printf("time: %.2f s\n", cuzk_now() - t0);
     return 0;
 }
@@ -678,12 +696,18 @@ static const command commands[] = {
      "             writes a bellperson .params key instead (BLS12-381; docs/filecoin.md)\n"},
     {"circuit", cmd_circuit, 0,
      "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
-     "  circuit porep-shape OUT_DIR [--constraints N] [--partitions P] [--seed S]\n"
      "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
      "             a satisfied test circuit of about N constraints (an integer or 2^k):\n"
      "             SHA-256 of a message from the seed (default 1), about 27,000\n"
      "             constraints per 64-byte block; the first K digest bits (default 256)\n"
-     "             are public; prints the digest, which sha256sum of --message-out matches\n"},
+     "             are public; prints the digest, which sha256sum of --message-out matches\n"
+     "  circuit porep-shape OUT_DIR [--constraints N] [--partitions P] [--seed S]\n"
+     "        [--format r1cs|native] [--witnesses]\n"
+     "             a BLS12-381 circuit in a PoRep partition's proportions (default the full\n"
+     "             130,278,869 constraints, 10 partitions): circuit.r1cs and partition_K.wtns,\n"
+     "             or (native: the default above 2^24) circuit.porep, which goes where a\n"
+     "             .r1cs goes; its witnesses are made where they are proved (--witnesses\n"
+     "             writes them)\n"},
     {"verify", cmd_verify, 0,
      "  verify <verification_key.json> <public.json> <proof.json>\n"
      "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"

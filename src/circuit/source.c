@@ -1,0 +1,182 @@
+/* Circuit sources (source.h): a .r1cs file's, and the choice by content. */
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../formats/r1cs.h"
+#include "../util/error.h"
+#include "../util/file.h"
+#include "../util/util.h"
+
+int source_buf_reserve(source_buf *b, size_t need)
+{
+    if (need <= b->cap)
+        return CUZK_OK;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    unsigned char *p = realloc(b->p, cap);
+    if (!p)
+        return CUZK_ERR_NO_MEMORY;
+    b->p = p;
+    b->cap = cap;
+    return CUZK_OK;
+}
+
+void source_buf_free(source_buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+/* ------------------------------------------------------------ a .r1cs */
+
+enum { R1CS_STRIDE = 1024 }; /* rows between two entries of the offset index */
+
+typedef struct r1cs_source {
+    struct cuzk_r1cs *r;
+    uint64_t *offset; /* offset[k]: where row k * R1CS_STRIDE starts in section 2; [last] = its size */
+} r1cs_source;
+
+static size_t row_bytes(const unsigned char *p)
+{
+    size_t at = 0;
+    for (int m = 0; m < 3; m++)
+        at += 4 + (size_t)read_u32le(p + at) * 36;
+    return at;
+}
+
+static int r1cs_rows(const circuit_source *s, uint32_t row0, uint32_t n, source_buf *buf)
+{
+    const r1cs_source *rs = s->impl;
+    const unsigned char *c = rs->r->constraints; /* validated by the reader */
+    uint64_t from = rs->offset[row0 / R1CS_STRIDE];
+    for (uint32_t k = row0 / R1CS_STRIDE * R1CS_STRIDE; k < row0; k++)
+        from += row_bytes(c + from);
+    uint64_t to = from;
+    uint32_t end = row0 + n;
+    for (uint32_t k = row0; k < end;) {
+        if (k % R1CS_STRIDE == 0 && k + R1CS_STRIDE <= end) { /* whole strides from the index */
+            k += R1CS_STRIDE;
+            to = k < s->n_constraints ? rs->offset[k / R1CS_STRIDE] : rs->r->constraints_size;
+            continue;
+        }
+        to += row_bytes(c + to);
+        k++;
+    }
+    if (source_buf_reserve(buf, (size_t)(to - from) + 1) != CUZK_OK)
+        return CUZK_ERR_NO_MEMORY;
+    memcpy(buf->p, c + from, (size_t)(to - from));
+    buf->len = (size_t)(to - from);
+    return CUZK_OK;
+}
+
+static void r1cs_release(circuit_source *s)
+{
+    r1cs_source *rs = s->impl;
+    cuzk_r1cs_free(rs->r);
+    free(rs->offset);
+    free(rs);
+}
+
+int circuit_source_from_r1cs(circuit_source **out, struct cuzk_r1cs *r, cuzk_error *err)
+{
+    *out = NULL;
+    circuit_source *s = calloc(1, sizeof(*s));
+    r1cs_source *rs = calloc(1, sizeof(*rs));
+    uint64_t strides = (uint64_t)r->n_constraints / R1CS_STRIDE + 1;
+    uint64_t *offset = malloc(strides * sizeof(uint64_t));
+    if (!s || !rs || !offset) {
+        free(s);
+        free(rs);
+        free(offset);
+        cuzk_r1cs_free(r);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory reading a circuit");
+    }
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < r->n_constraints; k++) {
+        if (k % R1CS_STRIDE == 0)
+            offset[k / R1CS_STRIDE] = at;
+        at += row_bytes(r->constraints + at);
+    }
+    if (r->n_constraints % R1CS_STRIDE == 0)
+        offset[r->n_constraints / R1CS_STRIDE] = at;
+    rs->r = r;
+    rs->offset = offset;
+    snprintf(s->name, sizeof(s->name), "%s", r->bf.name);
+    s->curve = r->curve;
+    s->n_wires = r->n_wires;
+    s->n_public = r->n_pub_out + r->n_pub_in;
+    s->n_constraints = r->n_constraints;
+    s->chunk_rows = R1CS_STRIDE;
+    s->rows = r1cs_rows;
+    s->release = r1cs_release;
+    s->impl = rs;
+    *out = s;
+    return CUZK_OK;
+}
+
+const struct cuzk_r1cs *circuit_source_r1cs(const circuit_source *s)
+{
+    return s && s->release == r1cs_release ? ((const r1cs_source *)s->impl)->r : NULL;
+}
+
+void circuit_source_free(circuit_source *s)
+{
+    if (!s)
+        return;
+    if (s->release)
+        s->release(s);
+    free(s);
+}
+
+/* ------------------------------------------------------------ by content */
+
+enum { DESCRIPTION_MAX = 4096 }; /* a native description is a few lines */
+
+int circuit_source_open(circuit_source **out, const char *path, const progress_sink *progress, cuzk_error *err)
+{
+    if (!out || !path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "circuit_source_open: NULL argument");
+    *out = NULL;
+    int fd;
+    struct stat st;
+    int rc = file_open_regular(path, &fd, &st, err);
+    if (rc != CUZK_OK)
+        return rc;
+    char head[DESCRIPTION_MAX + 1];
+    ssize_t got = 0;
+    while (got < DESCRIPTION_MAX) {
+        ssize_t k = read(fd, head + got, (size_t)(DESCRIPTION_MAX - got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            close(fd);
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot read the circuit: %s", path, strerror(e));
+        }
+        if (k == 0)
+            break;
+        got += k;
+    }
+    close(fd);
+    size_t ml = strlen(POREP_SHAPE_MAGIC);
+    if ((size_t)got >= ml && memcmp(head, POREP_SHAPE_MAGIC, ml) == 0)
+        return porep_shape_source_parse(out, path, head, (size_t)got, err);
+    if (got >= 4 && memcmp(head, "r1cs", 4) == 0) {
+        struct cuzk_r1cs *r;
+        rc = cuzk_r1cs_open_progress(&r, path, progress, err);
+        if (rc != CUZK_OK)
+            return rc;
+        return circuit_source_from_r1cs(out, r, err);
+    }
+    return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                          "%s: not a circuit: expected a .r1cs (magic \"r1cs\") or a native circuit description "
+                          "(first line \"%s\", written by cuzk circuit porep-shape --format native)",
+                          path, POREP_SHAPE_MAGIC);
+}
