@@ -596,6 +596,14 @@ typedef struct cuzk_job_request {
     /* with key_path (appended with issue 19): the key is a bellperson
      * .params key of this circuit (cuzk_params_open); NULL: a .zkey */
     const char *r1cs_path;
+    /* Appended with issue 20: instead of witness_path or witness, the
+     * witness made by the prepare worker from the key's circuit
+     * (generate_witness: partition `partition` of porep-shape's native
+     * form, whose key was opened with it), or a witness the caller keeps
+     * open until the job ends (witness_wtns: not copied). */
+    int generate_witness;
+    unsigned partition;
+    const cuzk_wtns *witness_wtns;
 } cuzk_job_request;
 
 typedef struct cuzk_job_info {
@@ -614,6 +622,7 @@ typedef struct cuzk_job_info {
     double finalize_wait;          /* seconds computed, waiting for a finalize worker */
     double latency;                /* seconds from submission to the end */
     int compute_worker;            /* which compute worker computed it (-1: none) */
+    double witness;                /* seconds making the witness (generate_witness; appended with issue 20) */
 } cuzk_job_info;
 
 typedef struct cuzk_engine_stats {

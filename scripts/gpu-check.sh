@@ -32,7 +32,9 @@
 # porep  a porep-shape circuit of 2^POREP_LOG (default 24) constraints in
 #        its native form (no .r1cs): the .params setup on the GPU (its
 #        stages' times from the progress lines), then bench_prove of one
-#        partition's witness on the GPU (the key's matrices resident)
+#        partition's witness on the GPU (the key's matrices resident), and
+#        cuzk bench porep: POREP_PROOFS (default 2) proofs of 10 partitions,
+#        witnesses made as POREP_MODES says (default "live pregenerated")
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
@@ -259,6 +261,14 @@ if want porep; then
   "$BUILD/bench/bench_prove" "$d/k.params" "$d/partition_0.wtns" --r1cs "$d/circuit.porep" --device gpu --reps 3 \
     >"$OUT/prove_gpuporep_${lg}_bls12381.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpuporep_${lg}_bls12381.txt"; }
   lap; note "bench_prove porep 2^$lg (GPU): $dt"
+  # the job: POREP_PROOFS proofs of 10 partitions through the engine, the key from above
+  mv "$d/k.params" "$d/key.params"
+  for mode in ${POREP_MODES:-live pregenerated}; do
+    "$BUILD/cuzk" bench porep --constraints "2^$lg" --partitions 10 --proofs "${POREP_PROOFS:-2}" --device gpu \
+      --cache "$d" --witness $mode >"$OUT/bench_porep_${lg}_$mode.txt" 2>"$OUT/bench_porep_${lg}_$mode.log" ||
+      { status=1; tail -5 "$OUT/bench_porep_${lg}_$mode.log"; }
+    lap; note "bench porep 2^$lg x 10 ($mode, $dt): $(grep -E 'per proof|busy' "$OUT/bench_porep_${lg}_$mode.txt" | tr '\n' ';')"
+  done
   rm -rf "$d"
 fi
 

@@ -190,6 +190,7 @@ static int core_check_zcash_points(int group, const unsigned char *pts, size_t n
 static void core_zcash_from_points(int group, const unsigned char *pts, size_t n, int compressed, unsigned char *out)
 {
     size_t size = (group == 1 ? BLS12_381_G1_COMPRESSED_BYTES : BLS12_381_G2_COMPRESSED_BYTES) * (compressed ? 1 : 2);
+#pragma omp parallel for schedule(static) if (n >= 4096)
     for (size_t i = 0; i < n; i++) {
         if (group == 1) {
             bls12_381_g1_affine p;

@@ -1027,6 +1027,81 @@ static void test_params_keys(void)
     rmdir(dir);
 }
 
+/* Jobs whose witness the prepare worker makes from the key's circuit
+ * (porep-shape's native form), or that borrow the caller's open witness:
+ * every partition proves (the engine's pairing check), the same as from
+ * the partition's .wtns file; a key whose circuit makes no witness, a
+ * partition past the circuit's, and two witnesses at once are refused. */
+static void test_generated_witnesses(void)
+{
+    test_context = "engine: generated witnesses";
+    char dir[] = "/tmp/cuzk-test-engine-porep-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char circ[1100], key[1100], wt[1100], zk[1024], wfix[1024];
+    snprintf(circ, sizeof(circ), "%s/circuit.porep", dir);
+    snprintf(key, sizeof(key), "%s/k.params", dir);
+    snprintf(wt, sizeof(wt), "%s/partition_2.wtns", dir);
+    path_of(zk, sizeof(zk), "bls12381", "poseidon3", "zkey");
+    path_of(wfix, sizeof(wfix), "bls12381", "poseidon3", "wtns");
+    cuzk_error err;
+    cuzk_porep_shape_options po = {.constraints = 4096, .partitions = 3, .seed = 4,
+                                   .format = CUZK_POREP_FORMAT_NATIVE, .witness_files = 1};
+    CHECK_MSG(cuzk_circuit_porep_shape(dir, &po, NULL, &err) == CUZK_OK, "%s", err.message);
+    cuzk_setup_options so = {.device = CUZK_DEVICE_CPU, .format = CUZK_KEY_PARAMS};
+    CHECK_MSG(cuzk_setup(circ, NULL, key, &so, &err) == CUZK_OK, "%s", err.message);
+    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1};
+    cuzk_engine *e;
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK_MSG(cuzk_engine_key_load_params(e, "porep", key, circ, &err) == CUZK_OK, "%s", err.message);
+    cuzk_wtns *w2;
+    CHECK(cuzk_wtns_open(&w2, wt, &err) == CUZK_OK);
+    cuzk_job_request reqs[7] = {
+        {.key_id = "porep", .generate_witness = 1, .partition = 0},
+        {.key_id = "porep", .generate_witness = 1, .partition = 1},
+        {.key_id = "porep", .generate_witness = 1, .partition = 2},
+        {.key_id = "porep", .witness_path = wt},
+        {.key_id = "porep", .witness_wtns = w2},
+        {.key_id = "porep", .generate_witness = 1, .partition = 3},
+        {.key_path = zk, .generate_witness = 1},
+    };
+    unsigned long long ids[7];
+    for (int i = 0; i < 7; i++)
+        CHECK(cuzk_engine_submit(e, &reqs[i], &ids[i], &err) == CUZK_OK);
+    char *pub[5] = {NULL};
+    for (int i = 0; i < 7; i++) {
+        cuzk_job_info info;
+        CHECK(cuzk_engine_wait(e, ids[i], -1, &info, &err) == CUZK_OK);
+        if (i < 5) {
+            CHECK_MSG(info.state == CUZK_JOB_DONE, "job %d: %s", i, info.error);
+            CHECK(i < 3 ? info.witness > 0 : info.witness == 0);
+            char *p;
+            CHECK(cuzk_engine_result(e, ids[i], &p, &pub[i], &err) == CUZK_OK);
+            cuzk_free(p);
+        } else
+            CHECK_MSG(info.state == CUZK_JOB_FAILED && info.status == CUZK_ERR_INVALID_ARGUMENT &&
+                          strstr(info.error, i == 5 ? "partition 3: the circuit has 3" : "makes no witnesses"),
+                      "job %d: %s", i, info.error);
+    }
+    /* partition 2's public inputs, made or read, are the same; partition 0's differ */
+    CHECK(!strcmp(pub[2], pub[3]) && !strcmp(pub[2], pub[4]) && strcmp(pub[0], pub[2]) != 0);
+    for (int i = 0; i < 5; i++)
+        cuzk_free(pub[i]);
+    cuzk_job_request bad = {.key_id = "porep", .generate_witness = 1, .witness_path = wt};
+    unsigned long long id;
+    CHECK(cuzk_engine_submit(e, &bad, &id, &err) == CUZK_ERR_INVALID_ARGUMENT && strstr(err.message, "(one)"));
+    bad = (cuzk_job_request){.key_id = "porep", .witness_wtns = w2, .witness_path = wfix};
+    CHECK(cuzk_engine_submit(e, &bad, &id, &err) == CUZK_ERR_INVALID_ARGUMENT);
+    cuzk_engine_destroy(e);
+    cuzk_wtns_free(w2); /* after the jobs that borrowed it */
+    for (int p = 0; p < 3; p++) {
+        snprintf(wt, sizeof(wt), "%s/partition_%d.wtns", dir, p);
+        unlink(wt);
+    }
+    unlink(circ);
+    unlink(key);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1040,6 +1115,7 @@ int main(int argc, char **argv)
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();
     test_params_keys();
+    test_generated_witnesses();
     test_key_files_change();
     test_pipeline_config();
     test_pipeline_shapes();

@@ -97,6 +97,20 @@ awk '/^nonzeros/ { gsub(/[(),]/, ""); a = $11 / 309.4e6; b = $13 / 130.3e6; c = 
        ok = a > 0.998 && a < 1.002 && b > 0.998 && b < 1.002 && c > 0.998 && c < 1.002 }
      END { exit !ok }' "$tmp/out" || fail "full-size nonzeros: $(cat "$tmp/out")"
 
+# the job through the engine: cuzk bench porep, witnesses made live and beforehand, key reused
+expect 0 "" bench porep --constraints 2^12 --partitions 3 --proofs 2 --device cpu --cache "$tmp/b" --json -q
+grep -q '"partitions": 3, "proofs": 2, "device": "cpu", "witness": "live"' "$tmp/out" || fail "bench porep: $(cat "$tmp/out")"
+grep -q '"setup_made": true' "$tmp/out" || fail "bench porep: no key made: $(cat "$tmp/out")"
+expect 0 "witnesses made before the timing" bench porep --constraints 2^12 --partitions 2 --device cpu --cache "$tmp/b" \
+  --witness pregenerated -q
+grep -q "circuit and key: reused" "$tmp/out" || fail "bench porep: the cached key was not reused: $(cat "$tmp/out")"
+expect 2 "live or pregenerated" bench porep --witness some
+expect 2 "gpu or cpu" bench porep --device tpu
+expect 2 "at least 1024" bench porep --constraints 1000
+expect 2 "unknown argument" bench porep extra
+: >"$tmp/notdir"
+expect 2 "not a directory" bench porep --cache "$tmp/notdir"
+
 # bad input
 expect 2 "at least 1024" circuit porep-shape "$tmp/x" --constraints 100
 expect 2 "at least 1024" circuit porep-shape "$tmp/x" --constraints 0

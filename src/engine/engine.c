@@ -323,9 +323,10 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     if (req->r1cs_path && !req->key_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "r1cs_path goes with a key_path (a key id's circuit is given at its load)");
-    if (!!req->witness_path == !!req->witness)
+    if (!!req->witness_path + !!req->witness + !!req->generate_witness + !!req->witness_wtns != 1)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "a job gives its witness as witness_path or as witness bytes (one)");
+                              "a job gives its witness as witness_path, witness bytes, witness_wtns, or "
+                              "generate_witness (one)");
     if (req->priority < CUZK_PRIORITY_LOW || req->priority > CUZK_PRIORITY_CRITICAL)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "priority must be 0 (low) to 3 (critical), got %d",
                               req->priority);
@@ -340,6 +341,9 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     j->key_is_id = req->key_id != NULL;
     j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
     j->witness_path = dup_str(req->witness_path);
+    j->generate_witness = req->generate_witness != 0;
+    j->partition = req->partition;
+    j->witness_wtns = req->witness_wtns;
     if (req->witness) {
         j->witness = malloc(req->witness_len ? req->witness_len : 1);
         if (j->witness)

@@ -60,6 +60,9 @@ typedef struct job {
     char *witness_path;
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
+    int generate_witness; /* made by the prepare worker: partition `partition` of the key's circuit */
+    unsigned partition;
+    const cuzk_wtns *witness_wtns; /* the caller's, open until the job ends */
     char *proof, *pub;
     char *vk;          /* when done: its key's verification key JSON (cuzk_engine_result_vk) */
     double t_submit;

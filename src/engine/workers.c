@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../util/clock.h"
+#include "../groth16/key.h"
 #include "engine_impl.h"
 
 void engine_hook(cuzk_engine *e, const job *j, int stage, int event)
@@ -95,6 +96,13 @@ static cuzk_prove_options proof_options(const cuzk_engine *e, job *j)
     };
 }
 
+/* A generated witness's threads: the prepare worker's share of the cores
+ * (threads_per_worker, resolved at the engine's creation). */
+static int witness_threads(const cuzk_engine *e)
+{
+    return e->cfg.threads_per_worker > 0 ? e->cfg.threads_per_worker : 1;
+}
+
 static void run_prepare(cuzk_engine *e, worker *wk, job *j)
 {
     engine_hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
@@ -107,13 +115,20 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
         key_evicted gone;
         rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, j->key_circuit, &j->key, &gone, &err);
         key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
-        if (rc == CUZK_OK)
-            rc = j->witness ? cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err)
-                            : cuzk_wtns_open(&j->w, j->witness_path, &err);
+        double tw = cuzk_now();
+        if (rc == CUZK_OK && j->generate_witness)
+            rc = key_make_witness(key_entry_zkey(j->key), j->partition, witness_threads(e), &j->w, &err);
+        else if (rc == CUZK_OK && j->witness)
+            rc = cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err);
+        else if (rc == CUZK_OK && j->witness_path)
+            rc = cuzk_wtns_open(&j->w, j->witness_path, &err);
         t1 = cuzk_now();
+        if (j->generate_witness)
+            j->info.witness = t1 - tw;
         if (rc == CUZK_OK) {
             cuzk_prove_options opts = proof_options(e, j);
-            rc = prove_prepare(key_entry_zkey(j->key), j->w, NULL, NULL, &opts, &j->cancel, &j->ps, &err);
+            rc = prove_prepare(key_entry_zkey(j->key), j->w ? j->w : j->witness_wtns, NULL, NULL, &opts, &j->cancel,
+                               &j->ps, &err);
         }
     }
     engine_hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE);

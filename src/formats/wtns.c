@@ -1,7 +1,9 @@
 #include "wtns.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../util/error.h"
 #include "binwriter.h"
@@ -68,4 +70,29 @@ int wtns_write(const char *path, const curve_desc *curve, const unsigned char *v
     binwriter_write(&w, values, (size_t)n * 32);
     binwriter_section_end(&w);
     return binwriter_commit(&w, err);
+}
+
+int wtns_alloc(struct cuzk_wtns **out, const curve_desc *curve, uint32_t n, const char *name, unsigned char **values,
+               cuzk_error *err)
+{
+    *out = NULL;
+    *values = NULL;
+    struct cuzk_wtns *w = calloc(1, sizeof(*w));
+    size_t size = (size_t)(n ? n : 1) * 32;
+    void *mem = w ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
+    if (mem == MAP_FAILED) {
+        free(w);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: cannot allocate %zu bytes for a witness", name, size);
+    }
+    snprintf(w->bf.name, sizeof(w->bf.name), "%s", name);
+    w->bf.map = mem; /* binfile_close unmaps it */
+    w->bf.map_size = size;
+    w->bf.data = mem;
+    w->bf.size = size;
+    w->curve = curve;
+    w->n_witness = n;
+    w->values = mem;
+    *values = mem;
+    *out = w;
+    return CUZK_OK;
 }

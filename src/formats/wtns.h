@@ -18,6 +18,12 @@ struct cuzk_wtns {
 int cuzk_wtns_map(struct cuzk_wtns **out, const char *path, cuzk_error *err);
 int cuzk_wtns_open_progress(struct cuzk_wtns **out, const char *path, const progress_sink *progress, cuzk_error *err);
 
+/* A witness made in memory (a generated circuit's, src/circuit/source.h):
+ * n values to fill in *values (plain 32 bytes each, below r), anonymous
+ * memory freed with the witness. */
+int wtns_alloc(struct cuzk_wtns **out, const curve_desc *curve, uint32_t n, const char *name, unsigned char **values,
+               cuzk_error *err);
+
 /* Writes a witness (version 2): n values of 32 bytes, plain little-endian,
  * each below the curve's r. Atomic: the file appears complete or not at all. */
 int wtns_write(const char *path, const curve_desc *curve, const unsigned char *values, uint32_t n,

@@ -49,6 +49,10 @@ struct cuzk_zkey {
      * circuit; a .zkey's, made from section 4 at its first proof
      * (src/groth16/key.c, key_matrices). Freed with the key. */
     struct cs_matrices *mat;
+    /* A .params key opened with a generated circuit (porep-shape's native
+     * form): the circuit, which makes each partition's witness
+     * (key_make_witness, src/groth16/key.c). Freed with the key. */
+    struct circuit_source *source;
 };
 enum { ZKEY_KIND_SNARKJS, ZKEY_KIND_BELLPERSON };
 

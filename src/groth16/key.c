@@ -3,6 +3,8 @@
  * its proofs there and freed with it. */
 #include "../../include/cuzk.h"
 #include "../formats/zkey.h"
+#include "../circuit/source.h"
+#include "../formats/wtns.h"
 #include "../gpu/residency.h"
 #include "../util/error.h"
 #include "key.h"
@@ -67,5 +69,34 @@ void cuzk_zkey_free(cuzk_zkey *zk)
     for (size_t i = 0; i < sizeof(zk->owned) / sizeof(zk->owned[0]); i++)
         free(zk->owned[i]); /* a .params key's decoded points (src/groth16/params_key.c) */
     cs_matrices_free(zk->mat);
+    circuit_source_free(zk->source);
     zkey_file_free(zk);
+}
+
+int key_make_witness(const struct cuzk_zkey *zk, unsigned partition, int threads, struct cuzk_wtns **out,
+                     cuzk_error *err)
+{
+    *out = NULL;
+    const circuit_source *src = zk->source;
+    if (!src)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "%s: its circuit makes no witnesses (a .zkey's or a .r1cs's come as .wtns files; "
+                              "porep-shape's native form makes them)",
+                              zk->bf.name);
+    if (partition >= src->partitions)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: partition %u: the circuit has %u (0 to %u)",
+                              src->name, partition, src->partitions, src->partitions - 1);
+    char name[300];
+    snprintf(name, sizeof(name), "partition %u of %.200s", partition, src->name);
+    unsigned char *values;
+    struct cuzk_wtns *w;
+    int rc = wtns_alloc(&w, src->curve, src->n_wires, name, &values, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if ((rc = src->witness(src, partition, values, threads, err)) != CUZK_OK) {
+        cuzk_wtns_free(w);
+        return rc;
+    }
+    *out = w;
+    return CUZK_OK;
 }

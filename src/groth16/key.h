@@ -15,4 +15,13 @@ struct cuzk_zkey;
  * ABI's: a and b come with each proof). */
 int key_matrices(const struct cuzk_zkey *zk, const cs_matrices **out, cuzk_error *err);
 
+struct cuzk_wtns;
+
+/* Partition `partition`'s witness of the key's generated circuit (a
+ * .params key opened with porep-shape's native form), made in memory with
+ * `threads` threads. CUZK_ERR_INVALID_ARGUMENT for a key whose circuit
+ * makes none, or a partition past the circuit's count. */
+int key_make_witness(const struct cuzk_zkey *zk, unsigned partition, int threads, struct cuzk_wtns **out,
+                     cuzk_error *err);
+
 #endif

@@ -240,6 +240,8 @@ static void params_key_release(struct cuzk_zkey *zk)
     }
     cs_matrices_free(zk->mat);
     zk->mat = NULL;
+    circuit_source_free(zk->source);
+    zk->source = NULL;
 }
 
 int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, cuzk_progress_fn progress,
@@ -263,7 +265,10 @@ int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_
             rc = build(zk, &pf, src, threads, progress, progress_ctx, err);
             params_close(&pf);
         }
-        circuit_source_free(src);
+        if (rc == CUZK_OK && src->witness)
+            zk->source = src; /* it makes the partitions' witnesses */
+        else
+            circuit_source_free(src);
     }
     if (rc != CUZK_OK) {
         params_key_release(zk);

@@ -369,9 +369,11 @@ int cuzk_setup_ptau(const char *r1cs_path, const char *ptau_path, const char *zk
 
 /* ------------------------------------------------------------ random setup */
 
-/* Points per call to the core (12 MiB of BLS12-381 G2: 256 chunks of 256
- * for the threads), and section 4 entries per write (44 MiB). */
-enum { RANDOM_CHUNK = 1 << 16, COEF_CHUNK = 1 << 20 };
+/* Points a chunk (192 MiB of BLS12-381 G2): each chunk the GPU makes costs
+ * one point made again on the CPU to check it (its 8,160-point table:
+ * milliseconds), which at 2^16 a chunk was about a tenth of a 2^24 setup's
+ * time; the CPU's threads take 256 points at a time. */
+enum { RANDOM_CHUNK = 1 << 20 };
 
 typedef struct random_writer {
     binwriter *w;

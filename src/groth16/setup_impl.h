@@ -448,7 +448,8 @@ CUZK_INLINE int ST_(random_scalars)(core_random_setup *st)
 CUZK_INLINE int ST_(random_point_scalars)(const core_random_setup *st, int kind, size_t start, size_t count,
                                           limb_t *k)
 {
-    ST_FR tau, alpha, beta, gamma, delta, t;
+    const int threads = st->threads > 0 ? st->threads : 1;
+    ST_FR tau, alpha, beta, gamma, delta;
     ST_(fr_load)(&tau, st->tau);
     ST_(fr_load)(&alpha, st->alpha);
     ST_(fr_load)(&beta, st->beta);
@@ -467,29 +468,38 @@ CUZK_INLINE int ST_(random_point_scalars)(const core_random_setup *st, int kind,
         rc = ST_(lagrange_at)(f, &tau, ST_(log2)(st->domain_size) + 1, 2 * start + 1, 2, count, &dinv);
     } else if (kind == SETUP_KIND_H_MONOMIAL) {
         /* tau^i (tau^n - 1) / delta: bellperson's H, the monomial basis */
-        ST_FR z, one, p, dinv;
+        ST_FR z, one, dinv;
         limb_t e[1] = {(limb_t)st->domain_size};
         ST_(fr_pow)(&z, &tau, e, 64);
         ST_(fr_one)(&one);
         ST_(fr_sub)(&z, &z, &one);
         ST_(fr_inv_var)(&dinv, &delta);
         ST_(fr_mul)(&z, &z, &dinv);
-        limb_t s0[1] = {(limb_t)start};
-        ST_(fr_pow)(&p, &tau, s0, 64);
-        for (size_t i = 0; i < count; i++) {
-            ST_(fr_mul)(&f[i], &p, &z);
-            ST_(fr_mul)(&p, &p, &tau);
+        /* in ranges, one a thread, each from its own power of tau */
+        int parts = count >= 4096 ? threads : 1;
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+        for (int part = 0; part < parts; part++) {
+            size_t i0 = count * (size_t)part / (size_t)parts, i1 = count * (size_t)(part + 1) / (size_t)parts;
+            ST_FR q;
+            limb_t s0[1] = {(limb_t)(start + i0)};
+            ST_(fr_pow)(&q, &tau, s0, 64);
+            for (size_t i = i0; i < i1; i++) {
+                ST_(fr_mul)(&f[i], &q, &z);
+                ST_(fr_mul)(&q, &q, &tau);
+            }
         }
     } else if (kind == SETUP_KIND_IC || kind == SETUP_KIND_C) {
         /* (beta a + alpha b + c) / gamma (IC) or / delta (C, signals after the publics) */
         ST_FR inv;
         ST_(fr_inv_var)(&inv, kind == SETUP_KIND_IC ? &gamma : &delta);
         size_t off = kind == SETUP_KIND_C ? (size_t)st->n_public + 1 : 0;
+#pragma omp parallel for num_threads(count >= 4096 ? threads : 1) schedule(static)
         for (size_t i = 0; i < count; i++) {
+            ST_FR u;
             size_t s = off + start + i;
             ST_(fr_mul)(&f[i], &beta, &a[s]);
-            ST_(fr_mul)(&t, &alpha, &b[s]);
-            ST_(fr_add)(&f[i], &f[i], &t);
+            ST_(fr_mul)(&u, &alpha, &b[s]);
+            ST_(fr_add)(&f[i], &f[i], &u);
             ST_(fr_add)(&f[i], &f[i], &c[s]);
             ST_(fr_mul)(&f[i], &f[i], &inv);
         }
@@ -497,9 +507,11 @@ CUZK_INLINE int ST_(random_point_scalars)(const core_random_setup *st, int kind,
         const ST_FR *src = kind == SETUP_KIND_A ? a : b;
         memcpy(f, src + start, count * sizeof(ST_FR));
     }
-    if (rc == CUZK_OK)
+    if (rc == CUZK_OK) {
+#pragma omp parallel for num_threads(count >= 4096 ? threads : 1) schedule(static)
         for (size_t i = 0; i < count; i++)
             ST_(fr_to_raw)(k + 4 * i, &f[i]);
+    }
     free(f);
     return rc;
 }

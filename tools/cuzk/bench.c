@@ -38,7 +38,7 @@ static void bench_usage(FILE *out)
 /* The stats over the timed run: the engine's figures since its start,
  * less those at the start of the timing (the busy fractions rescaled to
  * the run's span, the means over the timed jobs). */
-static void timed_stats(cuzk_engine_stats *st, const cuzk_engine_stats *st0)
+void bench_timed_stats(cuzk_engine_stats *st, const cuzk_engine_stats *st0)
 {
     double span = st->uptime - st0->uptime;
     if (span > 0) {
@@ -81,6 +81,8 @@ static void timed_stats(cuzk_engine_stats *st, const cuzk_engine_stats *st0)
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc >= 1 && !strcmp(argv[0], "porep"))
+        return cmd_bench_porep(argc - 1, argv + 1);
     const char *paths[2];
     int npaths = 0, jobs = 20, json = 0;
     cuzk_engine_config cfg = {.workers = 1};
@@ -183,7 +185,7 @@ int cmd_bench(int argc, char **argv)
         free(lat);
         return fail("%d of %d jobs failed", failed, jobs);
     }
-    timed_stats(&st, &st0);
+    bench_timed_stats(&st, &st0);
     qsort(lat, (size_t)jobs, sizeof(*lat), cmp_double);
     double p50 = lat[jobs / 2], p90 = lat[(int)(jobs * 0.9)], p99 = lat[(int)(jobs * 0.99)];
     free(lat);

@@ -730,7 +730,13 @@ static const command commands[] = {
      "             --ready-depth R, --finalize-depth D, --ahead A, ...; cuzk bench --help: all).\n"
      "             Prints throughput, latency percentiles, the engine's stats over the\n"
      "             timed run (how busy each pool, worker and GPU was, the queues, the\n"
-     "             device-memory plan) and the mean phases of a proof\n"},
+             "             device-memory plan) and the mean phases of a proof\n"
+     "  bench porep [--constraints N] [--partitions P] [--proofs K] [--device gpu|cpu]\n"
+     "        [--witness live|pregenerated] [--cache DIR] [--json] [engine options]\n"
+     "             the PoRep C2 job: K proofs of P partitions of a porep-shape circuit\n"
+     "             (default the full size, 10 partitions) and its .params key (made, or\n"
+     "             reused from --cache DIR); seconds per proof, a partition's phases, GPU and\n"
+     "             CPU busy, memory peaks (cuzk bench porep --help)\n"},
     {"serve", cmd_serve, 1,
      "  serve [--config FILE] [--listen HOST:PORT] --state-dir DIR [--max-body B]\n"
      "        [--result-ttl S] [engine options]\n"
