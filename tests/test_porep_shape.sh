@@ -97,6 +97,25 @@ awk '/^nonzeros/ { gsub(/[(),]/, ""); a = $11 / 309.4e6; b = $13 / 130.3e6; c = 
        ok = a > 0.998 && a < 1.002 && b > 0.998 && b < 1.002 && c > 0.998 && c < 1.002 }
      END { exit !ok }' "$tmp/out" || fail "full-size nonzeros: $(cat "$tmp/out")"
 
+# the CI-size PoRep job: 10 partitions of 2^14, each witness made from the native circuit
+# (prove --partition), each proof verified by snarkjs; a partition's public inputs are its .wtns's
+expect 0 "" circuit porep-shape "$tmp/j" --constraints 2^14 --partitions 10 --seed 5 --format native -q
+expect 0 "" setup "$tmp/j/circuit.porep" "$tmp/j/k.params" --format params -q
+expect 0 "" zkey export-vk "$tmp/j/k.params" "$tmp/j/vk.json" -q
+for p in 0 1 2 3 4 5 6 7 8 9; do
+  expect 0 "" prove "$tmp/j/k.params" "$tmp/j/proof$p.json" "$tmp/j/public$p.json" --r1cs "$tmp/j/circuit.porep" \
+    --partition $p -q
+  sj "OK" groth16 verify "$tmp/j/vk.json" "$tmp/j/public$p.json" "$tmp/j/proof$p.json"
+done
+for p in 0 1 2; do cmp -s "$tmp/j/public$p.json" "$tmp/c/public$p.json" || fail "partition $p: other public inputs"; done
+expect 2 "the circuit has 10" prove "$tmp/j/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/j/circuit.porep" \
+  --partition 10
+expect 2 "makes no witnesses" prove "$tmp/c/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/c/circuit.r1cs" \
+  --partition 0
+expect 2 "give it with --r1cs" prove "$tmp/j/k.params" "$tmp/x.json" "$tmp/y.json" --partition 0
+expect 2 "takes 3 files" prove "$tmp/j/k.params" "$tmp/j/partition_0.wtns" "$tmp/x.json" "$tmp/y.json" \
+  --r1cs "$tmp/j/circuit.porep" --partition 0
+
 # the job through the engine: cuzk bench porep, witnesses made live and beforehand, key reused
 expect 0 "" bench porep --constraints 2^12 --partitions 3 --proofs 2 --device cpu --cache "$tmp/b" --json -q
 grep -q '"partitions": 3, "proofs": 2, "device": "cpu", "witness": "live"' "$tmp/out" || fail "bench porep: $(cat "$tmp/out")"
@@ -132,4 +151,4 @@ expect 2 "a second" circuit porep-shape "$tmp/x" "$tmp/y"
 : >"$tmp/file"
 expect 2 "not a directory" circuit porep-shape "$tmp/file" --constraints 2^12
 expect 2 "cannot create" circuit porep-shape "$tmp/no/such/dir" --constraints 2^12
-echo "porep-shape: 3 partitions of 16384 constraints in the PoRep's proportions, each witness checked and each proof verified by snarkjs; the native form's rows, witnesses and keys the .r1cs's"
+echo "porep-shape: 3 partitions of 16384 constraints in the PoRep's proportions, each witness checked and each proof verified by snarkjs; the native form's rows, witnesses and keys the .r1cs's; a 10-partition job from the native form, every proof verified by snarkjs"

@@ -20,6 +20,7 @@
 #include "../../src/formats/r1cs.h"
 #include "../../src/formats/wtns.h"
 #include "../../src/formats/zkey.h"
+#include "../../src/groth16/key.h"
 #include "../../src/groth16/timings.h"
 #include "../../src/util/clock.h"
 #include "../../src/util/file.h"
@@ -87,10 +88,15 @@ static int cmd_selftest(int argc, char **argv)
 static int cmd_prove(int argc, char **argv)
 {
     const char *paths[4], *r1cs = NULL;
-    int npaths = 0, timings = 0, json = 0, bellperson_proof = 0;
+    int npaths = 0, timings = 0, json = 0, bellperson_proof = 0, partition = -1;
     cuzk_prove_options opts = {0};
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--r1cs")) {
+        if (!strcmp(argv[i], "--partition")) {
+            if (i + 1 >= argc)
+                return fail("--partition needs a value: the partition whose witness the native circuit makes");
+            if (parse_count("--partition", argv[++i], 0, 999, &partition))
+                return 2;
+        } else if (!strcmp(argv[i], "--r1cs")) {
             if (i + 1 >= argc)
                 return fail("--r1cs needs a value: the circuit of a .params key (circuit.r1cs)");
             r1cs = argv[++i];
@@ -138,14 +144,24 @@ static int cmd_prove(int argc, char **argv)
         else
             paths[npaths++] = argv[i];
     }
-    if (npaths != 4)
+    if (partition >= 0) {
+        /* the witness made from the native circuit: key, proof, public */
+        if (!r1cs)
+            return fail("--partition makes the witness from a native circuit: give it with --r1cs circuit.porep");
+        if (npaths != 3)
+            return fail("prove --partition takes 3 files: <circuit.params> <proof.json> <public.json>, got %d",
+                        npaths);
+        paths[3] = paths[2];
+        paths[2] = paths[1];
+        paths[1] = NULL;
+    } else if (npaths != 4)
         return fail("prove takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got %d", npaths);
     if (cli_env_prove(&opts))
         return 2;
-    const cli_file ins[] = {{r1cs ? "circuit.params" : "circuit.zkey", paths[0]}, {"witness.wtns", paths[1]},
-                            {"circuit.r1cs", r1cs}};
+    const cli_file ins[] = {{r1cs ? "circuit.params" : "circuit.zkey", paths[0]}, {"circuit.r1cs", r1cs},
+                            {"witness.wtns", paths[1]}};
     const cli_file outs[] = {{bellperson_proof ? "proof" : "proof.json", paths[2]}, {"public.json", paths[3]}};
-    if (cli_check_outputs(outs, 2, ins, r1cs ? 3 : 2))
+    if (cli_check_outputs(outs, 2, ins, 3)) /* inputs not given are NULL */
         return 2;
     double t0 = cuzk_now();
     cuzk_error err = {0};
@@ -177,7 +193,8 @@ static int cmd_prove(int argc, char **argv)
         cuzk_zkey_free(zk);
         return fail("--proof-format bellperson writes BLS12-381 proofs; %s is a BN254 key", paths[0]);
     }
-    if (cuzk_wtns_open(&w, paths[1], &err) != CUZK_OK) {
+    if (partition >= 0 ? key_make_witness(zk, (unsigned)partition, opts.threads, &w, &err) != CUZK_OK
+                       : cuzk_wtns_open(&w, paths[1], &err) != CUZK_OK) {
         cuzk_zkey_free(zk);
         return fail_err(&err);
     }
@@ -686,7 +703,10 @@ static const command commands[] = {
      "             --json prints timings and counts as JSON to stdout; with --r1cs the\n"
      "             key is a bellperson .params key (Filecoin's) of that circuit;\n"
      "             --proof-format bellperson writes the proof as bellperson does (192\n"
-     "             bytes, BLS12-381) instead of proof.json\n"},
+     "             bytes, BLS12-381) instead of proof.json\n"
+     "  prove <circuit.params> <proof.json> <public.json> --r1cs <circuit.porep> --partition K\n"
+     "             the same, with partition K's witness made from porep-shape's native\n"
+     "             circuit (cuzk circuit porep-shape) instead of read from a .wtns\n"},
     {"setup", cmd_setup, 0,
      "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
      "        [--format zkey|params]\n"
