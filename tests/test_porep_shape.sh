@@ -123,6 +123,10 @@ grep -q '"setup_made": true' "$tmp/out" || fail "bench porep: no key made: $(cat
 expect 0 "witnesses made before the timing" bench porep --constraints 2^12 --partitions 2 --device cpu --cache "$tmp/b" \
   --witness pregenerated -q
 grep -q "circuit and key: reused" "$tmp/out" || fail "bench porep: the cached key was not reused: $(cat "$tmp/out")"
+expect 0 "  bound: " bench porep --constraints 2^12 --partitions 3 --device cpu \
+  --cache "$tmp/b" --explain --timeline "$tmp/t.html" -q
+grep -q "<svg" "$tmp/t.html" && [ "$(grep -c "<rect" "$tmp/t.html")" = 9 ] || fail "timeline: $(head -c 300 "$tmp/t.html")"
+expect 2 "--timeline" bench porep --constraints 2^12 --partitions 1 --device cpu --timeline "$tmp"
 expect 2 "live or pregenerated" bench porep --witness some
 expect 2 "gpu or cpu" bench porep --device tpu
 expect 2 "at least 1024" bench porep --constraints 1000

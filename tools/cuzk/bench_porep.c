@@ -19,6 +19,7 @@
 #include "../../src/formats/wtns.h"
 #include "../../src/groth16/timings.h"
 #include "../../src/util/clock.h"
+#include "../../src/util/file.h"
 #include "../../src/util/size_text.h"
 #include "cli.h"
 #include "commands.h"
@@ -27,7 +28,8 @@ static void porep_usage(FILE *out)
 {
     fprintf(out,
             "usage: cuzk bench porep [--constraints N] [--partitions P] [--proofs K] [--device gpu|cpu]\n"
-            "                        [--witness live|pregenerated] [--cache DIR] [--json] [engine options]\n"
+            "                        [--witness live|pregenerated] [--cache DIR] [--json] [--explain]\n"
+            "                        [--timeline FILE.html] [engine options]\n"
             "\n"
             "The PoRep C2 job: a porep-shape circuit (default the full 130,278,869\n"
             "constraints, 10 partitions; native form) and its .params key, made in DIR\n"
@@ -38,7 +40,11 @@ static void porep_usage(FILE *out)
             "pregenerated: the P witnesses are made before the timing. Every partition's\n"
             "proof is checked with the pairing. Prints seconds per proof, the mean phases\n"
             "of a partition, the GPU's and the CPU's busy fractions, the host's peak\n"
-            "memory and the GPU's key and working memory; --json as one object.\n");
+            "memory and the GPU's key and working memory; --json as one object.\n"
+            "--explain: what bounds the throughput (the GPU, the CPU's witness work or\n"
+            "verification, or too few partitions in flight), with the numbers that show it\n"
+            "and the phases that would move it. --timeline FILE.html: a picture of the run,\n"
+            "one row per worker (prepare, GPU, finalize), one bar per stage of a partition.\n");
     cli_engine_options_help(out, 0);
 }
 
@@ -93,12 +99,168 @@ static int make_circuit_and_key(const char *dir, unsigned long long n, unsigned 
     return 0;
 }
 
+/* When each stage of a partition ran, seconds from the timing's start,
+ * from what the engine reports: its submission, the waits and the stages'
+ * lengths (prepare includes loading and the witness). */
+typedef struct span_set {
+    double t[6]; /* prepare start, end, compute start, end, finalize start, end */
+    int worker;  /* the compute worker */
+    unsigned partition, proof;
+} span_set;
+
+static void spans_of(span_set *s, double submitted, const cuzk_job_info *in)
+{
+    s->t[0] = submitted + in->queue_wait;
+    s->t[1] = s->t[0] + in->load + in->timings.prepare;
+    s->t[2] = s->t[1] + in->ready_wait;
+    s->t[3] = s->t[2] + in->timings.compute;
+    s->t[4] = s->t[3] + in->finalize_wait;
+    s->t[5] = s->t[4] + in->timings.finalize;
+    s->worker = in->compute_worker;
+}
+
+enum { MAX_LANES = 64 };
+
+/* The lane of a bar in its row: the first whose last bar ended before it
+ * starts (the pools' workers are not named in the job's info). */
+static int lane_for(double *lane_end, int *lanes, double start, double end)
+{
+    for (int l = 0; l < *lanes; l++)
+        if (lane_end[l] <= start + 1e-9) {
+            lane_end[l] = end;
+            return l;
+        }
+    if (*lanes == MAX_LANES)
+        return MAX_LANES - 1;
+    lane_end[*lanes] = end;
+    return (*lanes)++;
+}
+
+static int write_timeline(const char *path, const span_set *sp, unsigned n, double wall, const char *title)
+{
+    static const char *const row_name[3] = {"prepare (CPU: key, witness)", "compute (GPU)", "finalize (CPU: verify)"};
+    static const char *const color[3] = {"#6a9fd8", "#d8894a", "#73b36b"};
+    int lane[3][1024];
+    double lane_end[3][MAX_LANES];
+    int lanes[3] = {0, 0, 0};
+    unsigned m = n < 1024 ? n : 1024;
+    for (int r = 0; r < 3; r++)
+        for (unsigned k = 0; k < m; k++)
+            lane[r][k] = r == 1 && sp[k].worker >= 0 && sp[k].worker < MAX_LANES
+                             ? sp[k].worker
+                             : lane_for(lane_end[r], &lanes[r], sp[k].t[2 * r], sp[k].t[2 * r + 1]);
+    for (unsigned k = 0; k < m; k++)
+        if (lane[1][k] + 1 > lanes[1])
+            lanes[1] = lane[1][k] + 1;
+    const double width = 1200, left = 220, lh = 22;
+    double scale = wall > 0 ? width / wall : 1, y = 40;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fail("--timeline %s: cannot write it: %s", path, strerror(errno));
+    int total_lanes = lanes[0] + lanes[1] + lanes[2];
+    fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cuzk bench porep</title></head><body>\n"
+               "<h3 style=\"font-family:sans-serif\">%s</h3>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+               "font-size=\"11\">\n",
+            title, left + width + 20, y + (total_lanes + 3) * lh + 40);
+    for (int s = 0; s <= 10; s++) { /* the time axis */
+        double x = left + width * s / 10;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n", x, x,
+                y + (total_lanes + 3) * lh);
+        fprintf(f, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\">%.2f s</text>\n", x, wall * s / 10);
+    }
+    for (int r = 0; r < 3; r++) {
+        fprintf(f, "<text x=\"4\" y=\"%.1f\" font-weight=\"bold\">%s</text>\n", y + 15, row_name[r]);
+        for (unsigned k = 0; k < m; k++) {
+            double x0 = left + sp[k].t[2 * r] * scale, x1 = left + sp[k].t[2 * r + 1] * scale;
+            double yy = y + lane[r][k] * lh + 2;
+            fprintf(f,
+                    "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" stroke=\"#333\" "
+                    "stroke-width=\"0.5\"><title>proof %u, partition %u: %s %.4f s to %.4f s (%.4f s)</title></rect>\n",
+                    x0, yy, x1 - x0 > 0.5 ? x1 - x0 : 0.5, lh - 4, color[r], sp[k].proof, sp[k].partition,
+                    row_name[r], sp[k].t[2 * r], sp[k].t[2 * r + 1], sp[k].t[2 * r + 1] - sp[k].t[2 * r]);
+            if (x1 - x0 > 18)
+                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%u</text>\n", (x0 + x1) / 2,
+                        yy + 13, sp[k].partition);
+        }
+        for (int l = 0; l < (lanes[r] ? lanes[r] : 1); l++)
+            fprintf(f, "<text x=\"200\" y=\"%.1f\" text-anchor=\"end\" fill=\"#666\">%s %d</text>\n",
+                    y + l * lh + 15, r == 1 ? "worker" : "lane", l);
+        y += (lanes[r] ? lanes[r] : 1) * lh + lh;
+    }
+    fprintf(f, "</svg>\n<p style=\"font-family:sans-serif;font-size:12px\">Bars from the engine's report of each "
+               "partition: its submission, the waits between stages and each stage's length. Numbers: the "
+               "partition.</p>\n</body></html>\n");
+    if (fclose(f) != 0)
+        return fail("--timeline %s: cannot write it: %s", path, strerror(errno));
+    return 0;
+}
+
+/* --explain: the resource that bounds the run, with its numbers. */
+static void explain(const cuzk_engine_stats *st, const cuzk_timings *mean, double witness, double prepare,
+                    double finalize, double per_partition, int threads, long cores, int pregenerated)
+{
+    double gpu_busy = st->gpus > 0 ? st->gpu_busy[0] : 0, gpu = mean->compute;
+    printf("explain:\n");
+    if (st->gpus > 0)
+        printf("  GPU: %.4f s of compute a partition (the GPU call, its lock held), busy %.1f %% of the run\n", gpu,
+               100 * gpu_busy);
+    else
+        printf("  CPU compute workers: %.4f s a partition, %d workers busy %.1f %%\n", gpu, st->workers,
+               100 * st->worker_busy);
+    printf("  prepare workers (%d): %.4f s a partition (witness %.4f s on %d threads), busy %.1f %%\n",
+           st->prepare_workers, prepare, witness, threads, 100 * st->prepare_busy);
+    printf("  finalize workers (%d): %.4f s a partition (verify %.4f s), busy %.1f %%\n", st->finalize_workers,
+           finalize, mean->verify, 100 * st->finalize_busy);
+    double need = gpu > 0 ? witness * threads / gpu : 0;
+    if (st->gpus > 0 && gpu_busy >= 0.9) {
+        printf("  bound: GPU-bound: %.3f s per partition, %.1f %% busy", per_partition, 100 * gpu_busy);
+        if (!pregenerated)
+            printf("; witness generation needs %.1f of %ld cores to keep up", need, cores);
+        printf("\n");
+        /* the GPU phases by size: what would move the bound */
+        struct {
+            const char *name;
+            double v;
+        } ph[] = {{"msm H", mean->msm_h}, {"ntt", mean->ntt},     {"eval", mean->eval},   {"msm A", mean->msm_a},
+                  {"msm B2", mean->msm_b2}, {"msm C", mean->msm_c}, {"msm B1", mean->msm_b1},
+                  {"upload", mean->gpu_upload}};
+        size_t np = sizeof(ph) / sizeof(ph[0]);
+        for (size_t i = 1; i < np; i++)
+            for (size_t k = i; k > 0 && ph[k].v > ph[k - 1].v; k--) {
+                __typeof__(ph[0]) t = ph[k];
+                ph[k] = ph[k - 1];
+                ph[k - 1] = t;
+            }
+        printf("  moves it: the GPU's phases,");
+        for (size_t i = 0; i < np && i < 4; i++)
+            printf(" %s %.4f s (%.0f %%)%s", ph[i].name, ph[i].v, gpu > 0 ? 100 * ph[i].v / gpu : 0,
+                   i + 1 < 4 ? "," : "\n");
+    } else if (st->gpus == 0 && st->worker_busy >= 0.9)
+        printf("  bound: CPU-bound: the compute workers (the whole proof on the CPU's cores: MSM H %.4f s, ntt "
+               "%.4f s a partition) are %.1f %% busy; a GPU moves it\n",
+               mean->msm_h, mean->ntt, 100 * st->worker_busy);
+    else if (st->prepare_busy >= 0.9)
+        printf("  bound: CPU-bound: the prepare workers (witness %.4f s a partition on %d threads: %.1f cores "
+               "for each second of GPU) are %.1f %% busy while the GPU is %.1f %%; more prepare workers or "
+               "threads, or pregenerated witnesses, move it\n",
+               witness, threads, need, 100 * st->prepare_busy, 100 * gpu_busy);
+    else if (st->finalize_busy >= 0.9)
+        printf("  bound: CPU-bound: the finalize workers (verification) are %.1f %% busy; more finalize "
+               "workers move it\n",
+               100 * st->finalize_busy);
+    else
+        printf("  bound: none of the pools is busy (GPU %.1f %%, prepare %.1f %%, finalize %.1f %%): too few "
+               "partitions in flight to fill the pipeline (more proofs, or --ahead, move it)\n",
+               100 * gpu_busy, 100 * st->prepare_busy, 100 * st->finalize_busy);
+}
+
 int cmd_bench_porep(int argc, char **argv)
 {
     unsigned long long n = CUZK_POREP_CONSTRAINTS, v;
     unsigned parts = CUZK_POREP_PARTITIONS;
-    int proofs = 1, json = 0, device = CUZK_DEVICE_AUTO, pregenerated = 0;
-    const char *cache = NULL;
+    int proofs = 1, json = 0, device = CUZK_DEVICE_AUTO, pregenerated = 0, want_explain = 0;
+    const char *cache = NULL, *timeline = NULL;
     cuzk_engine_config cfg = {.workers = 1};
     if (cli_env_engine(&cfg))
         return 2;
@@ -110,10 +272,12 @@ int cmd_bench_porep(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--json"))
             json = 1;
+        else if (!strcmp(a, "--explain"))
+            want_explain = 1;
         else if (!strncmp(a, "--", 2) && cli_engine_flag_off(&cfg, a + 2, 0) == 0)
             continue;
         else if (!strcmp(a, "--constraints") || !strcmp(a, "--partitions") || !strcmp(a, "--proofs") ||
-                 !strcmp(a, "--device") || !strcmp(a, "--witness") || !strcmp(a, "--cache") ||
+                 !strcmp(a, "--device") || !strcmp(a, "--witness") || !strcmp(a, "--cache") || !strcmp(a, "--timeline") ||
                  cli_is_engine_option(a, 0)) {
             if (i + 1 >= argc)
                 return fail("bench porep: %s needs a value", a);
@@ -147,6 +311,8 @@ int cmd_bench_porep(int argc, char **argv)
                     return fail("--witness expects live or pregenerated, got '%s'", val);
             } else if (!strcmp(a, "--cache"))
                 cache = val;
+            else if (!strcmp(a, "--timeline"))
+                timeline = val;
             else
                 bad = cli_engine_option(&cfg, a + 2, a, val, 0);
         } else
@@ -156,6 +322,11 @@ int cmd_bench_porep(int argc, char **argv)
     }
     if (device != CUZK_DEVICE_AUTO)
         cfg.device = device;
+    if (timeline) {
+        cuzk_error terr = {0};
+        if (check_output_path(timeline, &terr) != CUZK_OK)
+            return fail("--timeline %s", terr.message);
+    }
     char tmpl[] = "/tmp/cuzk-bench-porep-XXXXXX";
     const char *dir = cache;
     if (cache) {
@@ -230,9 +401,11 @@ int cmd_bench_porep(int argc, char **argv)
     }
     cuzk_engine_stats st0, st;
     cuzk_timings sum = {0};
-    double wit_sum = 0, wall = 0, cpu = 0;
+    double wit_sum = 0, comp_sum = 0, prep_sum = 0, fin_sum = 0, wall = 0, cpu = 0, *submitted_at = NULL;
+    span_set *spans = NULL;
     int failed = 0;
-    if (rc == 0 && !(ids = malloc(jobs * sizeof(*ids))))
+    if (rc == 0 && (!(ids = malloc(jobs * sizeof(*ids))) || !(submitted_at = malloc(jobs * sizeof(double))) ||
+                    !(spans = calloc(jobs, sizeof(*spans)))))
         rc = fail("out of memory");
     if (rc == 0) {
         cuzk_engine_get_stats(e, &st0);
@@ -245,6 +418,7 @@ int cmd_bench_porep(int argc, char **argv)
                 r.generate_witness = 0;
                 r.witness_wtns = wits[r.partition];
             }
+            submitted_at[k] = cuzk_now() - t0;
             if (cuzk_engine_submit(e, &r, &ids[k], &err) != CUZK_OK)
                 rc = fail_err(&err);
         }
@@ -257,6 +431,12 @@ int cmd_bench_porep(int argc, char **argv)
                 continue;
             }
             wit_sum += info.witness;
+            comp_sum += info.timings.compute;
+            prep_sum += info.load + info.timings.prepare;
+            fin_sum += info.timings.finalize;
+            spans_of(&spans[k], submitted_at[k], &info);
+            spans[k].partition = k % parts;
+            spans[k].proof = k / parts;
             for (size_t f = 0; f < TIMING_FIELDS; f++)
                 *(double *)(void *)((char *)&sum + timing_fields[f].offset) +=
                     timing_value(&info.timings, &timing_fields[f]);
@@ -274,6 +454,7 @@ int cmd_bench_porep(int argc, char **argv)
         cuzk_wtns_free(wits[p]);
     free(wits);
     free(ids);
+    free(submitted_at);
     circuit_source_free(src);
     if (!cache) {
         unlink(circ);
@@ -282,6 +463,13 @@ int cmd_bench_porep(int argc, char **argv)
     }
     if (rc == 0 && failed)
         rc = fail("%d of %u partitions failed", failed, jobs);
+    if (rc == 0 && timeline) {
+        char title[200];
+        snprintf(title, sizeof(title), "cuzk bench porep: %d proof%s of %u partitions of %llu constraints, %s", proofs,
+                 proofs == 1 ? "" : "s", parts, n, devname);
+        rc = write_timeline(timeline, spans, jobs, wall, title);
+    }
+    free(spans);
     if (rc)
         return rc;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -316,5 +504,15 @@ int cmd_bench_porep(int argc, char **argv)
     printf("mean per partition: witness %.4f s\n", wit_sum / jobs);
     for (size_t f = 0; f < TIMING_FIELDS; f++)
         printf("  %-10s %9.4f s\n", timing_fields[f].label, timing_value(&sum, &timing_fields[f]) / jobs);
+    if (want_explain) {
+        cuzk_timings mean = sum;
+        for (size_t f = 0; f < TIMING_FIELDS; f++)
+            *(double *)(void *)((char *)&mean + timing_fields[f].offset) = timing_value(&sum, &timing_fields[f]) / jobs;
+        mean.compute = comp_sum / jobs;
+        int pw = st.prepare_workers > 0 ? st.prepare_workers : 1;
+        int threads = cfg.threads_per_worker > 0 ? cfg.threads_per_worker : (int)(cores > pw ? cores / pw : 1);
+        explain(&st, &mean, wit_sum / jobs, prep_sum / jobs, fin_sum / jobs, wall / jobs, threads, cores,
+                pregenerated);
+    }
     return 0;
 }
