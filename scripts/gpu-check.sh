@@ -30,11 +30,18 @@
 #        fixtures and a sha256-chain of 2^SUPRASEAL_LOG (default 18)
 #        constraints, 32 circuits a call (needs GMP: carried in .deps)
 # porep  a porep-shape circuit of 2^POREP_LOG (default 24) constraints in
-#        its native form (no .r1cs): the .params setup on the GPU (its
-#        stages' times from the progress lines), then bench_prove of one
-#        partition's witness on the GPU (the key's matrices resident), and
-#        cuzk bench porep: POREP_PROOFS (default 2) proofs of 10 partitions,
-#        witnesses made as POREP_MODES says (default "live pregenerated")
+#        its native form (no .r1cs), or POREP_CONSTRAINTS of them (full: the
+#        PoRep's 130,278,869): the .params setup on the GPU (its stages'
+#        times from the progress lines), then bench_prove of one
+#        partition's witness on the GPU (the key's matrices resident;
+#        POREP_SINGLE=0 skips it), and cuzk bench porep: POREP_PROOFS
+#        (default 2) proofs of 10 partitions, witnesses made as POREP_MODES
+#        says (default "live pregenerated"); then, with POREP_ABI, the
+#        partitions through supraseal-c2's C ABI (bench_supraseal --porep,
+#        POREP_ABI_BATCH partitions a call, default 2): "cuzk" the
+#        library's, a path a shared library's (supraseal-c2 built outside
+#        this repository), several in order. POREP_DIR keeps the circuit
+#        and key (default: a temporary directory, removed)
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
@@ -88,7 +95,7 @@ fi
 t0=$(date +%s)
 # what the modes below run (and `pack` packs), relative to $BUILD
 binaries=(cuzk tests/test_gpu tests/test_prove_portable tests/test_engine tests/test_engine_gpu bench/bench_gpu
-          bench/bench_prove tests/flaky_proxy libcuzk_internal.a)
+          bench/bench_prove bench/bench_supraseal tests/flaky_proxy libcuzk_internal.a)
 if [ -n "${PREBUILT:-}" ]; then
   mkdir -p "$BUILD"
   tar -C "$BUILD" -xJf "$PREBUILT"
@@ -98,9 +105,9 @@ else
   cmake -S . -B "$BUILD" -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} \
     >"$OUT/configure.log" 2>&1
   extra=()
-  want supraseal && extra=(test_supraseal bench_supraseal)
+  want supraseal && extra=(test_supraseal)
   cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu \
-    bench_prove flaky_proxy "${extra[@]}" >"$OUT/build.log" 2>&1 ||
+    bench_prove bench_supraseal flaky_proxy "${extra[@]}" >"$OUT/build.log" 2>&1 ||
     { tail -40 "$OUT/build.log"; exit 1; }
   note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
 fi
@@ -249,27 +256,46 @@ fi
 # and a bellperson .params key, proved side by side in one run (GPU, and
 # the CPU up to CPU_PROVE_MAX_LOG)
 if want porep; then
-  d=$(mktemp -d)
+  d=${POREP_DIR:-$(mktemp -d)}
+  mkdir -p "$d"
   lg=${POREP_LOG:-24}
-  "$BUILD/cuzk" circuit porep-shape "$d" --constraints "2^$lg" --partitions 1 --format native --witnesses \
+  n=${POREP_CONSTRAINTS:-2^$lg}
+  "$BUILD/cuzk" circuit porep-shape "$d" --constraints "$n" --partitions 10 --format native \
     >"$OUT/porep_circuit.log" 2>&1 || { status=1; tail -5 "$OUT/porep_circuit.log"; }
-  lap; note "porep-shape 2^$lg native + 1 witness: $dt"
-  ts=$(date +%s.%N)
-  "$BUILD/cuzk" setup "$d/circuit.porep" "$d/k.params" --format params >"$OUT/porep_setup.log" 2>&1 ||
-    { status=1; tail -5 "$OUT/porep_setup.log"; }
-  lap; note "setup 2^$lg .params from the native form: $dt; $(grep -E ' in [0-9.]+ s' "$OUT/porep_setup.log" | sed 's/.*setup: //' | tr '\n' ';')"
-  "$BUILD/bench/bench_prove" "$d/k.params" "$d/partition_0.wtns" --r1cs "$d/circuit.porep" --device gpu --reps 3 \
-    >"$OUT/prove_gpuporep_${lg}_bls12381.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpuporep_${lg}_bls12381.txt"; }
-  lap; note "bench_prove porep 2^$lg (GPU): $dt"
+  lap; note "porep-shape $n native: $dt; disk: $(df -h "$d" | awk 'NR == 2 { print $4 " free" }')"
+  if [ ! -f "$d/key.params" ]; then
+    ts=$(date +%s.%N)
+    "$BUILD/cuzk" setup "$d/circuit.porep" "$d/key.params" --format params >"$OUT/porep_setup.log" 2>&1 ||
+      { status=1; tail -5 "$OUT/porep_setup.log"; }
+    lap; note "setup $n .params from the native form: $dt ($(du -h "$d/key.params" | cut -f1)); $(grep -E ' in [0-9.]+ s' "$OUT/porep_setup.log" | sed 's/.*setup: //' | tr '\n' ';')"
+  fi
+  if [ "${POREP_SINGLE:-1}" = 1 ]; then
+    # one partition's witness as a .wtns (the same circuit: it does not depend on the seed or partitions)
+    "$BUILD/cuzk" circuit porep-shape "$d/one" --constraints "$n" --partitions 1 --format native --witnesses \
+      >>"$OUT/porep_circuit.log" 2>&1 &&
+      "$BUILD/bench/bench_prove" "$d/key.params" "$d/one/partition_0.wtns" --r1cs "$d/one/circuit.porep" --device gpu \
+        --reps 3 >"$OUT/prove_gpuporep_${lg}_bls12381.txt" 2>&1 || { status=1; tail -5 "$OUT/prove_gpuporep_${lg}_bls12381.txt"; }
+    rm -rf "$d/one"
+    lap; note "bench_prove porep $n (GPU): $dt"
+  fi
   # the job: POREP_PROOFS proofs of 10 partitions through the engine, the key from above
-  mv "$d/k.params" "$d/key.params"
   for mode in ${POREP_MODES:-live pregenerated}; do
-    "$BUILD/cuzk" bench porep --constraints "2^$lg" --partitions 10 --proofs "${POREP_PROOFS:-2}" --device gpu \
-      --cache "$d" --witness $mode >"$OUT/bench_porep_${lg}_$mode.txt" 2>"$OUT/bench_porep_${lg}_$mode.log" ||
-      { status=1; tail -5 "$OUT/bench_porep_${lg}_$mode.log"; }
-    lap; note "bench porep 2^$lg x 10 ($mode, $dt): $(grep -E 'per proof|busy' "$OUT/bench_porep_${lg}_$mode.txt" | tr '\n' ';')"
+    "$BUILD/cuzk" bench porep --constraints "$n" --partitions 10 --proofs "${POREP_PROOFS:-2}" \
+      --device gpu --cache "$d" --witness $mode --explain --timeline "$OUT/porep_timeline_$mode.html" \
+      >"$OUT/bench_porep_$mode.txt" 2>"$OUT/bench_porep_$mode.log" ||
+      { status=1; tail -5 "$OUT/bench_porep_$mode.log"; }
+    lap; note "bench porep $n x 10 ($mode, $dt): $(grep -E 'per proof|busy|bound' "$OUT/bench_porep_$mode.txt" | tr '\n' ';')"
   done
-  rm -rf "$d"
+  # the same partitions through supraseal-c2's C ABI, each implementation in turn
+  for lib in ${POREP_ABI:-}; do
+    args=()
+    [ "$lib" != cuzk ] && args=(--lib "$lib")
+    name=$(basename "$lib" .so)
+    "$BUILD/bench/bench_supraseal" --porep "$d" --batch "${POREP_ABI_BATCH:-2}" --reps "${POREP_ABI_REPS:-2}" \
+      "${args[@]}" >"$OUT/porep_abi_$name.txt" 2>&1 || { status=1; tail -5 "$OUT/porep_abi_$name.txt"; }
+    lap; note "porep ABI $name ($dt): $(grep -E 'create_SRS|first call|a call|peak' "$OUT/porep_abi_$name.txt" | tr -s ' ' | tr '\n' ';')"
+  done
+  [ -n "${POREP_DIR:-}" ] || rm -rf "$d"
 fi
 
 if want params; then

@@ -248,6 +248,12 @@ static void core_fr_to_mont(int curve, unsigned char *out, const unsigned char *
     CORE_DISPATCH(curve, fr_to_mont_n)(out, plain, n, threads > 0 ? threads : 1);
 }
 
+static void core_fr_mul(int curve, unsigned char *out, const unsigned char *a, const unsigned char *b, size_t n,
+                        int threads)
+{
+    CORE_DISPATCH(curve, fr_mul_n)(out, a, b, n, threads > 0 ? threads : 1);
+}
+
 static size_t core_groth16_first_unsatisfied(int curve, const unsigned char *a, const unsigned char *b,
                                              const unsigned char *c, size_t n, int threads)
 {
@@ -364,6 +370,7 @@ const struct cuzk_core_ops cuzk_core_portable = {
     .fr_from_mont = core_fr_from_mont,
     .fr_to_mont = core_fr_to_mont,
     .groth16_first_unsatisfied = core_groth16_first_unsatisfied,
+    .fr_mul = core_fr_mul,
     .msm_combine = core_msm_combine,
     .groth16_setup_ptau = core_groth16_setup_ptau,
     .g1_sub = core_g1_sub,

@@ -151,6 +151,9 @@ struct cuzk_core_ops {
                         size_t *bad);
     /* The other way: n plain values below r to their Montgomery form. */
     void (*fr_to_mont)(int curve, unsigned char *out, const unsigned char *plain, size_t n, int threads);
+    /* out_k = a_k b_k for n Montgomery Fr values (out may be a or b). */
+    void (*fr_mul)(int curve, unsigned char *out, const unsigned char *a, const unsigned char *b, size_t n,
+                   int threads);
     /* The first k < n with a_k b_k != c_k or a value not below r (Montgomery
      * Fr), or n: why a proof from given evaluations failed its check. */
     size_t (*groth16_first_unsatisfied)(int curve, const unsigned char *a, const unsigned char *b,

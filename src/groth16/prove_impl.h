@@ -129,6 +129,22 @@ CUZK_INLINE void PV_(fr_to_mont_n)(unsigned char *out, const unsigned char *plai
     }
 }
 
+/* out_k = a_k b_k (Montgomery Fr, element-wise; out may be a or b): C w
+ * of a satisfied circuit, as supraseal-c2's ABI takes it (bench_supraseal
+ * hands it to an implementation that reads it). */
+CUZK_INLINE void PV_(fr_mul_n)(unsigned char *out, const unsigned char *a, const unsigned char *b, size_t n,
+                               int threads)
+{
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t k = 0; k < n; k++) {
+        PV_FR x, y;
+        memcpy(x.l, a + 32 * k, 32);
+        memcpy(y.l, b + 32 * k, 32);
+        PV_(fr_mul)(&x, &x, &y);
+        memcpy(out + 32 * k, x.l, 32);
+    }
+}
+
 /* The first constraint k with a_k b_k != c_k (or a value not below r),
  * else n. */
 CUZK_INLINE size_t PV_(first_unsatisfied)(const unsigned char *a, const unsigned char *b, const unsigned char *c,
