@@ -133,7 +133,7 @@ MSM_BENCH(bn254_g2, "bn254 G2")
         for (unsigned lg = min_log; lg <= max_log; lg++) {                                           \
             size_t n = (size_t)1 << lg;                                                              \
             F##_ntt_domain d;                                                                        \
-            if (F##_ntt_domain_init(&d, lg) != CUZK_OK)                                              \
+            if (F##_ntt_domain_init(&d, lg, 0) != CUZK_OK)                                              \
                 return;                                                                              \
             F *a = malloc(n * sizeof(F));                                                            \
             for (size_t i = 0; i < n; i++)                                                           \

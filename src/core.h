@@ -75,6 +75,10 @@ typedef struct core_setup_in {
     const unsigned char *constraints; /* r1cs section 2, validated */
     /* the domain's level of ptau sections 12-15: L, L2 (G2), alpha L, beta L */
     const unsigned char *lag_g1, *lag_g2, *lag_alpha_g1, *lag_beta_g1;
+    /* a .params key (bellperson's rows: row k takes the basis point at
+     * bellperson_index(k), src/ntt/ntt_impl.h) of a 2^log_n domain */
+    int bellperson;
+    unsigned log_n;
 } core_setup_in;
 
 typedef struct core_setup_out {
@@ -94,6 +98,7 @@ enum { SETUP_KIND_A, SETUP_KIND_B1, SETUP_KIND_B2, SETUP_KIND_IC, SETUP_KIND_C, 
 typedef struct core_random_setup {
     int curve, threads;
     unsigned n_vars, n_public, n_constraints, domain_size;
+    int bellperson; /* a .params key: the domain's root is bellperson's (src/ntt/ntt_impl.h) */
     const struct circuit_source *source; /* the rows (src/circuit/source.h) */
     void (*progress)(void *ctx, const char *stage, unsigned long long done, unsigned long long total); /* may be NULL */
     void *progress_ctx;

@@ -374,7 +374,7 @@ FIXED_BASE_TEST(bn254_g2, CUZK_CURVE_BN254, 2, BN254_R_SCALAR)
             for (size_t i = 0; i < n; i++)                                                            \
                 C##_fr_rand(&x[i], i + 4);                                                            \
             C##_fr_ntt_domain dom;                                                                    \
-            CHECK(C##_fr_ntt_domain_init(&dom, lg) == CUZK_OK);                                       \
+            CHECK(C##_fr_ntt_domain_init(&dom, lg, 0) == CUZK_OK);                                       \
             for (int kind = GPU_NTT_FORWARD; kind <= GPU_NTT_ODD_COSET; kind++) {                     \
                 memcpy(want, x, n * sizeof(C##_fr));                                                  \
                 memcpy(got, x, n * sizeof(C##_fr));                                                   \

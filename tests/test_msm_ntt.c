@@ -141,21 +141,65 @@ MSM_TESTS(bls12_381_g2, BLS12_381_R_SCALAR)
 MSM_TESTS(bn254_g1, BN254_R_SCALAR)
 MSM_TESTS(bn254_g2, BN254_R_SCALAR)
 
+/* The two conventions' 2^s-th roots (src/ntt/ntt_impl.h): g^((r-1)/2^s)
+ * for g = 5 (snarkjs) and 7 (bellperson: blstrs' and sppark's constant),
+ * the first the second's K-th power, and K odd (bellperson_index is then a
+ * permutation of every domain). */
+#define NTT_ROOT_TESTS(F, C)                                                                         \
+    static void test_ntt_roots_##F(void)                                                             \
+    {                                                                                                \
+        test_context = "ntt roots " #F;                                                              \
+        static const limb_t r[4] = C##_MODULUS;                                                      \
+        limb_t e[4];                                                                                 \
+        for (int i = 0; i < 4; i++) /* (r - 1) >> s: the low limb's bit 0 is r's, cleared by the shift */ \
+            e[i] = r[i];                                                                             \
+        for (unsigned k = 0; k < C##_TWO_ADICITY; k++)                                               \
+            for (int i = 0; i < 4; i++)                                                              \
+                e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);                                   \
+        for (int bp = 0; bp < 2; bp++) {                                                             \
+            F g, want, w;                                                                            \
+            F##_from_u64(&g, bp ? 7 : 5);                                                            \
+            F##_pow(&want, &g, e, 256);                                                              \
+            F##_ntt_root(&w, C##_TWO_ADICITY, bp);                                                   \
+            CHECK_MSG(F##_eq(&want, &w), "the %s root", bp ? "bellperson" : "snarkjs");              \
+        }                                                                                            \
+        F w5, w7, t;                                                                                 \
+        F##_ntt_root(&w5, C##_TWO_ADICITY, 0);                                                       \
+        F##_ntt_root(&w7, C##_TWO_ADICITY, 1);                                                       \
+        limb_t k[1] = {C##_ROOT_7_LOG5};                                                             \
+        F##_pow(&t, &w5, k, 64);                                                                     \
+        CHECK(F##_eq(&t, &w7) && (k[0] & 1));                                                        \
+        for (unsigned lg = 1; lg <= 10; lg++) { /* a permutation: every index hit once */             \
+            size_t n = (size_t)1 << lg;                                                              \
+            unsigned char *hit = calloc(n, 1);                                                       \
+            for (size_t i = 0; i < n; i++)                                                           \
+                hit[F##_ntt_bellperson_index(i, lg)]++;                                              \
+            for (size_t i = 0; i < n; i++)                                                           \
+                CHECK(hit[i] == 1);                                                                  \
+            free(hit);                                                                               \
+        }                                                                                            \
+    }
+
+NTT_ROOT_TESTS(bls12_381_fr, BLS12_381_FR)
+NTT_ROOT_TESTS(bn254_fr, BN254_FR)
+
 #define NTT_TESTS(F)                                                                                 \
     static void test_ntt_##F(void)                                                                   \
     {                                                                                                \
         test_context = "ntt " #F;                                                                    \
-        for (unsigned log_n = 1; log_n <= 8; log_n++) {                                              \
+        for (unsigned step = 0; step < 16; step++) {                                                 \
+            unsigned log_n = 1 + step % 8;                                                           \
+            int bp = step >= 8; /* bellperson's root, then snarkjs's */                              \
             size_t n = (size_t)1 << log_n;                                                           \
             F##_ntt_domain d;                                                                        \
-            CHECK(F##_ntt_domain_init(&d, log_n) == CUZK_OK);                                        \
+            CHECK(F##_ntt_domain_init(&d, log_n, bp) == CUZK_OK);                                    \
             F *a = malloc(n * sizeof(F)), *b = malloc(n * sizeof(F)), *c = malloc(n * sizeof(F));    \
             for (size_t i = 0; i < n; i++)                                                           \
                 TEST_RAND_FIELD(F, &a[i]);                                                           \
             /* w has order exactly n */                                                              \
             F w, inc, x, t;                                                                          \
-            F##_ntt_root(&w, log_n);                                                                 \
-            F##_ntt_root(&inc, log_n + 1);                                                           \
+            F##_ntt_root(&w, log_n, bp);                                                             \
+            F##_ntt_root(&inc, log_n + 1, bp);                                                       \
             t = w;                                                                                   \
             for (unsigned i = 1; i < log_n; i++)                                                     \
                 F##_sqr(&t, &t);                                                                     \
@@ -213,11 +257,11 @@ MSM_TESTS(bn254_g2, BN254_R_SCALAR)
             const unsigned lg = 14;                                                                  \
             const size_t n = (size_t)1 << lg;                                                        \
             F##_ntt_domain big;                                                                      \
-            CHECK(F##_ntt_domain_init(&big, lg) == CUZK_OK);                                         \
+            CHECK(F##_ntt_domain_init(&big, lg, 0) == CUZK_OK);                                         \
             F w, wi, inc, ninv, want, t;                                                             \
-            F##_ntt_root(&w, lg);                                                                    \
+            F##_ntt_root(&w, lg, 0);                                                                    \
             F##_inv_var(&wi, &w);                                                                    \
-            F##_ntt_root(&inc, lg + 1);                                                              \
+            F##_ntt_root(&inc, lg + 1, 0);                                                              \
             F##_from_u64(&ninv, n);                                                                  \
             F##_inv_var(&ninv, &ninv);                                                               \
             static const size_t at[] = {0, 1, 2, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 6143,    \
@@ -238,8 +282,8 @@ MSM_TESTS(bn254_g2, BN254_R_SCALAR)
             F##_ntt_domain_free(&big);                                                               \
         }                                                                                            \
         F##_ntt_domain d;                                                                            \
-        CHECK(F##_ntt_domain_init(&d, 0) == CUZK_ERR_UNSUPPORTED);                                   \
-        CHECK(F##_ntt_domain_init(&d, 64) == CUZK_ERR_UNSUPPORTED);                                  \
+        CHECK(F##_ntt_domain_init(&d, 0, 0) == CUZK_ERR_UNSUPPORTED);                                   \
+        CHECK(F##_ntt_domain_init(&d, 64, 0) == CUZK_ERR_UNSUPPORTED);                                  \
     }
 
 NTT_TESTS(bls12_381_fr)
@@ -249,6 +293,8 @@ int main(void)
 {
     test_require_backend();
     test_init("test_msm_ntt");
+    test_ntt_roots_bls12_381_fr();
+    test_ntt_roots_bn254_fr();
     test_ntt_bls12_381_fr();
     test_ntt_bn254_fr();
     test_msm_bls12_381_g1();

@@ -61,8 +61,8 @@ static void fixture_path(char *out, size_t cap, const char *curve, const char *f
             C##_fr_mul(&c[i], &a[i], &b[i]);                                                          \
         /* O(n^2): coefficients k = (1/n) sum_j v_j w^-jk, then values at inc w^i */                 \
         C##_fr om, inc, ninv, *pw = malloc(n * sizeof(C##_fr)), *coef = malloc(n * sizeof(C##_fr));  \
-        C##_fr_ntt_root(&om, log_n);                                                                  \
-        C##_fr_ntt_root(&inc, log_n + 1);                                                             \
+        C##_fr_ntt_root(&om, log_n, 0);                                                                  \
+        C##_fr_ntt_root(&inc, log_n + 1, 0);                                                             \
         C##_fr_from_u64(&ninv, n);                                                                    \
         C##_fr_inv(&ninv, &ninv);                                                                     \
         C##_fr_one(&pw[0]);                                                                           \

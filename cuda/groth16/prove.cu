@@ -228,7 +228,7 @@ template <class Curve> struct key_impl : key_base {
             GPU_RC(upload_matrices(in->mat, msg));
         if (resident_matrices)
             bytes += matrix_bytes;
-        GPU_RC(dom.init(log_n, ctx->stream, msg));
+        GPU_RC(dom.init(log_n, ctx->stream, msg, bellperson)); // a .params key's rows: bellperson's root
         GPU_TRY(msg, cudaStreamSynchronize(ctx->copy_stream));
         GPU_TRY(msg, cudaStreamSynchronize(ctx->stream));
         return CUZK_OK;

@@ -7,21 +7,24 @@
 
 namespace gpu {
 
+// The 2^s-th roots of unity of the two conventions (src/ntt/ntt_impl.h):
+// snarkjs's from 5 (a .zkey's domain), bellperson's from 7 (a .params
+// key's), 32-bit word i of each.
 template <class F> struct ntt_params;
 template <> struct ntt_params<bls12_381_fr> {
     static constexpr unsigned TWO_ADICITY = BLS12_381_FR_TWO_ADICITY;
-    __host__ __device__ static constexpr uint32_t root(int i)
+    __host__ __device__ static constexpr uint32_t root(int i, bool bellperson)
     {
-        constexpr uint64_t v[] = BLS12_381_FR_ROOT_OF_UNITY;
-        return (uint32_t)(v[i / 2] >> (32 * (i & 1)));
+        constexpr uint64_t v5[] = BLS12_381_FR_ROOT_OF_UNITY, v7[] = BLS12_381_FR_ROOT_OF_UNITY_7;
+        return (uint32_t)((bellperson ? v7 : v5)[i / 2] >> (32 * (i & 1)));
     }
 };
 template <> struct ntt_params<bn254_fr> {
     static constexpr unsigned TWO_ADICITY = BN254_FR_TWO_ADICITY;
-    __host__ __device__ static constexpr uint32_t root(int i)
+    __host__ __device__ static constexpr uint32_t root(int i, bool bellperson)
     {
-        constexpr uint64_t v[] = BN254_FR_ROOT_OF_UNITY;
-        return (uint32_t)(v[i / 2] >> (32 * (i & 1)));
+        constexpr uint64_t v5[] = BN254_FR_ROOT_OF_UNITY, v7[] = BN254_FR_ROOT_OF_UNITY_7;
+        return (uint32_t)((bellperson ? v7 : v5)[i / 2] >> (32 * (i & 1)));
     }
 };
 
@@ -41,7 +44,8 @@ template <class F> struct ntt_domain {
     unsigned kernel = 2, pass_bits = 10;
     dev_buf<F> tw, itw, coset_lo, coset_hi, consts; // consts: w, w^-1, inc, 1/n, inc^(2^h)
 
-    int init(unsigned lg, cudaStream_t st, cuzk_gpu_msg *msg);
+    // bellperson: the root of a .params key's domain, else a .zkey's
+    int init(unsigned lg, cudaStream_t st, cuzk_gpu_msg *msg, bool bellperson = false);
     // all stages in one direction: dif (natural -> bit-reversed) or dit
     // (bit-reversed -> natural), with the root's powers or its inverse's
     int run(F *a, bool dif, bool inverse_roots, cudaStream_t st, cuzk_gpu_msg *msg) const;

@@ -20,14 +20,14 @@ namespace gpu {
 
 // out: w (primitive 2^log_n-th root), w^-1, inc (2^(log_n+1)-th), 1/n,
 // inc^(2^h)
-template <class F> __global__ void ntt_roots(unsigned log_n, unsigned h, F *out)
+template <class F> __global__ void ntt_roots(unsigned log_n, unsigned h, bool bellperson, F *out)
 {
     if (blockIdx.x != 0 || threadIdx.x != 0)
         return;
     F root;
 #pragma unroll
     for (int i = 0; i < F::N; i++)
-        root.v[i] = ntt_params<F>::root(i);
+        root.v[i] = ntt_params<F>::root(i, bellperson);
     F inc = root;
     for (unsigned i = log_n + 1; i < ntt_params<F>::TWO_ADICITY; i++)
         inc = inc.sqr();
@@ -270,7 +270,7 @@ template <class F> __global__ void fr_scale(F *a, size_t n, const F *k)
         a[i] = a[i] * *k;
 }
 
-template <class F> int ntt_domain<F>::init(unsigned lg, cudaStream_t st, cuzk_gpu_msg *msg)
+template <class F> int ntt_domain<F>::init(unsigned lg, cudaStream_t st, cuzk_gpu_msg *msg, bool bellperson)
 {
     if (lg < 1 || lg >= ntt_params<F>::TWO_ADICITY)
         return fail_msg(msg, CUZK_ERR_UNSUPPORTED, "NTT size out of range for this field");
@@ -296,7 +296,7 @@ template <class F> int ntt_domain<F>::init(unsigned lg, cudaStream_t st, cuzk_gp
     GPU_RC(itw.alloc(n / 2, st, msg));
     GPU_RC(coset_lo.alloc((size_t)1 << h, st, msg));
     GPU_RC(coset_hi.alloc((size_t)1 << (lg - h), st, msg));
-    ntt_roots<F><<<1, 1, 0, st>>>(lg, h, consts.p);
+    ntt_roots<F><<<1, 1, 0, st>>>(lg, h, bellperson, consts.p);
     GPU_LAUNCHED(msg, "ntt_roots");
     F c[5];
     GPU_TRY(msg, cudaMemcpyAsync(c, consts.p, sizeof(c), cudaMemcpyDeviceToHost, st));

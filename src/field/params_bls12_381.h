@@ -36,6 +36,12 @@
 #define BLS12_381_FR_NONRESIDUE 5
 #define BLS12_381_FR_DECIMAL_DIGITS 77
 #define BLS12_381_FR_ROOT_OF_UNITY {0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL, 0x0d6db230471dd505ULL, 0x3f0ee990743a3b6aULL} /* 5^((r-1)/2^32), Montgomery */
+/* 7^((r-1)/2^32), Montgomery: bellperson's (blstrs' ROOT_OF_UNITY, sppark's
+ * forward_roots_of_unity[32]); a .params key's rows are the powers of its
+ * domain's root from this one. It is the snarkjs root to the power
+ * 0x0b766bfd (tests/test_msm_ntt.c checks both against GMP). */
+#define BLS12_381_FR_ROOT_OF_UNITY_7 {0xb9b58d8c5f0e466aULL, 0x5b1b4c801819d7ecULL, 0x0af53ae352a31e64ULL, 0x5bf3adda19e9b27bULL}
+#define BLS12_381_FR_ROOT_7_LOG5 0x0b766bfdULL /* ROOT_OF_UNITY^this = ROOT_OF_UNITY_7 */
 
 /* Tower: Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v), xi = 1 + u. */
 #define BLS12_381_FP2_XI_C0 1

@@ -36,6 +36,10 @@
 #define BN254_FR_NONRESIDUE 5
 #define BN254_FR_DECIMAL_DIGITS 77
 #define BN254_FR_ROOT_OF_UNITY {0x636e735580d13d9cULL, 0xa22bf3742445ffd6ULL, 0x56452ac01eb203d8ULL, 0x1860ef942963f9e7ULL} /* 5^((r-1)/2^28), Montgomery */
+/* 7^((r-1)/2^28), Montgomery: the other convention's root, as for
+ * BLS12-381 (no BN254 key uses it: .params keys are BLS12-381) */
+#define BN254_FR_ROOT_OF_UNITY_7 {0x9632c7c5b639feb8ULL, 0x985ce3400d0ff299ULL, 0xb2dd880001b0ecd8ULL, 0x1d69070d6d98ce29ULL}
+#define BN254_FR_ROOT_7_LOG5 0x032626e1ULL /* ROOT_OF_UNITY^this = ROOT_OF_UNITY_7 */
 
 /* Tower: Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v), xi = 9 + u. */
 #define BN254_FP2_XI_C0 9

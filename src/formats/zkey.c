@@ -194,7 +194,9 @@ int cuzk_zkey_check_progress(const cuzk_zkey *zk, int subgroup, int threads, cuz
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (int)n : 1;
     }
-    for (uint64_t i = 0; i < zk->n_coefs; i++) {
+    /* a .params key holds its circuit's matrices instead of entries (checked
+     * as they were made from the circuit: src/groth16/matrices.c) */
+    for (uint64_t i = 0; zk->coefs && i < zk->n_coefs; i++) {
         zkey_coef c = zkey_coef_at(zk->coefs, i);
         if (!zkey_coef_indices_ok(&c, zk->domain_size, zk->n_vars) || !bytes_below(c.value, zk->curve->r, 32))
             return cuzk_error_set(err, CUZK_ERR_FORMAT,

@@ -336,7 +336,7 @@ CUZK_INLINE int PV_(groth16_prove)(const core_prove_in *in, core_prove_out *out)
 
     /* ntt: to the odd coset, then h = a b - c in plain form (the H MSM's
      * scalars) */
-    if ((rc = PV_(fr_ntt_domain_init)(&dom, log_n)) != CUZK_OK)
+    if ((rc = PV_(fr_ntt_domain_init)(&dom, log_n, bellperson)) != CUZK_OK)
         goto done;
     PV_(fr_ntt_to_odd_coset)(a, &dom);
     PV_(fr_ntt_to_odd_coset)(b, &dom);

@@ -249,6 +249,8 @@ static int setup_ptau(const char *r1cs_path, const char *ptau_path, const char *
         .lag_g2 = ptau_level(pt.lagrange_g2, cir_power, g2),
         .lag_alpha_g1 = ptau_level(pt.lagrange_alpha_g1, cir_power, g1),
         .lag_beta_g1 = ptau_level(pt.lagrange_beta_g1, cir_power, g1),
+        .bellperson = format == CUZK_KEY_PARAMS,
+        .log_n = cir_power,
     };
     ptau_step(progress, progress_ctx, PTAU_STEP_POINTS);
     uint32_t count = (uint32_t)n_coefs;
@@ -606,6 +608,7 @@ static int setup_random(const char *r1cs_path, const char *zkey_path, const cuzk
         .n_public = n_public,
         .n_constraints = r->n_constraints,
         .domain_size = (unsigned)n,
+        .bellperson = o->format == CUZK_KEY_PARAMS,
         .source = r,
         .progress = progress,
         .progress_ctx = progress_ctx,

@@ -189,7 +189,8 @@ CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
             all[k]->terms[all[k]->start[(s)]++] = (setup_term){(b), (sc)};                            \
     } while (0)
         const unsigned char *p = in->constraints;
-        for (uint32_t c = 0; c < in->n_constraints; c++) {
+        for (uint32_t row = 0; row < in->n_constraints; row++) {
+            size_t c = in->bellperson ? CUZK_CAT(SETUP_C, _fr_ntt_bellperson_index)(row, in->log_n) : row;
             for (int m = 0; m < 3; m++) {
                 uint32_t nt;
                 memcpy(&nt, p, 4);
@@ -212,8 +213,10 @@ CUZK_INLINE int ST_(groth16_setup)(const core_setup_in *in, core_setup_out *out)
             }
         }
         for (size_t s = 0; s < npub1; s++) {
-            ST_TERM(0, s, lag[0] + (in->n_constraints + s) * g1, setup_one);
-            ST_TERM(3, s, lag[3] + (in->n_constraints + s) * g1, setup_one);
+            size_t row = in->n_constraints + s;
+            size_t c = in->bellperson ? CUZK_CAT(SETUP_C, _fr_ntt_bellperson_index)(row, in->log_n) : row;
+            ST_TERM(0, s, lag[0] + c * g1, setup_one);
+            ST_TERM(3, s, lag[3] + c * g1, setup_one);
         }
 #undef ST_TERM
         if (pass == 1) /* start[] now holds the ends: shift back to the starts */
@@ -307,15 +310,16 @@ CUZK_INLINE void ST_(fr_load)(ST_FR *r, const unsigned char *plain)
     ST_(fr_from_raw)(r, t);
 }
 
-/* L_k(tau) for the size-m domain with root w, for k in [start, start +
- * count) with step `step` in the exponent: w^(k step) (tau^m - 1) /
- * (m (tau - w^(k step)) ) (times `scale`), one batched inversion. */
-CUZK_INLINE int ST_(lagrange_at)(ST_FR *out, const ST_FR *tau, unsigned log_m, size_t first, size_t step,
-                                 size_t count, const ST_FR *scale)
+/* L_k(tau) for the size-m domain with root w (bellperson's or snarkjs's:
+ * src/ntt/ntt_impl.h), for k in [start, start + count) with step `step` in
+ * the exponent: w^(k step) (tau^m - 1) / (m (tau - w^(k step)) ) (times
+ * `scale`), one batched inversion. */
+CUZK_INLINE int ST_(lagrange_at)(ST_FR *out, const ST_FR *tau, unsigned log_m, int bellperson, size_t first,
+                                 size_t step, size_t count, const ST_FR *scale)
 {
     ST_FR w, num, t;
     size_t m = (size_t)1 << log_m;
-    CUZK_CAT(SETUP_C, _fr_ntt_root)(&w, log_m);
+    CUZK_CAT(SETUP_C, _fr_ntt_root)(&w, log_m, bellperson);
     limb_t e[1] = {m};
     ST_(fr_pow)(&num, tau, e, 64); /* tau^m - 1, over m, times scale */
     ST_FR one;
@@ -416,7 +420,7 @@ CUZK_INLINE int ST_(random_scalars)(core_random_setup *st)
     }
     ST_(fr_load)(&tau, st->tau);
     ST_(fr_one)(&one);
-    int rc = ST_(lagrange_at)(L, &tau, ST_(log2)(n), 0, 1, n, &one);
+    int rc = ST_(lagrange_at)(L, &tau, ST_(log2)(n), st->bellperson, 0, 1, n, &one);
     const circuit_source *src = st->source;
     uint32_t chunk = src->chunk_rows ? src->chunk_rows : 1;
     while (chunk < ST_SCALAR_ROWS)
@@ -465,7 +469,7 @@ CUZK_INLINE int ST_(random_point_scalars)(const core_random_setup *st, int kind,
         /* L^(2n)_(2j+1)(tau) / delta: the odd points of the 2n-domain */
         ST_FR dinv;
         ST_(fr_inv_var)(&dinv, &delta);
-        rc = ST_(lagrange_at)(f, &tau, ST_(log2)(st->domain_size) + 1, 2 * start + 1, 2, count, &dinv);
+        rc = ST_(lagrange_at)(f, &tau, ST_(log2)(st->domain_size) + 1, 0, 2 * start + 1, 2, count, &dinv);
     } else if (kind == SETUP_KIND_H_MONOMIAL) {
         /* tau^i (tau^n - 1) / delta: bellperson's H, the monomial basis */
         ST_FR z, one, dinv;

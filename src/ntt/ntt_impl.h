@@ -3,8 +3,13 @@
  *
  * Before including, define:
  *   NTT_FR  the field prefix, e.g. bn254_fr
- *   NTT_C   its constant prefix, e.g. BN254_FR (for TWO_ADICITY and
- *           ROOT_OF_UNITY, the 2^s-th root from generator 5 as snarkjs uses)
+ *   NTT_C   its constant prefix, e.g. BN254_FR (for TWO_ADICITY,
+ *           ROOT_OF_UNITY, the 2^s-th root from generator 5 as snarkjs uses,
+ *           and ROOT_OF_UNITY_7, from 7 as bellperson does)
+ *
+ * A domain's root follows its key's convention: a .zkey's rows are the
+ * powers of snarkjs's root, a .params key's those of bellperson's (the
+ * same points in another order); the transforms are the same either way. 
  *
  * Two butterflies cover every use without a bit-reversal pass:
  *   dif: natural order in, bit-reversed out (Gentleman-Sande);
@@ -24,18 +29,29 @@
 typedef struct {
     unsigned log_n;
     size_t n;
+    int bellperson; /* the root: bellperson's (7) or snarkjs's (5) */
     NTT_FR *tw;    /* w^i, i < n/2, w a primitive n-th root of unity */
     NTT_FR *itw;   /* w^-i */
     NTT_FR *scale; /* inc^bitrev(j) / n, j < n */
 } NTT_DOMAIN;
 
-/* The primitive 2^log_n-th root of unity snarkjs uses: 5^((r-1)/2^log_n). */
-CUZK_INLINE void NT_(root)(NTT_FR *w, unsigned log_n)
+/* The primitive 2^log_n-th root of unity of a key's convention: snarkjs's
+ * 5^((r-1)/2^log_n), or with bellperson 7^((r-1)/2^log_n). */
+CUZK_INLINE void NT_(root)(NTT_FR *w, unsigned log_n, int bellperson)
 {
-    static const NTT_FR root = {CUZK_CAT(NTT_C, _ROOT_OF_UNITY)};
-    *w = root;
+    static const NTT_FR root5 = {CUZK_CAT(NTT_C, _ROOT_OF_UNITY)}, root7 = {CUZK_CAT(NTT_C, _ROOT_OF_UNITY_7)};
+    *w = bellperson ? root7 : root5;
     for (unsigned i = log_n; i < CUZK_CAT(NTT_C, _TWO_ADICITY); i++)
         NF_(sqr)(w, w);
+}
+
+/* Where bellperson's row k (the point w7^k of a 2^log_n domain) is among
+ * snarkjs's points (w5^j): j = k K mod 2^log_n, w5^K = w7 (K odd: a
+ * permutation). A ptau's Lagrange basis is snarkjs's, so a .params key set
+ * up from one takes row k's from there. */
+CUZK_INLINE size_t NT_(bellperson_index)(size_t k, unsigned log_n)
+{
+    return (size_t)(((uint64_t)k * CUZK_CAT(NTT_C, _ROOT_7_LOG5)) & (((uint64_t)1 << log_n) - 1));
 }
 
 CUZK_INLINE size_t NT_(bitrev)(size_t x, unsigned log_n)
@@ -95,14 +111,15 @@ CUZK_INLINE void NT_(powers)(NTT_FR *out, const NTT_FR *base, const NTT_FR *firs
 }
 
 /* Twiddles and coset scale for n = 2^log_n, 1 <= log_n < two-adicity (the
- * coset needs a 2n-th root). */
-CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n)
+ * coset needs a 2n-th root), with the root of a key's convention. */
+CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n, int bellperson)
 {
     memset(d, 0, sizeof(*d));
     if (log_n < 1 || log_n >= CUZK_CAT(NTT_C, _TWO_ADICITY))
         return CUZK_ERR_UNSUPPORTED;
     size_t n = (size_t)1 << log_n;
     d->log_n = log_n;
+    d->bellperson = bellperson;
     d->n = n;
     d->tw = malloc(n / 2 * sizeof(NTT_FR));
     d->itw = malloc(n / 2 * sizeof(NTT_FR));
@@ -112,9 +129,9 @@ CUZK_INLINE int NT_(domain_init)(NTT_DOMAIN *d, unsigned log_n)
         return CUZK_ERR_NO_MEMORY;
     }
     NTT_FR w, wi, inc, ninv;
-    NT_(root)(&w, log_n);
+    NT_(root)(&w, log_n, bellperson);
     NF_(inv_var)(&wi, &w);
-    NT_(root)(&inc, log_n + 1);
+    NT_(root)(&inc, log_n + 1, bellperson);
     NF_(from_u64)(&ninv, n);
     NF_(inv_var)(&ninv, &ninv);
     NTT_FR one;
@@ -223,7 +240,7 @@ CUZK_INLINE void NT_(to_odd_coset)(NTT_FR *a, const NTT_DOMAIN *d)
 CUZK_INLINE void NT_(odd_coset_to_coefficients)(NTT_FR *a, const NTT_DOMAIN *d, const NTT_FR *factor)
 {
     NTT_FR inc, inc_inv, ninv, first;
-    NT_(root)(&inc, d->log_n + 1);
+    NT_(root)(&inc, d->log_n + 1, d->bellperson);
     NF_(inv_var)(&inc_inv, &inc);
     NF_(from_u64)(&ninv, d->n);
     NF_(inv_var)(&ninv, &ninv);
