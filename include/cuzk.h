@@ -604,7 +604,26 @@ typedef struct cuzk_job_request {
     int generate_witness;
     unsigned partition;
     const cuzk_wtns *witness_wtns;
+    /* Appended with issue 20: a job of several partitions, one key and
+     * `partitions` proofs (Filecoin's PoRep: 10) through the pipeline one
+     * after another, so that partition k + 1's witness and upload overlap
+     * partition k's GPU work. With generate_witness: partitions partition,
+     * partition + 1, ... of the key's circuit; with witness_paths: one .wtns
+     * a partition; with partition_wtns: one open witness a partition, kept
+     * by the caller until the job ends (witness_path, witness and
+     * witness_wtns NULL). The job
+     * ends done when every partition's proof is done, failed as soon as one
+     * fails (the others are cancelled; its error names the partition: the
+     * number a generated witness has, else the place in witness_paths), and
+     * takes `partitions` of max_jobs;
+     * its results are arrays, one entry a partition (cuzk_engine_result).
+     * 0 (witness_paths NULL): one proof, as before. */
+    unsigned partitions;
+    const char *const *witness_paths;
+    const cuzk_wtns *const *partition_wtns;
 } cuzk_job_request;
+
+#define CUZK_JOB_MAX_PARTITIONS 1024 /* partitions of one job */
 
 typedef struct cuzk_job_info {
     unsigned long long id;
@@ -623,12 +642,20 @@ typedef struct cuzk_job_info {
     double latency;                /* seconds from submission to the end */
     int compute_worker;            /* which compute worker computed it (-1: none) */
     double witness;                /* seconds making the witness (generate_witness; appended with issue 20) */
+    /* Appended with issue 20: a job of several partitions has `partitions`
+     * > 1, of which partitions_ended have ended; its info sums the
+     * partitions' seconds (load, witness, ready and finalize waits,
+     * timings), its queue_wait is its first partition's, its stage that of
+     * its first partition not ended, compute_worker the last one's, and an
+     * error names the failing partition. cuzk_engine_partition_info gives
+     * each partition's own. One proof: partitions 1. */
+    unsigned partitions, partitions_ended;
 } cuzk_job_info;
 
 typedef struct cuzk_engine_stats {
     unsigned queued[4];             /* in the admission queue, by priority */
     unsigned running;               /* past admission, not ended (any stage or queue after it) */
-    unsigned long long done, failed, cancelled;
+    unsigned long long done, failed, cancelled; /* proofs (a job of P partitions counts P), as queued, running */
     unsigned keys_cached;
     unsigned long long key_bytes;   /* of the cached keys */
     double uptime;                  /* seconds since cuzk_engine_create */
@@ -696,9 +723,22 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_wait(cuzk_engine *engine, unsig
                                                       cuzk_job_info *info, cuzk_error *err);
 /* A finished job's proof.json and public.json (free with cuzk_free);
  * CUZK_ERR_BUSY while it runs, its status if it failed,
- * CUZK_ERR_CANCELLED. */
+ * CUZK_ERR_CANCELLED. A job of several partitions: JSON arrays of them,
+ * in partition order ([proof 0, proof 1, ...] and [public 0, ...]). */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result(cuzk_engine *engine, unsigned long long id, char **proof_json,
                                                         char **public_json, cuzk_error *err);
+/* A job of several partitions: its k-th partition's own info (0 <= k <
+ * partitions; its id is the job's; a job of one proof: k = 0, the job's).
+ * CUZK_ERR_NOT_FOUND for an unknown job or k past its partitions. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_partition_info(cuzk_engine *engine, unsigned long long id,
+                                                                unsigned k, cuzk_job_info *info, cuzk_error *err);
+/* A done job's proofs as bellperson serializes them: 192 bytes a
+ * partition (cuzk_proof_to_bellperson), in partition order, 1,920 for a
+ * PoRep (*out: free with cuzk_free). CUZK_ERR_UNSUPPORTED for BN254 or
+ * a build without jansson; otherwise as cuzk_engine_result. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_result_bellperson(cuzk_engine *engine, unsigned long long id,
+                                                                   unsigned char **out, size_t *len,
+                                                                   cuzk_error *err);
 /* The verification key (snarkjs's verification_key.json) of the key a done
  * job was proved with, so that whoever stores the proof can check it later
  * (the daemon does, after a restart); free with cuzk_free. CUZK_ERR_BUSY

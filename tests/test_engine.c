@@ -1102,6 +1102,191 @@ static void test_generated_witnesses(void)
     rmdir(dir);
 }
 
+/* Item k of a JSON array of objects or arrays (the engine's partition
+ * results) into out: the k-th top-level element, by bracket depth (the
+ * items hold only numbers in strings, no brackets inside strings). */
+static void json_item(const char *arr, unsigned k, char *out, size_t cap)
+{
+    CHECK(*arr == '[');
+    const char *p = arr + 1, *start = NULL;
+    int depth = 0;
+    unsigned item = 0;
+    for (; *p; p++) {
+        if ((*p == '{' || *p == '[') && depth++ == 0 && item == k)
+            start = p;
+        if ((*p == '}' || *p == ']') && --depth == 0 && start) {
+            size_t n = (size_t)(p + 1 - start);
+            CHECK(n < cap);
+            memcpy(out, start, n);
+            out[n] = 0;
+            return;
+        }
+        if (*p == ',' && depth == 0)
+            item++;
+    }
+    CHECK_MSG(0, "no item %u in %.80s", k, arr);
+}
+
+/* Jobs of several partitions: the pipeline proves them one after another,
+ * the job's results are arrays (each proof verified against the job's vk,
+ * bellperson's bytes of each equal to its proof's), its info sums the
+ * partitions'; a partition that fails fails the job naming it; cancel
+ * ends every partition; bad requests are refused. */
+static void test_partition_jobs(void)
+{
+    test_context = "engine: jobs of several partitions";
+    char dir[] = "/tmp/cuzk-test-engine-parts-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char circ[1100], key[1100], wt[3][1100];
+    snprintf(circ, sizeof(circ), "%s/circuit.porep", dir);
+    snprintf(key, sizeof(key), "%s/k.params", dir);
+    for (int p = 0; p < 3; p++)
+        snprintf(wt[p], sizeof(wt[p]), "%s/partition_%d.wtns", dir, p);
+    cuzk_error err;
+    cuzk_porep_shape_options po = {.constraints = 4096, .partitions = 3, .seed = 9,
+                                   .format = CUZK_POREP_FORMAT_NATIVE, .witness_files = 1};
+    CHECK_MSG(cuzk_circuit_porep_shape(dir, &po, NULL, &err) == CUZK_OK, "%s", err.message);
+    cuzk_setup_options so = {.device = CUZK_DEVICE_CPU, .format = CUZK_KEY_PARAMS};
+    CHECK_MSG(cuzk_setup(circ, NULL, key, &so, &err) == CUZK_OK, "%s", err.message);
+    gate g;
+    gate_init(&g);
+    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1, .max_jobs = 8, .stage_hook = gate_hook,
+                              .stage_hook_ctx = &g};
+    cuzk_engine *e;
+    CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
+    CHECK_MSG(cuzk_engine_key_load_params(e, "porep", key, circ, &err) == CUZK_OK, "%s", err.message);
+    const char *paths[3] = {wt[0], wt[1], wt[2]};
+    cuzk_job_request reqs[3] = {
+        {.key_id = "porep", .generate_witness = 1, .partitions = 3},
+        {.key_id = "porep", .witness_paths = paths, .partitions = 3, .priority = CUZK_PRIORITY_HIGH},
+        {.key_id = "porep", .generate_witness = 1, .partition = 2, .partitions = 1},
+    };
+    unsigned long long ids[3];
+    for (int i = 0; i < 3; i++)
+        CHECK_MSG(cuzk_engine_submit(e, &reqs[i], &ids[i], &err) == CUZK_OK, "%s", err.message);
+    /* 3 + 3 + 1 partitions of the 8 proofs max_jobs allows: one more of 2 does not fit */
+    unsigned long long id;
+    CHECK(cuzk_engine_submit(e, &(cuzk_job_request){.key_id = "porep", .generate_witness = 1, .partitions = 2},
+                             &id, &err) == CUZK_ERR_BUSY &&
+          strstr(err.message, "no room for 2 partitions"));
+    char *proof[3], *pub[3];
+    for (int i = 0; i < 3; i++) {
+        cuzk_job_info info;
+        CHECK(cuzk_engine_wait(e, ids[i], -1, &info, &err) == CUZK_OK);
+        unsigned n = i < 2 ? 3 : 1;
+        CHECK_MSG(info.state == CUZK_JOB_DONE && info.partitions == n && info.partitions_ended == n &&
+                      info.stage == CUZK_STAGE_ENDED,
+                  "job %d: state %d, %u of %u partitions: %s", i, info.state, info.partitions_ended, info.partitions,
+                  info.error);
+        CHECK(i == 1 ? info.witness == 0 : info.witness > 0);
+        double sum = 0;
+        for (unsigned k = 0; k < n; k++) {
+            cuzk_job_info pi;
+            CHECK(cuzk_engine_partition_info(e, ids[i], k, &pi, &err) == CUZK_OK);
+            CHECK(pi.state == CUZK_JOB_DONE && pi.id == ids[i] && pi.partitions == 1);
+            sum += pi.timings.msm_h;
+        }
+        CHECK(sum > 0 && info.timings.msm_h > 0.999 * sum && info.timings.msm_h < 1.001 * sum);
+        CHECK(cuzk_engine_partition_info(e, ids[i], n, &info, &err) == CUZK_ERR_NOT_FOUND &&
+              strstr(err.message, "no partition"));
+        CHECK(cuzk_engine_result(e, ids[i], &proof[i], &pub[i], &err) == CUZK_OK);
+        CHECK(proof[i][0] == '[' && pub[i][0] == '[');
+    }
+    /* made or read, the partitions' public inputs are the same, and differ between partitions */
+    CHECK(!strcmp(pub[0], pub[1]));
+    static char item[3][200000], pitem[3][100000];
+    for (unsigned k = 0; k < 3; k++)
+        json_item(pub[0], k, pitem[k], sizeof(pitem[k]));
+    CHECK(strcmp(pitem[0], pitem[1]) && strcmp(pitem[1], pitem[2]));
+    json_item(pub[2], 0, item[0], sizeof(item[0]));
+    CHECK(!strcmp(item[0], pitem[2])); /* partition = 2, partitions = 1: partition 2 */
+    unsigned char *bp;
+    size_t bl;
+    CHECK_MSG(cuzk_engine_result_bellperson(e, ids[0], &bp, &bl, &err) == (cuzk_has_json() ? CUZK_OK : CUZK_ERR_UNSUPPORTED),
+              "%s", err.message);
+    if (cuzk_has_json()) {
+        char *vk;
+        CHECK(bl == 3 * CUZK_BELLPERSON_PROOF_BYTES);
+        CHECK(cuzk_engine_result_vk(e, ids[0], &vk, &err) == CUZK_OK);
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned char one[CUZK_BELLPERSON_PROOF_BYTES];
+            json_item(proof[0], k, item[k], sizeof(item[k]));
+            CHECK_MSG(cuzk_verify_json(vk, strlen(vk), pitem[k], strlen(pitem[k]), item[k], strlen(item[k]), &err) ==
+                          CUZK_OK,
+                      "partition %u: %s", k, err.message);
+            CHECK(cuzk_proof_to_bellperson(item[k], strlen(item[k]), one, &err) == CUZK_OK);
+            CHECK(!memcmp(one, bp + k * CUZK_BELLPERSON_PROOF_BYTES, sizeof(one)));
+        }
+        cuzk_free(vk);
+        cuzk_free(bp);
+    }
+    for (int i = 0; i < 3; i++) {
+        cuzk_free(proof[i]);
+        cuzk_free(pub[i]);
+        CHECK(cuzk_engine_release(e, ids[i], &err) == CUZK_OK);
+    }
+    /* partitions 1..3 of a circuit of 3: partition 3 fails the job, named */
+    CHECK(cuzk_engine_submit(e, &(cuzk_job_request){.key_id = "porep", .generate_witness = 1, .partition = 1,
+                                                    .partitions = 3},
+                             &id, &err) == CUZK_OK);
+    cuzk_job_info info;
+    CHECK(cuzk_engine_wait(e, id, -1, &info, &err) == CUZK_OK);
+    CHECK_MSG(info.state == CUZK_JOB_FAILED && info.partitions_ended == 3 &&
+                  !strncmp(info.error, "partition 3: ", 13) && strstr(info.error, "the circuit has 3"),
+              "%d %s", info.state, info.error);
+    char *p1, *p2;
+    CHECK(cuzk_engine_result(e, id, &p1, &p2, &err) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(cuzk_engine_result_bellperson(e, id, &bp, &bl, &err) == CUZK_ERR_INVALID_ARGUMENT && !bp && !bl);
+    CHECK(cuzk_engine_release(e, id, &err) == CUZK_OK);
+    /* cancel: partition 0 held entering prepare, the others queued */
+    gate_arm(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
+    CHECK(cuzk_engine_submit(e, &reqs[0], &id, &err) == CUZK_OK);
+    CHECK(gate_wait_held(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER) == id);
+    CHECK(cuzk_engine_wait(e, id, 0, &info, &err) == CUZK_OK && info.state == CUZK_JOB_RUNNING &&
+          info.stage == CUZK_STAGE_PREPARE && info.partitions_ended == 0);
+    CHECK(cuzk_engine_cancel(e, id, &err) == CUZK_OK);
+    CHECK(cuzk_engine_release(e, id, &err) == CUZK_ERR_BUSY); /* partition 0 is still in its stage */
+    gate_release(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
+    CHECK(cuzk_engine_wait(e, id, -1, &info, &err) == CUZK_OK);
+    CHECK(info.state == CUZK_JOB_CANCELLED && info.partitions_ended == 3);
+    for (unsigned k = 0; k < 3; k++) {
+        cuzk_job_info pi;
+        CHECK(cuzk_engine_partition_info(e, id, k, &pi, &err) == CUZK_OK && pi.state == CUZK_JOB_CANCELLED);
+    }
+    CHECK(cuzk_engine_result(e, id, &p1, &p2, &err) == CUZK_ERR_CANCELLED);
+    CHECK(cuzk_engine_release(e, id, &err) == CUZK_OK);
+    /* refused requests */
+    struct {
+        cuzk_job_request r;
+        int status;
+        const char *msg;
+    } bad[] = {
+        {{.key_id = "porep", .witness_path = wt[0], .partitions = 2}, CUZK_ERR_INVALID_ARGUMENT, "witness_paths"},
+        {{.key_id = "porep", .witness_paths = paths}, CUZK_ERR_INVALID_ARGUMENT, "goes with partitions"},
+        {{.key_id = "porep", .witness_paths = paths, .generate_witness = 1, .partitions = 3},
+         CUZK_ERR_INVALID_ARGUMENT, "(one)"},
+        {{.key_id = "porep", .generate_witness = 1, .partitions = CUZK_JOB_MAX_PARTITIONS + 1},
+         CUZK_ERR_INVALID_ARGUMENT, "partitions expects 1 to"},
+        {{.key_id = "porep", .generate_witness = 1, .partition = UINT32_MAX, .partitions = 2},
+         CUZK_ERR_INVALID_ARGUMENT, "past the last partition"},
+        {{.key_id = "porep", .generate_witness = 1, .partitions = 9}, CUZK_ERR_BUSY, "no room for 9"},
+    };
+    const char *with_null[3] = {wt[0], NULL, wt[2]};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        CHECK_MSG(cuzk_engine_submit(e, &bad[i].r, &id, &err) == bad[i].status && strstr(err.message, bad[i].msg),
+                  "case %zu: %s", i, err.message);
+    CHECK(cuzk_engine_submit(e, &(cuzk_job_request){.key_id = "porep", .witness_paths = with_null, .partitions = 3},
+                             &id, &err) == CUZK_ERR_INVALID_ARGUMENT &&
+          strstr(err.message, "witness_paths[1] is NULL"));
+    cuzk_engine_destroy(e);
+    gate_destroy(&g);
+    for (int p = 0; p < 3; p++)
+        unlink(wt[p]);
+    unlink(circ);
+    unlink(key);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1116,6 +1301,7 @@ int main(int argc, char **argv)
     test_key_cache_and_bad_input();
     test_params_keys();
     test_generated_witnesses();
+    test_partition_jobs();
     test_key_files_change();
     test_pipeline_config();
     test_pipeline_shapes();

@@ -131,6 +131,74 @@ expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tmp/bp.
 expect_code 403 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_path\":\"$tmp/bp.params\",\"r1cs_path\":\"/etc/passwd\",\"witness_path\":\"$fx/bls12381/poseidon3.wtns\"}"
 expect_code 400 -X POST "127.0.0.1:$port/v1/keys/bp" -d "{\"path\":\"$tmp/bp.params\",\"r1cs_path\":[]}"
 expect_code 200 -X DELETE "127.0.0.1:$port/v1/keys/bp"
+# jobs of several partitions (Filecoin's PoRep: one key, P proofs): made from
+# the key's native circuit, by witness paths, by uploads; each proof of the
+# arrays verified with the key's exported vk, bellperson's bytes 192 a
+# partition, the same publics whichever way the witnesses came; a retry under
+# a request id finds its job; bad requests get their 4xx
+"$cuzk" circuit porep-shape "$tmp/pr" --constraints 4096 --partitions 3 --format native --witnesses -q >/dev/null ||
+  fail "porep-shape"
+"$cuzk" setup "$tmp/pr/circuit.porep" "$tmp/pr/k.params" --format params -q 2>/dev/null || fail "setup porep-shape"
+"$cuzk" zkey export-vk "$tmp/pr/k.params" "$tmp/pr/vk.json" || fail "export-vk porep-shape"
+pk="\"key_path\":\"$tmp/pr/k.params\",\"r1cs_path\":\"$tmp/pr/circuit.porep\""
+wpaths="[\"$tmp/pr/partition_0.wtns\",\"$tmp/pr/partition_1.wtns\",\"$tmp/pr/partition_2.wtns\"]"
+printf '{%s,"witnesses":["%s","%s","%s"]}' "$pk" "$(base64 -w0 "$tmp/pr/partition_0.wtns")" \
+  "$(base64 -w0 "$tmp/pr/partition_1.wtns")" "$(base64 -w0 "$tmp/pr/partition_2.wtns")" >"$tmp/pr/up.json"
+part_ids=() triples_pr=()
+for body in "{$pk,\"partitions\":3,\"request_id\":\"parts-1\"}" "{$pk,\"witness_paths\":$wpaths}" @"$tmp/pr/up.json" \
+            "{$pk,\"partitions\":2,\"partition\":1}"; do
+  code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "$body")
+  [ "$code" = 202 ] || fail "submit a job of partitions ($body): $code $(cat "$tmp/body")"
+  part_ids+=("$(jq -r .id "$tmp/body")")
+done
+expect_code 200 -X POST "127.0.0.1:$port/v1/proofs" -d "{$pk,\"partitions\":3,\"request_id\":\"parts-1\"}"
+jq -e --arg id "${part_ids[0]}" '.id == $id and .duplicate == true' "$tmp/body" >/dev/null || fail "retry of a job of partitions"
+expect_code 409 -X POST "127.0.0.1:$port/v1/proofs" -d "{$pk,\"partitions\":2,\"request_id\":\"parts-1\"}"
+k=0
+for j in "${part_ids[@]}"; do
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$j?wait=60"
+  n=$([ $k = 3 ] && echo 2 || echo 3)
+  jq -e --argjson n "$n" '.state == "done" and .partitions == $n and (.proof | length) == $n and (.public | length) == $n' \
+    "$tmp/body" >/dev/null || fail "job of partitions $k: $(head -c 600 "$tmp/body")"
+  [ "$(jq -r .bellperson "$tmp/body" | base64 -d | wc -c)" = $((192 * n)) ] || fail "job of partitions $k: bellperson bytes"
+  jq -c .public "$tmp/body" >"$tmp/pr/pub.$k"
+  for p in $(seq 0 $((n - 1))); do
+    jq ".proof[$p]" "$tmp/body" >"$tmp/pr/proof.$k.$p.json"
+    jq ".public[$p]" "$tmp/body" >"$tmp/pr/public.$k.$p.json"
+    "$cuzk" verify "$tmp/pr/vk.json" "$tmp/pr/public.$k.$p.json" "$tmp/pr/proof.$k.$p.json" >/dev/null ||
+      fail "job of partitions $k: partition $p rejected"
+    triples_pr+=("$tmp/pr/vk.json:$tmp/pr/public.$k.$p.json:$tmp/pr/proof.$k.$p.json")
+  done
+  k=$((k + 1))
+done
+if [ -n "$node" ] && [ -d "$(dirname "$0")/snarkjs/node_modules/snarkjs" ]; then
+  "$node" "$(dirname "$0")/snarkjs/verify_many.mjs" "${triples_pr[@]}" || fail "snarkjs rejected a partition's proof"
+fi
+cmp -s "$tmp/pr/pub.0" "$tmp/pr/pub.1" && cmp -s "$tmp/pr/pub.0" "$tmp/pr/pub.2" || fail "partitions' publics differ by form"
+[ "$(jq -c '.[1]' "$tmp/pr/pub.0")" = "$(jq -c '.[0]' "$tmp/pr/pub.3")" ] || fail "partition 1 from \"partition\": 1"
+[ "$(jq -c '.[0]' "$tmp/pr/pub.0")" != "$(jq -c '.[1]' "$tmp/pr/pub.0")" ] || fail "partitions 0 and 1 have one witness"
+ls "$tmp/s1/jobs" | grep -q "^${part_ids[2]}\..*wtns" && fail "uploaded witnesses kept after the result"
+# partitions 1 to 3 of a circuit of 3: failed, naming partition 3
+code=$(api -X POST "127.0.0.1:$port/v1/proofs" -d "{$pk,\"partitions\":3,\"partition\":1}")
+bad=$(jq -r .id "$tmp/body")
+expect_code 200 "127.0.0.1:$port/v1/proofs/$bad?wait=60"
+jq -e '.state == "failed" and (.error | startswith("partition 3: "))' "$tmp/body" >/dev/null ||
+  fail "a partition past the circuit's: $(cat "$tmp/body")"
+for body in "{$pk,\"partitions\":0}" "{$pk,\"partitions\":\"3\"}" "{$pk,\"partitions\":2000}" \
+            "{$pk,\"partitions\":2,\"partition\":-1}" "{$pk,\"partition\":1,\"witness_paths\":$wpaths}" \
+            "{$pk,\"partitions\":3,\"witness_paths\":$wpaths}" "{$pk,\"witness_paths\":[]}" \
+            "{$pk,\"witness_paths\":[7]}" "{$pk,\"witness_paths\":\"$tmp/pr/partition_0.wtns\"}" \
+            "{$pk,\"witnesses\":[\"***\"]}" "{$pk,\"witnesses\":{}}"; do
+  expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d "$body"
+done
+expect_code 403 -X POST "127.0.0.1:$port/v1/proofs" -d "{$pk,\"witness_paths\":[\"$tmp/pr/partition_0.wtns\",\"/etc/passwd\"]}"
+grep -q 'witness_paths\\"\[1\]' "$tmp/body" || fail "the refused path is named by its place: $(cat "$tmp/body")"
+# kept across kill -9: each stored proof of the arrays checked, then served as before
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+start "$tmp/s1" --workers 2 --threads 1
+expect_code 200 "127.0.0.1:$port/v1/proofs/${part_ids[2]}?wait=60"
+jq -e '.state == "done" and .partitions == 3' "$tmp/body" >/dev/null && cmp -s <(jq -c .public "$tmp/body") "$tmp/pr/pub.2" ||
+  fail "a job of partitions after a restart: $(head -c 600 "$tmp/body")"
 # a finished job can be deleted, then it is gone
 expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$kid"
 expect_code 404 "127.0.0.1:$port/v1/proofs/$kid"

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../groth16/timings.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "engine_impl.h"
@@ -43,11 +44,14 @@ static void unlink_job(cuzk_engine *e, job *j)
         *p = j->next_in_bucket;
 }
 
-/* An ended job (its key already let go). */
+/* An ended job (its key already let go), with its partitions. */
 static void free_job(job *j)
 {
     if (!j)
         return;
+    for (unsigned k = 0; j->parts && k < j->n_parts; k++)
+        free_job(j->parts[k]);
+    free(j->parts);
     prove_state_free(j->ps);
     cuzk_wtns_free(j->w); /* before the bytes it maps */
     free(j->key_name);
@@ -67,6 +71,134 @@ void engine_free_leftovers(cuzk_engine *e, leftovers *l)
     free(l->witness);
     key_cache_free_evicted(e->keys, &l->evicted);
     memset(l, 0, sizeof(*l));
+}
+
+static int ended(const job *j)
+{
+    return j->info.state == CUZK_JOB_DONE || j->info.state == CUZK_JOB_FAILED || j->info.state == CUZK_JOB_CANCELLED;
+}
+
+/* A job of several partitions as it stands (under the lock): its
+ * partitions' seconds summed (cuzk_job_info's comment). */
+static void parent_view(const job *p, cuzk_job_info *out)
+{
+    *out = p->info;
+    cuzk_timings *t = &out->timings;
+    memset(t, 0, sizeof(*t));
+    out->load = out->ready_wait = out->finalize_wait = out->witness = 0;
+    out->queue_wait = p->parts[0]->info.queue_wait;
+    out->partitions = p->n_parts;
+    out->partitions_ended = p->n_parts - p->parts_left;
+    int started = 0, first_open = 1;
+    for (unsigned k = 0; k < p->n_parts; k++) {
+        const cuzk_job_info *c = &p->parts[k]->info;
+        started |= c->state != CUZK_JOB_QUEUED;
+        if (first_open && !ended(p->parts[k])) {
+            out->stage = c->stage;
+            first_open = 0;
+        }
+        out->load += c->load;
+        out->ready_wait += c->ready_wait;
+        out->finalize_wait += c->finalize_wait;
+        out->witness += c->witness;
+        if (c->compute_worker >= 0)
+            out->compute_worker = c->compute_worker;
+        for (size_t f = 0; f < TIMING_FIELDS; f++)
+            *(double *)(void *)((char *)t + timing_fields[f].offset) += timing_value(&c->timings, &timing_fields[f]);
+        t->witness_ones += c->timings.witness_ones;
+        t->witness_other += c->timings.witness_other;
+        t->prepare += c->timings.prepare;
+        t->compute += c->timings.compute;
+        t->finalize += c->timings.finalize;
+        if (!t->device[0])
+            memcpy(t->device, c->timings.device, sizeof(t->device));
+        if (!t->device_note[0])
+            memcpy(t->device_note, c->timings.device_note, sizeof(t->device_note));
+    }
+    t->total = t->prepare + t->compute + t->finalize;
+    if (!ended(p))
+        out->state = started ? CUZK_JOB_RUNNING : CUZK_JOB_QUEUED;
+}
+
+/* "[" s_0 "," s_1 ... "]" of the partitions' proofs (which 0) or publics
+ * (1), malloc'd (cuzk_free frees it); NULL: out of memory. */
+static char *parts_array(const job *p, int which)
+{
+    size_t n = 3;
+    for (unsigned k = 0; k < p->n_parts; k++)
+        n += strlen(which ? p->parts[k]->pub : p->parts[k]->proof) + 1;
+    char *out = malloc(n), *o = out;
+    if (!out)
+        return NULL;
+    *o++ = '[';
+    for (unsigned k = 0; k < p->n_parts; k++) {
+        const char *x = which ? p->parts[k]->pub : p->parts[k]->proof;
+        size_t len = strlen(x);
+        if (k)
+            *o++ = ',';
+        memcpy(o, x, len);
+        o += len;
+    }
+    *o++ = ']';
+    *o = 0;
+    return out;
+}
+
+/* Under the lock: partition j of job p ended. */
+static void part_ended(cuzk_engine *e, job *p, const job *j, int state, int status, const char *error)
+{
+    p->parts_left--;
+    if (state == CUZK_JOB_FAILED && p->info.status == CUZK_OK) {
+        /* the job has failed: its other partitions stop at their next stage boundary */
+        p->info.status = status;
+        /* named as the request names it: a generated witness's partition
+         * number, else its place in witness_paths */
+        snprintf(p->info.error, sizeof(p->info.error), "partition %u: %s", j->generate_witness ? j->partition : j->part,
+                 error ? error : "");
+        for (unsigned k = 0; k < p->n_parts; k++)
+            if (!ended(p->parts[k]))
+                atomic_store(&p->parts[k]->cancel, 1);
+    }
+    if (p->parts_left)
+        return;
+    int any_cancelled = 0;
+    for (unsigned k = 0; k < p->n_parts; k++)
+        any_cancelled |= p->parts[k]->info.state == CUZK_JOB_CANCELLED;
+    int final = p->info.status != CUZK_OK ? CUZK_JOB_FAILED : any_cancelled ? CUZK_JOB_CANCELLED : CUZK_JOB_DONE;
+    if (final == CUZK_JOB_DONE) {
+        /* one key for the whole job: a key file replaced while it ran
+         * (each partition takes the cached key) fails it */
+        for (unsigned k = 1; k < p->n_parts && final == CUZK_JOB_DONE; k++)
+            if (!p->parts[0]->vk || !p->parts[k]->vk || strcmp(p->parts[0]->vk, p->parts[k]->vk)) {
+                final = CUZK_JOB_FAILED;
+                p->info.status = CUZK_ERR_IO;
+                snprintf(p->info.error, sizeof(p->info.error),
+                         "the key changed while the job ran (partitions 0 and %u were proved with different keys)", k);
+            }
+    }
+    if (final == CUZK_JOB_DONE) {
+        p->proof = parts_array(p, 0);
+        p->pub = parts_array(p, 1);
+        p->vk = dup_str(p->parts[0]->vk);
+        if (!p->proof || !p->pub || (p->parts[0]->vk && !p->vk)) {
+            final = CUZK_JOB_FAILED;
+            p->info.status = CUZK_ERR_NO_MEMORY;
+            snprintf(p->info.error, sizeof(p->info.error), "out of memory for the job's proofs");
+        }
+    }
+    if (final == CUZK_JOB_CANCELLED)
+        p->info.status = CUZK_ERR_CANCELLED;
+    double t = cuzk_now();
+    int first_stage = p->parts[0]->info.ended_in;
+    parent_view(p, &p->info);
+    p->info.state = final;
+    p->info.ended_in = first_stage;
+    for (unsigned k = 0; k < p->n_parts; k++) /* where it ended: its last stage reached by a partition */
+        if (p->parts[k]->info.ended_in > p->info.ended_in)
+            p->info.ended_in = p->parts[k]->info.ended_in;
+    p->info.stage = CUZK_STAGE_ENDED;
+    p->info.finish_seq = ++e->finish_seq;
+    p->info.latency = t - p->t_submit;
 }
 
 void engine_end_job(cuzk_engine *e, job *j, int state, int status, const char *error, leftovers *left)
@@ -107,6 +239,8 @@ void engine_end_job(cuzk_engine *e, job *j, int state, int status, const char *e
     j->ps = NULL;
     j->w = NULL;
     j->witness = NULL;
+    if (j->parent)
+        part_ended(e, j->parent, j, state, status, error);
     pthread_cond_broadcast(&e->ended);
 }
 
@@ -249,9 +383,12 @@ void cuzk_engine_destroy(cuzk_engine *e)
     e->stopping = 1;
     for (int b = 0; b < ENGINE_JOB_BUCKETS; b++)
         for (job *j = e->buckets[b]; j; j = j->next_in_bucket)
-            if (j->info.stage == CUZK_STAGE_PREPARE || j->info.stage == CUZK_STAGE_COMPUTE ||
-                j->info.stage == CUZK_STAGE_FINALIZE)
-                atomic_store(&j->cancel, 1);
+            for (unsigned k = 0; k < (j->n_parts ? j->n_parts : 1); k++) {
+                job *x = j->n_parts ? j->parts[k] : j;
+                if (x->info.stage == CUZK_STAGE_PREPARE || x->info.stage == CUZK_STAGE_COMPUTE ||
+                    x->info.stage == CUZK_STAGE_FINALIZE)
+                    atomic_store(&x->cancel, 1);
+            }
     pqueue *queues[3] = {&e->q_in, &e->q_ready, &e->q_final};
     leftovers left = {0};
     for (int q = 0; q < 3; q++) {
@@ -313,6 +450,44 @@ int cuzk_engine_key_evict(cuzk_engine *e, const char *key, cuzk_error *err)
     return key_cache_evict(e->keys, key, err);
 }
 
+/* A job from the request's key and witness fields, its witness
+ * witness_path or wtns (a partition of a job of several: the request's
+ * entries for it). NULL: out of memory. */
+static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const char *witness_path, const cuzk_wtns *wtns)
+{
+    job *j = calloc(1, sizeof(*j));
+    if (!j)
+        return NULL;
+    atomic_init(&j->cancel, 0);
+    j->engine = e;
+    j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
+    j->key_is_id = req->key_id != NULL;
+    j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
+    j->witness_path = dup_str(witness_path);
+    j->generate_witness = req->generate_witness != 0;
+    j->partition = req->partition;
+    j->witness_wtns = wtns;
+    if (req->witness) {
+        j->witness = malloc(req->witness_len ? req->witness_len : 1);
+        if (j->witness)
+            memcpy(j->witness, req->witness, req->witness_len);
+        j->witness_len = req->witness_len;
+    }
+    if (!j->key_name || (witness_path && !j->witness_path) || (req->witness && !j->witness) ||
+        (req->r1cs_path && !j->key_circuit)) {
+        free_job(j);
+        return NULL;
+    }
+    j->info.priority = req->priority;
+    j->queued.priority = req->priority;
+    j->info.state = CUZK_JOB_QUEUED;
+    j->info.stage = CUZK_STAGE_QUEUED;
+    j->info.ended_in = CUZK_STAGE_QUEUED;
+    j->info.compute_worker = -1;
+    j->info.partitions = 1;
+    return j;
+}
+
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned long long *id, cuzk_error *err)
 {
     if (!e || !req || !id)
@@ -323,51 +498,70 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     if (req->r1cs_path && !req->key_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "r1cs_path goes with a key_path (a key id's circuit is given at its load)");
-    if (!!req->witness_path + !!req->witness + !!req->generate_witness + !!req->witness_wtns != 1)
+    if (!!req->witness_path + !!req->witness + !!req->generate_witness + !!req->witness_wtns +
+            !!req->witness_paths + !!req->partition_wtns != 1)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "a job gives its witness as witness_path, witness bytes, witness_wtns, or "
-                              "generate_witness (one)");
+                              "a job gives its witness as witness_path, witness bytes, witness_wtns, "
+                              "witness_paths, partition_wtns or generate_witness (one)");
     if (req->priority < CUZK_PRIORITY_LOW || req->priority > CUZK_PRIORITY_CRITICAL)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "priority must be 0 (low) to 3 (critical), got %d",
                               req->priority);
+    unsigned parts = req->partitions ? req->partitions : 1;
+    if (parts > CUZK_JOB_MAX_PARTITIONS)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "partitions expects 1 to %u, got %u",
+                              CUZK_JOB_MAX_PARTITIONS, parts);
+    if ((req->witness_paths || req->partition_wtns) && !req->partitions)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s goes with partitions (their count)",
+                              req->witness_paths ? "witness_paths" : "partition_wtns");
+    if (parts > 1 && !req->generate_witness && !req->witness_paths && !req->partition_wtns)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "a job of %u partitions gives its witnesses as witness_paths or partition_wtns (one a "
+                              "partition) or generate_witness",
+                              parts);
+    if (req->generate_witness && (unsigned long long)req->partition + parts > UINT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "partitions %u to %u: past the last partition number",
+                              req->partition, req->partition + (parts - 1));
+    for (unsigned k = 0; (req->witness_paths || req->partition_wtns) && k < parts; k++)
+        if (req->witness_paths ? !req->witness_paths[k] : !req->partition_wtns[k])
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s[%u] is NULL (%u partitions)",
+                                  req->witness_paths ? "witness_paths" : "partition_wtns", k, parts);
     if (req->key_id && !key_cache_known(e->keys, req->key_id))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", req->key_id);
-    job *j = calloc(1, sizeof(*j));
+    int split = req->partitions > 0; /* a parent and its partitions */
+    job *j = new_job(e, req, split ? NULL : req->witness_path, split ? NULL : req->witness_wtns);
+    if (j && split) {
+        j->generate_witness = 0;
+        j->parts = calloc(parts, sizeof(*j->parts));
+        j->n_parts = j->parts_left = j->parts ? parts : 0;
+        for (unsigned k = 0; j->parts && k < parts; k++) {
+            job *c = new_job(e, req, req->witness_paths ? req->witness_paths[k] : NULL,
+                             req->partition_wtns ? req->partition_wtns[k] : NULL);
+            if (!c)
+                break;
+            c->parent = j;
+            c->part = k;
+            c->partition = req->partition + k;
+            j->parts[k] = c;
+        }
+        if (!j->parts || !j->parts[parts - 1]) {
+            free_job(j);
+            j = NULL;
+        }
+    }
     if (!j)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    atomic_init(&j->cancel, 0);
-    j->engine = e;
-    j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
-    j->key_is_id = req->key_id != NULL;
-    j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
-    j->witness_path = dup_str(req->witness_path);
-    j->generate_witness = req->generate_witness != 0;
-    j->partition = req->partition;
-    j->witness_wtns = req->witness_wtns;
-    if (req->witness) {
-        j->witness = malloc(req->witness_len ? req->witness_len : 1);
-        if (j->witness)
-            memcpy(j->witness, req->witness, req->witness_len);
-        j->witness_len = req->witness_len;
-    }
-    if (!j->key_name || (req->witness_path && !j->witness_path) || (req->witness && !j->witness) ||
-        (req->r1cs_path && !j->key_circuit)) {
-        free_job(j);
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    }
-    j->info.priority = req->priority;
-    j->queued.priority = req->priority;
-    j->info.state = CUZK_JOB_QUEUED;
-    j->info.stage = CUZK_STAGE_QUEUED;
-    j->info.ended_in = CUZK_STAGE_QUEUED;
-    j->info.compute_worker = -1;
+    j->info.partitions = parts;
     pthread_mutex_lock(&e->mu);
     int rc = CUZK_OK;
     if (e->stopping)
         rc = cuzk_error_set(err, CUZK_ERR_BUSY, "the engine is shutting down");
-    else if (e->active >= e->cfg.max_jobs)
-        rc = cuzk_error_set(err, CUZK_ERR_BUSY, "%u jobs are queued or running (the limit): retry later",
-                            e->active);
+    else if (e->active + parts > e->cfg.max_jobs)
+        rc = parts == 1 ? cuzk_error_set(err, CUZK_ERR_BUSY, "%u jobs are queued or running (the limit): retry later",
+                                         e->active)
+                        : cuzk_error_set(err, CUZK_ERR_BUSY,
+                                         "%u proofs are queued or running, and the limit is %u: no room for %u "
+                                         "partitions; retry later",
+                                         e->active, e->cfg.max_jobs, parts);
     if (rc != CUZK_OK) {
         pthread_mutex_unlock(&e->mu);
         free_job(j);
@@ -377,8 +571,17 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
     j->t_submit = j->t_queued = cuzk_now();
     j->next_in_bucket = e->buckets[j->info.id % ENGINE_JOB_BUCKETS];
     e->buckets[j->info.id % ENGINE_JOB_BUCKETS] = j;
-    pq_push(&e->q_in, &j->queued);
-    e->active++;
+    if (!split) {
+        pq_push(&e->q_in, &j->queued);
+        e->active++;
+    }
+    for (unsigned k = 0; k < j->n_parts; k++) { /* in order: FIFO within the priority */
+        job *c = j->parts[k];
+        c->info.id = j->info.id;
+        c->t_submit = c->t_queued = j->t_submit;
+        pq_push(&e->q_in, &c->queued);
+        e->active++;
+    }
     *id = j->info.id;
     pthread_cond_broadcast(&e->prepare_cv);
     pthread_mutex_unlock(&e->mu);
@@ -393,11 +596,6 @@ static job *lock_job(cuzk_engine *e, unsigned long long id, int *rc, cuzk_error 
     job *j = find_job(e, id);
     *rc = j ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %llu", id);
     return j;
-}
-
-static int ended(const job *j)
-{
-    return j->info.state == CUZK_JOB_DONE || j->info.state == CUZK_JOB_FAILED || j->info.state == CUZK_JOB_CANCELLED;
 }
 
 int cuzk_engine_wait(cuzk_engine *e, unsigned long long id, double timeout, cuzk_job_info *info, cuzk_error *err)
@@ -428,8 +626,42 @@ int cuzk_engine_wait(cuzk_engine *e, unsigned long long id, double timeout, cuzk
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %llu", id);
     }
-    *info = j->info;
+    if (j->n_parts && !ended(j))
+        parent_view(j, info);
+    else
+        *info = j->info;
     pthread_mutex_unlock(&e->mu);
+    return CUZK_OK;
+}
+
+int cuzk_engine_partition_info(cuzk_engine *e, unsigned long long id, unsigned k, cuzk_job_info *info,
+                               cuzk_error *err)
+{
+    if (!e || !info)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_partition_info: NULL argument");
+    int rc;
+    job *j = lock_job(e, id, &rc, err);
+    if (j && k >= (j->n_parts ? j->n_parts : 1))
+        rc = cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "job %llu has %u partition%s: no partition %u", id,
+                            j->n_parts ? j->n_parts : 1, j->n_parts > 1 ? "s" : "", k);
+    else if (j)
+        *info = j->n_parts ? j->parts[k]->info : j->info;
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+/* Under the lock: CUZK_OK when job j (NULL: none) has a result to give,
+ * else why not. */
+static int result_ready(const job *j, unsigned long long id, int rc, cuzk_error *err)
+{
+    if (!j)
+        return rc; /* lock_job said so */
+    if (!ended(j))
+        return cuzk_error_set(err, CUZK_ERR_BUSY, "job %llu has not finished", id);
+    if (j->info.state == CUZK_JOB_CANCELLED)
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "job %llu was cancelled", id);
+    if (j->info.state == CUZK_JOB_FAILED)
+        return cuzk_error_set(err, j->info.status, "%s", j->info.error);
     return CUZK_OK;
 }
 
@@ -440,15 +672,7 @@ int cuzk_engine_result(cuzk_engine *e, unsigned long long id, char **proof_json,
     *proof_json = *public_json = NULL;
     int rc;
     job *j = lock_job(e, id, &rc, err);
-    if (!j) {
-        /* rc and err say so */
-    } else if (!ended(j))
-        rc = cuzk_error_set(err, CUZK_ERR_BUSY, "job %llu has not finished", id);
-    else if (j->info.state == CUZK_JOB_CANCELLED)
-        rc = cuzk_error_set(err, CUZK_ERR_CANCELLED, "job %llu was cancelled", id);
-    else if (j->info.state == CUZK_JOB_FAILED)
-        rc = cuzk_error_set(err, j->info.status, "%s", j->info.error);
-    else {
+    if ((rc = result_ready(j, id, rc, err)) == CUZK_OK) {
         *proof_json = dup_str(j->proof);
         *public_json = dup_str(j->pub);
         if (!*proof_json || !*public_json) {
@@ -460,6 +684,51 @@ int cuzk_engine_result(cuzk_engine *e, unsigned long long id, char **proof_json,
     }
     pthread_mutex_unlock(&e->mu);
     return rc;
+}
+
+int cuzk_engine_result_bellperson(cuzk_engine *e, unsigned long long id, unsigned char **out, size_t *len,
+                                  cuzk_error *err)
+{
+    if (!e || !out || !len)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_result_bellperson: NULL argument");
+    *out = NULL;
+    *len = 0;
+    /* the partitions' proof.json texts, copied under the lock, converted without it */
+    int rc;
+    unsigned n = 0;
+    char **texts = NULL;
+    job *j = lock_job(e, id, &rc, err);
+    if ((rc = result_ready(j, id, rc, err)) == CUZK_OK) {
+        n = j->n_parts ? j->n_parts : 1;
+        if ((texts = calloc(n, sizeof(char *))))
+            for (unsigned k = 0; k < n; k++)
+                texts[k] = dup_str(j->n_parts ? j->parts[k]->proof : j->proof);
+    }
+    pthread_mutex_unlock(&e->mu);
+    unsigned char *bytes = rc == CUZK_OK ? malloc((size_t)n * CUZK_BELLPERSON_PROOF_BYTES) : NULL;
+    if (rc == CUZK_OK && (!texts || !bytes))
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    for (unsigned k = 0; rc == CUZK_OK && k < n; k++) {
+        if (!texts[k])
+            rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+        else if ((rc = cuzk_proof_to_bellperson(texts[k], strlen(texts[k]),
+                                                bytes + (size_t)k * CUZK_BELLPERSON_PROOF_BYTES, err)) != CUZK_OK &&
+                 n > 1) {
+            char m[sizeof(err->message)];
+            snprintf(m, sizeof(m), "%s", err->message);
+            cuzk_error_set(err, rc, "partition %u: %s", k, m);
+        }
+    }
+    for (unsigned k = 0; texts && k < n; k++)
+        free(texts[k]);
+    free(texts);
+    if (rc != CUZK_OK) {
+        free(bytes);
+        return rc;
+    }
+    *out = bytes;
+    *len = (size_t)n * CUZK_BELLPERSON_PROOF_BYTES;
+    return CUZK_OK;
 }
 
 int cuzk_engine_result_vk(cuzk_engine *e, unsigned long long id, char **vk_json, cuzk_error *err)
@@ -480,6 +749,27 @@ int cuzk_engine_result_vk(cuzk_engine *e, unsigned long long id, char **vk_json,
     return rc;
 }
 
+/* Under the lock: cancels one queued or running job (not a parent): it
+ * ends now when it waits in a queue (its data to *left), else its worker
+ * ends it at the end of its stage. Returns whether the GPU plan should be
+ * woken (it may be waiting for room). */
+static int cancel_one(cuzk_engine *e, job *j, leftovers *left)
+{
+    if (j->info.stage == CUZK_STAGE_QUEUED && pq_remove(&e->q_in, &j->queued))
+        engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, left);
+    else if (j->info.stage == CUZK_STAGE_READY && pq_remove(&e->q_ready, &j->queued)) {
+        engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, left);
+        pthread_cond_broadcast(&e->prepare_cv);
+    } else if (j->info.stage == CUZK_STAGE_FINALIZE_WAIT && pq_remove(&e->q_final, &j->queued)) {
+        engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, left);
+        pthread_cond_broadcast(&e->compute_cv);
+    } else {
+        atomic_store(&j->cancel, 1);
+        return 1;
+    }
+    return 0;
+}
+
 int cuzk_engine_cancel(cuzk_engine *e, unsigned long long id, cuzk_error *err)
 {
     if (!e)
@@ -488,21 +778,17 @@ int cuzk_engine_cancel(cuzk_engine *e, unsigned long long id, cuzk_error *err)
     leftovers left = {0};
     int wake_plan = 0;
     job *j = lock_job(e, id, &rc, err);
-    if (j && !ended(j)) {
-        /* waiting in a queue: it ends now and its slot frees; in a stage:
-         * the worker ends it when the stage's work returns */
-        if (j->info.stage == CUZK_STAGE_QUEUED && pq_remove(&e->q_in, &j->queued))
-            engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
-        else if (j->info.stage == CUZK_STAGE_READY && pq_remove(&e->q_ready, &j->queued)) {
-            engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
-            pthread_cond_broadcast(&e->prepare_cv);
-        } else if (j->info.stage == CUZK_STAGE_FINALIZE_WAIT && pq_remove(&e->q_final, &j->queued)) {
-            engine_end_job(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, NULL, &left);
-            pthread_cond_broadcast(&e->compute_cv);
-        } else {
-            atomic_store(&j->cancel, 1);
-            wake_plan = 1; /* it may be waiting for room on a GPU */
-        }
+    if (j && !ended(j) && !j->n_parts)
+        wake_plan = cancel_one(e, j, &left);
+    /* a job of several partitions: each of them (the lock is let go to
+     * free one's data; the job cannot be released before it ends) */
+    for (unsigned k = 0; j && k < j->n_parts; k++) {
+        if (ended(j->parts[k]))
+            continue;
+        wake_plan |= cancel_one(e, j->parts[k], &left);
+        pthread_mutex_unlock(&e->mu);
+        engine_free_leftovers(e, &left);
+        pthread_mutex_lock(&e->mu);
     }
     pthread_mutex_unlock(&e->mu);
     if (wake_plan)

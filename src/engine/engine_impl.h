@@ -73,6 +73,14 @@ typedef struct job {
     prove_state *ps;
     pq_node queued;    /* in its queue's priority FIFO */
     struct job *next_in_bucket;
+    /* A job of several partitions is a parent that never enters a queue
+     * and n_parts partition jobs that do (info.id the parent's; not in the
+     * table: found through the parent). The parent ends when its last
+     * partition does (engine_end_job). */
+    struct job *parent;  /* a partition: its job */
+    struct job **parts;  /* a parent: its partitions, in order */
+    unsigned n_parts, parts_left;
+    unsigned part;       /* a partition: its index */
 } job;
 
 enum { POOL_PREPARE, POOL_COMPUTE, POOL_FINALIZE };
@@ -120,7 +128,9 @@ typedef struct leftovers {
 /* engine.c */
 /* Under the lock: the job ends (state DONE, FAILED or CANCELLED); it lets
  * go of its key (the cache's budget applies at once) and its prepared data
- * goes to *left. */
+ * goes to *left. A partition's end counts towards its job's: the first
+ * failure fails the job and cancels its other partitions (at their next
+ * stage boundary), the last partition's end ends the job. */
 void engine_end_job(cuzk_engine *e, job *j, int state, int status, const char *error, leftovers *left);
 /* Without the lock. */
 void engine_free_leftovers(cuzk_engine *e, leftovers *l);

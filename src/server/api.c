@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../engine/stats.h"
+#include "../util/base64.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "server_impl.h"
@@ -173,43 +174,6 @@ static json_t *body_object(server *s, struct MHD_Connection *c, const api_conn *
     return v;
 }
 
-static int b64_value(int ch)
-{
-    if (ch >= 'A' && ch <= 'Z')
-        return ch - 'A';
-    if (ch >= 'a' && ch <= 'z')
-        return ch - 'a' + 26;
-    if (ch >= '0' && ch <= '9')
-        return ch - '0' + 52;
-    if (ch == '+' || ch == '-')
-        return 62;
-    if (ch == '/' || ch == '_')
-        return 63;
-    return -1;
-}
-
-/* Standard or URL-safe base64, padding optional; -1 on a bad character. */
-static long long b64_decode(const char *in, size_t len, unsigned char *out)
-{
-    unsigned acc = 0;
-    int bits = 0;
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (in[i] == '=')
-            break;
-        int v = b64_value((unsigned char)in[i]);
-        if (v < 0)
-            return -1;
-        acc = (acc << 6) | (unsigned)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (unsigned char)(acc >> bits);
-        }
-    }
-    return (long long)o;
-}
-
 static int parse_priority(json_t *p, int *out)
 {
     if (!p) {
@@ -333,6 +297,116 @@ static unsigned known_request(server *s, const char *request_id, const unsigned 
     }
 }
 
+static void request_witness_free(request_witness *w)
+{
+    free(w->bytes);
+    for (unsigned k = 0; w->list && k < w->n; k++)
+        free(w->list[k]);
+    free(w->list);
+    free(w->list_len);
+    free(w->paths);
+    memset(w, 0, sizeof(*w));
+}
+
+/* A base64 upload decoded into *out (malloc'd), *len its bytes; 0, or the
+ * HTTP status with msg saying why (what names the field). */
+static unsigned decode_upload(const char *t, const char *what, unsigned char **out, size_t *len, char *msg, size_t n)
+{
+    size_t tl = strlen(t);
+    if (!(*out = malloc(tl * 3 / 4 + 3))) {
+        snprintf(msg, n, "out of memory for a %zu-byte witness", tl * 3 / 4);
+        return 503;
+    }
+    long long wl = base64_decode(t, tl, *out);
+    if (wl <= 0) {
+        snprintf(msg, n, "request body: %s is not valid base64 (or empty)", what);
+        return 400;
+    }
+    *len = (size_t)wl;
+    return 0;
+}
+
+/* The request's witnesses (request_witness): exactly one of witness_path,
+ * witness, witness_paths, witnesses and partitions (with its optional
+ * partition), each checked, paths against --witness-dir, uploads decoded.
+ * 0, or the HTTP status with msg saying what is wrong. */
+static unsigned parse_witnesses(const server *s, json_t *req, request_witness *w, char *msg, size_t n)
+{
+    json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
+    json_t *wl = json_object_get(req, "witness_paths"), *ws = json_object_get(req, "witnesses");
+    json_t *np = json_object_get(req, "partitions"), *fp = json_object_get(req, "partition");
+    memset(w, 0, sizeof(*w));
+    if (!!wp + !!wb + !!wl + !!ws + !!np != 1) {
+        snprintf(msg, n,
+                 "request body: give exactly one of \"witness_path\", \"witness\" (base64 .wtns), \"witness_paths\", "
+                 "\"witnesses\" (one a partition) and \"partitions\" (made from the key's circuit)");
+        return 400;
+    }
+    if ((wp && !json_is_string(wp)) || (wb && !json_is_string(wb))) {
+        snprintf(msg, n, "request body: \"%s\" is a string", wp ? "witness_path" : "witness");
+        return 400;
+    }
+    if (fp && !np) {
+        snprintf(msg, n, "request body: \"partition\" (the first partition to prove) goes with \"partitions\"");
+        return 400;
+    }
+    char resolved[4400], where[64];
+    unsigned st;
+    if (wp) {
+        w->path = json_string_value(wp);
+        return paths_check(s, PATHS_WITNESS, w->path, resolved, sizeof(resolved), msg, n);
+    }
+    if (wb)
+        return decode_upload(json_string_value(wb), "\"witness\"", &w->bytes, &w->len, msg, n);
+    if (np) {
+        json_int_t v = json_is_integer(np) ? json_integer_value(np) : 0;
+        json_int_t f = fp && json_is_integer(fp) ? json_integer_value(fp) : 0;
+        if (v < 1 || v > CUZK_JOB_MAX_PARTITIONS || (fp && (!json_is_integer(fp) || f < 0 || f + v - 1 > UINT32_MAX))) {
+            snprintf(msg, n,
+                     "request body: \"partitions\" is an integer from 1 to %u and \"partition\" (the first, default "
+                     "0) an integer from 0",
+                     CUZK_JOB_MAX_PARTITIONS);
+            return 400;
+        }
+        w->generated = (unsigned)v;
+        w->first = (unsigned)f;
+        return 0;
+    }
+    json_t *arr = wl ? wl : ws;
+    const char *field = wl ? "witness_paths" : "witnesses";
+    size_t count = json_is_array(arr) ? json_array_size(arr) : 0;
+    if (!count || count > CUZK_JOB_MAX_PARTITIONS) {
+        snprintf(msg, n, "request body: \"%s\" is an array of 1 to %u %s, one a partition", field,
+                 CUZK_JOB_MAX_PARTITIONS, wl ? "paths" : "base64 .wtns");
+        return 400;
+    }
+    w->n = (unsigned)count;
+    if (wl ? !(w->paths = calloc(count, sizeof(char *)))
+           : !(w->list = calloc(count, sizeof(unsigned char *))) || !(w->list_len = calloc(count, sizeof(size_t)))) {
+        snprintf(msg, n, "out of memory");
+        return 503;
+    }
+    for (size_t k = 0; k < count; k++) {
+        json_t *v = json_array_get(arr, k);
+        snprintf(where, sizeof(where), "\"%s\"[%zu]", field, k);
+        if (!json_is_string(v)) {
+            snprintf(msg, n, "request body: %s is a string", where);
+            return 400;
+        }
+        if (wl) {
+            w->paths[k] = json_string_value(v);
+            if ((st = paths_check(s, PATHS_WITNESS, w->paths[k], resolved, sizeof(resolved), msg, n))) {
+                char m[400];
+                snprintf(m, sizeof(m), "%.399s", msg);
+                snprintf(msg, n, "%.60s: %s", where, m);
+                return st;
+            }
+        } else if ((st = decode_upload(json_string_value(v), where, &w->list[k], &w->list_len[k], msg, n)))
+            return st;
+    }
+    return 0;
+}
+
 static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api_conn *b)
 {
     enum MHD_Result ret;
@@ -340,12 +414,10 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     if (!req)
         return ret;
     json_t *kp = json_object_get(req, "key_path"), *ki = json_object_get(req, "key_id");
-    json_t *wp = json_object_get(req, "witness_path"), *wb = json_object_get(req, "witness");
     json_t *rp = json_object_get(req, "r1cs_path"); /* a .params key's circuit */
     int prio;
     char request_id[REQUEST_ID_MAX + 1], msg[512];
-    unsigned char *witness = NULL;
-    size_t witness_len = 0;
+    request_witness wit = {0};
     if (!kp == !ki || (kp && !json_is_string(kp)) || (ki && !json_is_string(ki))) {
         ret = reply_error(s, c, 400, "request body: give exactly one of \"key_path\" and \"key_id\", as a string");
         goto out;
@@ -354,12 +426,6 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         ret = reply_error(s, c, 400,
                           "request body: \"r1cs_path\" (the circuit of a bellperson .params key) is a string, given "
                           "with \"key_path\"");
-        goto out;
-    }
-    if (!wp == !wb || (wp && !json_is_string(wp)) || (wb && !json_is_string(wb))) {
-        ret = reply_error(s, c, 400,
-                          "request body: give exactly one of \"witness_path\" and \"witness\" (base64 .wtns), as a "
-                          "string");
         goto out;
     }
     if (parse_priority(json_object_get(req, "priority"), &prio) != 0) {
@@ -378,32 +444,19 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         refused = paths_check(s, PATHS_KEY, json_string_value(kp), resolved, sizeof(resolved), msg, sizeof(msg));
     if (!refused && rp) /* a key's circuit lies where keys do */
         refused = paths_check(s, PATHS_KEY, json_string_value(rp), resolved, sizeof(resolved), msg, sizeof(msg));
-    if (!refused && wp)
-        refused = paths_check(s, PATHS_WITNESS, json_string_value(wp), resolved, sizeof(resolved), msg, sizeof(msg));
+    /* the witnesses, paths checked and uploads decoded before anything
+     * else: a retry's digest covers their bytes, and a retry journals
+     * nothing */
+    if (!refused)
+        refused = parse_witnesses(s, req, &wit, msg, sizeof(msg));
     if (refused) {
         ret = reply_error(s, c, refused, "%s", msg);
         goto out;
     }
-    /* an uploaded witness is decoded before anything else: a retry's
-     * digest covers its bytes, and a retry journals nothing */
-    if (wb) {
-        const char *t = json_string_value(wb);
-        size_t tl = strlen(t);
-        if (!(witness = malloc(tl * 3 / 4 + 3))) {
-            ret = reply_error(s, c, 503, "out of memory for a %zu-byte witness", tl * 3 / 4);
-            goto out;
-        }
-        long long wl = b64_decode(t, tl, witness);
-        if (wl <= 0) {
-            ret = reply_error(s, c, 400, "request body: \"witness\" is not valid base64 (or empty)");
-            goto out;
-        }
-        witness_len = (size_t)wl;
-    }
     unsigned char digest[REQUEST_DIGEST_LEN] = {0};
     if (request_id[0])
-        journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(rp),
-                               json_string_value(wp), witness, witness_len, prio, digest);
+        journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(rp), &wit, prio,
+                               digest);
     /* The request is written and fsync'd with the table's lock released (a
      * slow disk must not stall every other request): a slot is reserved
      * under the lock so the table's bound holds (and the request id is
@@ -447,19 +500,32 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : ki);
         if (rp)
             json_object_set(jr, "r1cs_path", rp);
-        if (wp)
-            json_object_set(jr, "witness_path", wp);
-        else {
-            snprintf(name, sizeof(name), "%s.wtns", id);
-            if (journal_write_durable(s, name, witness, witness_len) != 0) {
-                journal_errno = errno;
-                journal_what = "cannot write an uploaded witness";
-                rc = cuzk_error_set(&err, CUZK_ERR_IO,
-                                    "the daemon cannot journal the witness in %s: %s; it takes no new work until its "
-                                    "state directory can be written",
-                                    s->jobs_dir, strerror(errno));
+        if (wit.path)
+            json_object_set_new(jr, "witness_path", json_string(wit.path));
+        else if (wit.paths)
+            json_object_set(jr, "witness_paths", json_object_get(req, "witness_paths"));
+        else if (wit.generated) {
+            json_object_set_new(jr, "partitions", json_integer(wit.generated));
+            json_object_set_new(jr, "partition", json_integer(wit.first));
+        } else {
+            /* uploads: <id>.wtns, or a partition's <id>.<k>.wtns */
+            unsigned n = wit.bytes ? 1 : wit.n;
+            for (unsigned k = 0; rc == CUZK_OK && k < n; k++) {
+                journal_upload_name(name, sizeof(name), id, wit.bytes ? -1 : (int)k);
+                if (journal_write_durable(s, name, wit.bytes ? wit.bytes : wit.list[k],
+                                          wit.bytes ? wit.len : wit.list_len[k]) != 0) {
+                    journal_errno = errno;
+                    journal_what = "cannot write an uploaded witness";
+                    rc = cuzk_error_set(&err, CUZK_ERR_IO,
+                                        "the daemon cannot journal the witness in %s: %s; it takes no new work until "
+                                        "its state directory can be written",
+                                        s->jobs_dir, strerror(errno));
+                }
             }
-            json_object_set_new(jr, "witness_journaled", json_true());
+            if (wit.bytes)
+                json_object_set_new(jr, "witness_journaled", json_true());
+            else
+                json_object_set_new(jr, "witnesses_journaled", json_integer(wit.n));
         }
         if (request_id[0]) {
             char hex[2 * REQUEST_DIGEST_LEN + 1];
@@ -488,7 +554,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         memcpy(j->id, id, sizeof(j->id));
         memcpy(j->request_id, request_id, sizeof(j->request_id));
         memcpy(j->request_digest, digest, sizeof(j->request_digest));
-        j->uploaded = wb != NULL;
+        j->uploaded = wit.bytes != NULL;
+        j->uploaded_parts = wit.list ? wit.n : 0;
         j->eid = eid;
         j->priority = prio;
         j->info.state = CUZK_JOB_QUEUED;
@@ -522,7 +589,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     json_decref(jr);
     if (rc != CUZK_OK) {
         if (id[0])
-            journal_remove_job(s, id); /* what it cannot remove, the next start does */
+            journal_remove_job(s, id, wit.list ? wit.n : 0); /* what it cannot remove, the next start does */
         ret = reply_error(s, c, status_for(rc), "%s", err.message);
     } else {
         json_t *o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
@@ -531,7 +598,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         ret = reply(s, c, 202, o);
     }
 out:
-    free(witness);
+    request_witness_free(&wit);
     json_decref(req);
     return ret;
 }

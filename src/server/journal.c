@@ -72,17 +72,32 @@ int journal_write_durable(const server *s, const char *name, const void *data, s
     return journal_write_in(s->jobs_dir, name, data, len);
 }
 
-int journal_remove_job(const server *s, const char *id)
+void journal_upload_name(char *out, size_t cap, const char *id, int k)
 {
-    static const char *ext[3] = {"req", "wtns", "res"};
+    if (k < 0)
+        snprintf(out, cap, "%s.wtns", id);
+    else
+        snprintf(out, cap, "%s.%d.wtns", id, k);
+}
+
+int journal_remove_job(const server *s, const char *id, unsigned uploaded_parts)
+{
     int failed = 0;
-    for (int i = 0; i < 3; i++) {
-        char path[4400];
-        snprintf(path, sizeof(path), "%s/%s.%s", s->jobs_dir, id, ext[i]);
+    /* .req first: without it the rest is an orphan (removed at the next
+     * start); then the uploads (-1: <id>.wtns; k: partition k's), .res */
+    for (long i = -2; i <= (long)uploaded_parts; i++) {
+        char name[80], path[4400];
+        if (i == -2)
+            snprintf(name, sizeof(name), "%s.req", id);
+        else if (i == (long)uploaded_parts)
+            snprintf(name, sizeof(name), "%s.res", id);
+        else
+            journal_upload_name(name, sizeof(name), id, (int)i);
+        snprintf(path, sizeof(path), "%s/%s", s->jobs_dir, name);
         if (unlink(path) != 0 && errno != ENOENT) {
             if (!failed)
                 failed = errno;
-            if (i == 0)
+            if (i == -2)
                 break; /* the record stays whole: nothing else goes */
         }
     }
@@ -94,7 +109,7 @@ int journal_remove_job(const server *s, const char *id)
 
 int journal_drop_job(server *s, sjob *j, const char *what)
 {
-    int rc = journal_remove_job(s, j->id), e = errno;
+    int rc = journal_remove_job(s, j->id, j->uploaded_parts), e = errno;
     pthread_mutex_lock(&s->mu);
     if (rc == 0) {
         for (sjob **pp = &s->jobs; *pp; pp = &(*pp)->next)
@@ -137,14 +152,22 @@ static void digest_field(sha256_state *h, char tag, const void *data, size_t len
     sha256_update(h, data, len);
 }
 
+static void digest_count(sha256_state *h, char tag, unsigned long long v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    digest_field(h, tag, b, sizeof(b));
+}
+
 /* What tells a retry from another request under the same request id: the
- * key (its path or id, as sent), the witness (its path as sent, or its
- * decoded bytes, so base64's variants agree) and the priority (0-3, so
- * "high" and 2 agree). Each field is tagged and length-prefixed: no two
- * requests hash the same bytes. */
+ * key (its path or id, as sent), the witnesses (paths as sent, uploads by
+ * their decoded bytes, so base64's variants agree; generated partitions
+ * by their numbers) and the priority (0-3, so "high" and 2 agree). Each
+ * field is tagged and length-prefixed: no two requests hash the same
+ * bytes; a request of one proof hashes as before partitions existed. */
 void journal_request_digest(const char *key_path, const char *key_id, const char *r1cs_path,
-                            const char *witness_path, const unsigned char *witness, size_t witness_len, int priority,
-                            unsigned char out[REQUEST_DIGEST_LEN])
+                            const request_witness *w, int priority, unsigned char out[REQUEST_DIGEST_LEN])
 {
     sha256_state h;
     sha256_init(&h);
@@ -156,10 +179,21 @@ void journal_request_digest(const char *key_path, const char *key_id, const char
         digest_field(&h, 'k', key_id, strlen(key_id));
     if (r1cs_path) /* only when given: older requests' digests stay */
         digest_field(&h, 'R', r1cs_path, strlen(r1cs_path));
-    if (witness_path)
-        digest_field(&h, 'W', witness_path, strlen(witness_path));
-    else
-        digest_field(&h, 'w', witness, witness_len);
+    if (w->path)
+        digest_field(&h, 'W', w->path, strlen(w->path));
+    else if (w->bytes)
+        digest_field(&h, 'w', w->bytes, w->len);
+    else if (w->paths || w->list) {
+        digest_count(&h, w->paths ? 'L' : 'U', w->n);
+        for (unsigned k = 0; k < w->n; k++)
+            if (w->paths)
+                digest_field(&h, 'W', w->paths[k], strlen(w->paths[k]));
+            else
+                digest_field(&h, 'w', w->list[k], w->list_len[k]);
+    } else {
+        digest_count(&h, 'G', w->generated);
+        digest_count(&h, 'g', w->first);
+    }
     unsigned char p = (unsigned char)priority;
     digest_field(&h, 'p', &p, 1);
     sha256_final(&h, out);
@@ -211,13 +245,55 @@ int journal_submit(server *s, const char *id, json_t *req, unsigned long long *e
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
         r.r1cs_path = rpath;
     }
+    /* a job of partitions: witness paths (the client's, checked, or its
+     * journaled uploads), or partitions made from the key's circuit */
+    json_t *wl = json_object_get(req, "witness_paths");
+    json_int_t uploads = json_integer_value(json_object_get(req, "witnesses_journaled"));
+    json_int_t generated = json_integer_value(json_object_get(req, "partitions"));
     if (json_is_true(json_object_get(req, "witness_journaled"))) {
-        snprintf(wpath, sizeof(wpath), "%s/%s.wtns", s->jobs_dir, id);
+        char name[80];
+        journal_upload_name(name, sizeof(name), id, -1);
+        snprintf(wpath, sizeof(wpath), "%s/%s", s->jobs_dir, name);
         r.witness_path = wpath;
     } else if (witness_path) {
         if (paths_check(s, PATHS_WITNESS, witness_path, wpath, sizeof(wpath), msg, sizeof(msg)))
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
         r.witness_path = wpath;
+    } else if (generated > 0 && generated <= CUZK_JOB_MAX_PARTITIONS) {
+        json_int_t first = json_integer_value(json_object_get(req, "partition"));
+        r.generate_witness = 1;
+        r.partitions = (unsigned)generated;
+        r.partition = first >= 0 && first <= UINT32_MAX ? (unsigned)first : 0;
+    } else {
+        size_t n = wl ? json_array_size(wl) : uploads > 0 && uploads <= CUZK_JOB_MAX_PARTITIONS ? (size_t)uploads : 0;
+        if (!n || n > CUZK_JOB_MAX_PARTITIONS)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "the journaled request names no witness");
+        char **paths = calloc(n, sizeof(char *));
+        int rc = paths ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+        for (size_t k = 0; rc == CUZK_OK && k < n; k++) {
+            if (!(paths[k] = malloc(4400)))
+                rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+            else if (wl) {
+                const char *p = json_string_value(json_array_get(wl, k));
+                if (!p)
+                    rc = cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "witness_paths[%zu] is not a string", k);
+                else if (paths_check(s, PATHS_WITNESS, p, paths[k], 4400, msg, sizeof(msg)))
+                    rc = cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "witness_paths[%zu]: %s", k, msg);
+            } else {
+                char name[80];
+                journal_upload_name(name, sizeof(name), id, (int)k);
+                snprintf(paths[k], 4400, "%s/%s", s->jobs_dir, name);
+            }
+        }
+        if (rc == CUZK_OK) {
+            r.partitions = (unsigned)n;
+            r.witness_paths = (const char *const *)paths;
+            rc = cuzk_engine_submit(s->engine, &r, eid, err);
+        }
+        for (size_t k = 0; paths && k < n; k++)
+            free(paths[k]);
+        free(paths);
+        return rc;
     }
     return cuzk_engine_submit(s->engine, &r, eid, err);
 }
@@ -281,9 +357,11 @@ static int write_result(server *s, const sjob *j, const pending_end *p, char vk_
         errno = e;
         return -1;
     }
-    if (j->uploaded) { /* not needed any more: the result stands for the job */
-        char path[4400];
-        snprintf(path, sizeof(path), "%s/%s.wtns", s->jobs_dir, j->id);
+    /* uploads are not needed any more: the result stands for the job */
+    for (long k = j->uploaded ? -1 : 0; k < (long)j->uploaded_parts; k++) {
+        char name[80], path[4400];
+        journal_upload_name(name, sizeof(name), j->id, (int)k);
+        snprintf(path, sizeof(path), "%s/%s", s->jobs_dir, name);
         unlink(path);
     }
     return 0;
@@ -465,6 +543,19 @@ static int job_file(const char *name, const char *ext)
     return 1;
 }
 
+/* Whether name is "<32 hex digits>.<decimal>.wtns", a partition's upload. */
+static int part_upload_file(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 32 + 7 || name[32] != '.' || strcmp(name + n - 5, ".wtns"))
+        return 0;
+    size_t hex = 0;
+    while (hex < 32 && ((name[hex] >= '0' && name[hex] <= '9') || (name[hex] >= 'a' && name[hex] <= 'f')))
+        hex++;
+    size_t digits = strspn(name + 33, "0123456789");
+    return hex == 32 && digits > 0 && digits < 6 && 33 + digits == n - 5;
+}
+
 /* Whether name is "<64 hex digits>.json", a key in vks/. */
 static int vk_file(const char *name)
 {
@@ -492,7 +583,7 @@ static unsigned remove_leftovers(const char *dir, const server *s)
         const char *nm = de->d_name;
         size_t len = strlen(nm);
         int tmp = nm[0] == '.' && len > 5 && !strcmp(nm + len - 4, ".tmp");
-        int orphan = s && (job_file(nm, ".res") || job_file(nm, ".wtns"));
+        int orphan = s && (job_file(nm, ".res") || job_file(nm, ".wtns") || part_upload_file(nm));
         if (orphan) {
             char id[33];
             memcpy(id, nm, 32);
@@ -533,7 +624,14 @@ static int load_result(sjob *j, json_t *res)
     }
     json_t *p = json_object_get(res, "proof"), *q = json_object_get(res, "public");
     const char *vk = json_string_value(json_object_get(res, "vk"));
-    if (!json_is_object(p) || !json_is_array(q) || !vk || strlen(vk) != 64 || strspn(vk, "0123456789abcdef") != 64)
+    /* one proof: an object and its publics; a job of partitions: arrays of them */
+    int shape = json_is_object(p) && json_is_array(q);
+    if (json_is_array(p) && json_is_array(q) && json_array_size(p) && json_array_size(p) == json_array_size(q)) {
+        shape = 1;
+        for (size_t k = 0; k < json_array_size(p); k++)
+            shape &= json_is_object(json_array_get(p, k)) && json_is_array(json_array_get(q, k));
+    }
+    if (!shape || !vk || strlen(vk) != 64 || strspn(vk, "0123456789abcdef") != 64)
         return -1;
     if (!(j->pend = calloc(1, sizeof(*j->pend))))
         return -1;
@@ -621,6 +719,8 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
         json_t *req = json_load_file(path, 0, NULL);
         restore_request_id(s, j, req);
         j->uploaded = json_is_true(json_object_get(req, "witness_journaled"));
+        json_int_t parts = json_integer_value(json_object_get(req, "witnesses_journaled"));
+        j->uploaded_parts = parts > 0 && parts <= CUZK_JOB_MAX_PARTITIONS ? (unsigned)parts : 0;
         snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, id);
         int stored = exists_in(s->jobs_dir, id, ".res");
         json_t *res = stored ? json_load_file(path, 0, NULL) : NULL;
@@ -680,6 +780,27 @@ typedef struct stored_key {
     char *text;
 } stored_key;
 
+/* A kept result's proof against its key's vk; a job of partitions': each
+ * of its proofs against its publics (load_result checked the shapes). */
+static int stored_proofs_verify(const char *vk, const pending_end *p)
+{
+    cuzk_error e2;
+    if (p->proof[0] != '[')
+        return cuzk_verify_json(vk, strlen(vk), p->pub, strlen(p->pub), p->proof, strlen(p->proof), &e2) == CUZK_OK;
+    json_t *proofs = json_loads(p->proof, 0, NULL), *pubs = json_loads(p->pub, 0, NULL);
+    int ok = json_is_array(proofs) && json_is_array(pubs) && json_array_size(proofs) == json_array_size(pubs);
+    for (size_t k = 0; ok && k < json_array_size(proofs); k++) {
+        char *a = json_dumps(json_array_get(proofs, k), JSON_COMPACT);
+        char *b = json_dumps(json_array_get(pubs, k), JSON_COMPACT);
+        ok = a && b && cuzk_verify_json(vk, strlen(vk), b, strlen(b), a, strlen(a), &e2) == CUZK_OK;
+        free(a);
+        free(b);
+    }
+    json_decref(proofs);
+    json_decref(pubs);
+    return ok;
+}
+
 /* One batch of the checker: proofs of kept results (journal_recover
  * marked them unchecked, shown running) checked against the verification
  * key each names (vks/<sha256>.json), then published as done; one that
@@ -731,12 +852,8 @@ static void check_stored(server *s)
     }
     double t0 = cuzk_now();
 #pragma omp parallel for schedule(dynamic)
-    for (size_t i = 0; i < n; i++) {
-        const pending_end *p = c[i].j->pend;
-        cuzk_error e2;
-        c[i].ok = c[i].vk && cuzk_verify_json(c[i].vk, strlen(c[i].vk), p->pub, strlen(p->pub), p->proof,
-                                              strlen(p->proof), &e2) == CUZK_OK;
-    }
+    for (size_t i = 0; i < n; i++)
+        c[i].ok = c[i].vk && stored_proofs_verify(c[i].vk, c[i].j->pend);
     s->check_seconds += cuzk_now() - t0;
     /* the bad ones: their result goes, their request is proved again */
     for (size_t i = 0; i < n; i++) {

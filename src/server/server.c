@@ -2,6 +2,7 @@
  * the wait for SIGTERM or SIGINT, shutdown; the table of jobs and a job's
  * JSON. */
 #include "../../include/cuzk.h"
+#include "../util/base64.h"
 #include "../util/error.h"
 
 int cuzk_has_server(void)
@@ -87,6 +88,31 @@ void server_log(const server *s, cuzk_log_level level, const char *fmt, ...)
     s->cfg.log(s->cfg.log_arg, level, msg);
 }
 
+/* A job of partitions' "partitions" (their count) and, for BLS12-381,
+ * "bellperson": base64 of each proof as bellperson writes it (192 bytes,
+ * in partition order: Filecoin's 1,920 for a PoRep). */
+static void set_partitions(json_t *o, json_t *proofs)
+{
+    size_t n = json_array_size(proofs);
+    json_object_set_new(o, "partitions", json_integer((json_int_t)n));
+    unsigned char *bytes = malloc(n * CUZK_BELLPERSON_PROOF_BYTES + 1);
+    char *text = malloc(base64_len(n * CUZK_BELLPERSON_PROOF_BYTES) + 1);
+    int ok = bytes && text;
+    for (size_t k = 0; ok && k < n; k++) {
+        const char *curve = json_string_value(json_object_get(json_array_get(proofs, k), "curve"));
+        char *one = curve && !strcmp(curve, "bls12381") ? json_dumps(json_array_get(proofs, k), JSON_COMPACT) : NULL;
+        cuzk_error err;
+        ok = one && cuzk_proof_to_bellperson(one, strlen(one), bytes + k * CUZK_BELLPERSON_PROOF_BYTES, &err) == CUZK_OK;
+        free(one);
+    }
+    if (ok) {
+        text[base64_encode(bytes, n * CUZK_BELLPERSON_PROOF_BYTES, text)] = 0;
+        json_object_set_new(o, "bellperson", json_string(text));
+    }
+    free(bytes);
+    free(text);
+}
+
 json_t *server_job_json(const sjob *j)
 {
     json_t *o = json_pack("{s:s, s:s, s:i}", "id", j->id, "state", server_state_name(j->info.state), "priority",
@@ -99,6 +125,8 @@ json_t *server_job_json(const sjob *j)
         json_object_set_new(o, "error", json_string(j->info.error));
     if (j->proof && j->pub) {
         json_t *p = json_loads(j->proof, 0, NULL), *q = json_loads(j->pub, 0, NULL);
+        if (json_is_array(p)) /* a job of partitions: one proof each, and bellperson's bytes */
+            set_partitions(o, p);
         if (p)
             json_object_set_new(o, "proof", p);
         if (q)

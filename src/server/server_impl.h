@@ -80,6 +80,7 @@ typedef struct sjob {
     char vk[65];                /* the hex SHA-256 of its proof's verification key (state/vks/), "" none */
     double t_end;               /* monotonic, for the TTL */
     int uploaded;               /* its witness is journaled (<id>.wtns): removed once its result is */
+    unsigned uploaded_parts;    /* a job of partitions with uploaded witnesses: <id>.<k>.wtns, k < this */
     int removing;               /* its files are being removed (DELETE or expiry): no one else frees it */
     double retry_at;            /* an expiry whose removal failed is tried again from then */
     pending_end *pend;          /* ended, result not yet durable (the watcher's alone); with
@@ -196,6 +197,21 @@ void paths_free(server *s);
 unsigned paths_check(const server *s, int kind, const char *path, char *out, size_t out_len, char *msg,
                      size_t msg_len);
 
+/* A request's witnesses, in one of the forms POST /v1/proofs takes
+ * (docs/api.md): one proof's (witness_path, or witness's decoded bytes),
+ * or a job of partitions': witness_paths, witnesses (each decoded),
+ * or partitions made from the key's circuit (partitions, from partition). */
+typedef struct request_witness {
+    const char *path;
+    unsigned char *bytes;
+    size_t len;
+    const char **paths;      /* n of them */
+    unsigned char **list;    /* n decoded uploads */
+    size_t *list_len;
+    unsigned n;
+    unsigned generated, first; /* partitions made from the circuit, from `first` */
+} request_witness;
+
 /* journal.c */
 /* Writes DIR/jobs/name atomically and durably: temporary file, fsync,
  * rename, fsync of the directory. 0 or -1 (errno set). */
@@ -205,7 +221,10 @@ int journal_write_in(const char *dir, const char *name, const void *data, size_t
 /* Removes a job's files (.req first: without it the rest is an orphan,
  * removed at the next start). 0, or -1 with errno of the first failure
  * (a missing file is no failure). */
-int journal_remove_job(const server *s, const char *id);
+int journal_remove_job(const server *s, const char *id, unsigned uploaded_parts);
+/* The name of a job's journaled upload: <id>.wtns (k < 0), or partition
+ * k's <id>.<k>.wtns. */
+void journal_upload_name(char *out, size_t cap, const char *id, int k);
 /* An ended job marked removing (by its caller, under the lock, which it
  * then released): its files removed, then its record freed; when a file
  * cannot be removed the job stays as it was and the journal's state says
@@ -216,8 +235,7 @@ int journal_drop_job(server *s, sjob *j, const char *what);
 void journal_note(server *s, const char *what, int err_no);
 /* What tells a retry from another request under the same request id. */
 void journal_request_digest(const char *key_path, const char *key_id, const char *r1cs_path,
-                            const char *witness_path, const unsigned char *witness, size_t witness_len, int priority,
-                            unsigned char out[REQUEST_DIGEST_LEN]);
+                            const request_witness *w, int priority, unsigned char out[REQUEST_DIGEST_LEN]);
 void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * REQUEST_DIGEST_LEN + 1]);
 void journal_free_pending(pending_end *p);
 /* Submits a journaled request (req: its .req JSON) to the engine. */

@@ -404,42 +404,58 @@ int cmd_bench_porep(int argc, char **argv)
     double wit_sum = 0, comp_sum = 0, prep_sum = 0, fin_sum = 0, wall = 0, cpu = 0, *submitted_at = NULL;
     span_set *spans = NULL;
     int failed = 0;
-    if (rc == 0 && (!(ids = malloc(jobs * sizeof(*ids))) || !(submitted_at = malloc(jobs * sizeof(double))) ||
-                    !(spans = calloc(jobs, sizeof(*spans)))))
+    size_t result_bytes = 0;
+    if (rc == 0 && (!(ids = malloc((size_t)proofs * sizeof(*ids))) ||
+                    !(submitted_at = malloc((size_t)proofs * sizeof(double))) || !(spans = calloc(jobs, sizeof(*spans)))))
         rc = fail("out of memory");
     if (rc == 0) {
         cuzk_engine_get_stats(e, &st0);
         double c0 = cpu_seconds(), t0 = cuzk_now();
-        unsigned submitted = 0;
-        for (unsigned k = 0; k < jobs && rc == 0; k++, submitted++) {
+        /* a proof is one job of P partitions: witnesses made by the
+         * prepare workers, or the pregenerated ones */
+        int submitted = 0;
+        for (int q = 0; q < proofs && rc == 0; q++, submitted++) {
             cuzk_job_request r = req;
-            r.partition = k % parts;
+            r.partitions = parts;
             if (pregenerated) {
                 r.generate_witness = 0;
-                r.witness_wtns = wits[r.partition];
+                r.partition_wtns = (const cuzk_wtns *const *)wits;
             }
-            submitted_at[k] = cuzk_now() - t0;
-            if (cuzk_engine_submit(e, &r, &ids[k], &err) != CUZK_OK)
+            submitted_at[q] = cuzk_now() - t0;
+            if (cuzk_engine_submit(e, &r, &ids[q], &err) != CUZK_OK)
                 rc = fail_err(&err);
         }
-        for (unsigned k = 0; k < submitted; k++) {
-            print_progress(&ps, "partitions", k, jobs);
-            if (cuzk_engine_wait(e, ids[k], -1, &info, &err) != CUZK_OK || info.state != CUZK_JOB_DONE) {
-                if (!failed)
-                    fprintf(stderr, "cuzk: partition %u of proof %u failed: %s\n", k % parts, k / parts, info.error);
-                failed++;
+        for (int q = 0; q < submitted; q++) {
+            print_progress(&ps, "partitions", (unsigned long long)q * parts, jobs);
+            cuzk_job_info job;
+            if (cuzk_engine_wait(e, ids[q], -1, &job, &err) != CUZK_OK || job.state != CUZK_JOB_DONE) {
+                fprintf(stderr, "cuzk: proof %d failed: %s\n", q, job.error);
+                failed += (int)parts;
                 continue;
             }
-            wit_sum += info.witness;
-            comp_sum += info.timings.compute;
-            prep_sum += info.load + info.timings.prepare;
-            fin_sum += info.timings.finalize;
-            spans_of(&spans[k], submitted_at[k], &info);
-            spans[k].partition = k % parts;
-            spans[k].proof = k / parts;
-            for (size_t f = 0; f < TIMING_FIELDS; f++)
-                *(double *)(void *)((char *)&sum + timing_fields[f].offset) +=
-                    timing_value(&info.timings, &timing_fields[f]);
+            if (q == 0) { /* the job's result as Filecoin takes it: 192 bytes a partition */
+                unsigned char *bytes = NULL;
+                if (cuzk_engine_result_bellperson(e, ids[q], &bytes, &result_bytes, &err) != CUZK_OK)
+                    result_bytes = 0;
+                cuzk_free(bytes);
+            }
+            for (unsigned p = 0; p < parts; p++) {
+                unsigned k = (unsigned)q * parts + p;
+                if (cuzk_engine_partition_info(e, ids[q], p, &info, &err) != CUZK_OK) {
+                    failed++;
+                    continue;
+                }
+                wit_sum += info.witness;
+                comp_sum += info.timings.compute;
+                prep_sum += info.load + info.timings.prepare;
+                fin_sum += info.timings.finalize;
+                spans_of(&spans[k], submitted_at[q], &info);
+                spans[k].partition = p;
+                spans[k].proof = (unsigned)q;
+                for (size_t f = 0; f < TIMING_FIELDS; f++)
+                    *(double *)(void *)((char *)&sum + timing_fields[f].offset) +=
+                        timing_value(&info.timings, &timing_fields[f]);
+            }
         }
         wall = cuzk_now() - t0;
         cpu = cpu_seconds() - c0;
@@ -482,10 +498,10 @@ int cmd_bench_porep(int argc, char **argv)
                "\"setup_s\": %.3f, \"setup_made\": %s, \"key_load_s\": %.3f, \"first_partition_s\": %.3f, "
                "\"pregenerate_s\": %.3f, \"wall_s\": %.6f, \"s_per_proof\": %.6f, \"s_per_partition\": %.6f, "
                "\"gpu_busy\": %.4f, \"cpu_busy\": %.4f, \"host_peak_bytes\": %.0f, \"gpu_bytes\": %.0f, "
-               "\"witness_s\": %.6f, \"mean_phases\": {",
+               "\"witness_s\": %.6f, \"proof_bytes\": %zu, \"mean_phases\": {",
                n, parts, proofs, devname, pregenerated ? "pregenerated" : "live", t_setup, made ? "true" : "false",
                t_load, t_first, t_wit, wall, wall / proofs, wall / jobs, gpu_busy, cpu_busy, rss, vram,
-               wit_sum / jobs);
+               wit_sum / jobs, result_bytes);
         for (size_t f = 0; f < TIMING_FIELDS; f++)
             printf("%s\"%s\": %.6f", f ? ", " : "", timing_fields[f].key, timing_value(&sum, &timing_fields[f]) / jobs);
         printf("}}\n");
@@ -501,6 +517,8 @@ int cmd_bench_porep(int argc, char **argv)
            jobs);
     printf("GPU busy %.1f %%, CPU busy %.1f %% of %ld cores; host memory peak %s, GPU key + working memory %s\n",
            100 * gpu_busy, 100 * cpu_busy, cores, cuzk_size_str((uint64_t)rss).s, cuzk_size_str((uint64_t)vram).s);
+    if (result_bytes)
+        printf("a proof: one job of %u partitions, %zu bytes in bellperson's form\n", parts, result_bytes);
     printf("mean per partition: witness %.4f s\n", wit_sum / jobs);
     for (size_t f = 0; f < TIMING_FIELDS; f++)
         printf("  %-10s %9.4f s\n", timing_fields[f].label, timing_value(&sum, &timing_fields[f]) / jobs);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../../src/formats/wtns.h"
+#include "../../src/util/base64.h"
 #include "../../src/util/clock.h"
 #include "../../src/util/file.h"
 #include "cli.h"
@@ -212,32 +213,6 @@ typedef struct upload {
     size_t out_len;
 } upload;
 
-static size_t b64_len(unsigned long long n)
-{
-    return (size_t)((n + 2) / 3 * 4);
-}
-
-static size_t b64_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0, i = 0;
-    for (; i + 3 <= n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (unsigned)in[i + 1] << 8 | in[i + 2];
-        out[o++] = t[v >> 18];
-        out[o++] = t[(v >> 12) & 63];
-        out[o++] = t[(v >> 6) & 63];
-        out[o++] = t[v & 63];
-    }
-    if (i < n) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0);
-        out[o++] = t[v >> 18];
-        out[o++] = t[(v >> 12) & 63];
-        out[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        out[o++] = '=';
-    }
-    return o;
-}
-
 #define body_fail(err, ...) http_error_set((err), HTTP_ERR_BODY, __VA_ARGS__)
 
 static void upload_close(void *ctx)
@@ -266,7 +241,7 @@ static int upload_open(void *ctx, http_error *err)
         return body_fail(err, "%s", ferr.message);
     }
     u->in = malloc(UPLOAD_IN);
-    u->out = malloc(b64_len(UPLOAD_IN));
+    u->out = malloc(base64_len(UPLOAD_IN));
     if (!u->in || !u->out) {
         upload_close(u);
         return body_fail(err, "out of memory");
@@ -294,7 +269,7 @@ static int upload_next_block(upload *u, http_error *err)
         return body_fail(err, "%s: its size changed while it was sent (%llu bytes, then %s)", u->path, u->size,
                          u->consumed + have > u->size ? "more" : "fewer");
     u->consumed += have;
-    u->out_len = b64_encode(u->in, have, u->out);
+    u->out_len = base64_encode(u->in, have, u->out);
     u->off = 0;
     return 0;
 }
@@ -517,7 +492,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
         up.head = head;
         up.path = o->witness;
         up.size = (unsigned long long)st.st_size;
-        body.length = (head ? strlen(head) : 0) + b64_len(up.size) + 2;
+        body.length = (head ? strlen(head) : 0) + base64_len(up.size) + 2;
         body.open = upload_open;
         body.read = upload_read;
         body.close = upload_close;
