@@ -92,6 +92,50 @@ else
   echo "note: snarkjs not installed; proofs checked with cuzk verify only"
 fi
 
+# --- a job of partitions (Filecoin's PoRep form): the daemon makes the
+# witnesses from a .params key's native circuit; arrays out, each proof
+# verified; --proof-format bellperson: 192 bytes a partition, each decoded
+# by noble into a proof cuzk verify accepts
+pr=$tmp/pr
+"$cuzk" circuit porep-shape "$pr" --constraints 4096 --partitions 3 --format native -q >/dev/null || fail "porep-shape"
+"$cuzk" setup "$pr/circuit.porep" "$pr/k.params" --format params -q 2>/dev/null || fail "setup porep-shape"
+expect 0 "$cuzk" zkey export-vk "$pr/k.params" "$pr/vk.json"
+expect 0 "$cuzk" submit --server "$srv" "$pr/k.params" --r1cs "$pr/circuit.porep" --partitions 2 --partition 1 \
+  "$pr/proofs.json" "$pr/publics.json"
+has "done: 2 partitions proved on "
+expect 0 "$cuzk" submit --server "$srv" "$pr/k.params" --r1cs "$pr/circuit.porep" --partitions 3 \
+  --proof-format bellperson "$pr/proofs.bin" "$pr/publics3.json"
+[ "$(stat -c %s "$pr/proofs.bin")" = 576 ] || fail "--partitions 3 --proof-format bellperson: not 576 bytes"
+[ "$(jq -c '.[1:]' "$pr/publics3.json")" = "$(jq -c . "$pr/publics.json")" ] || fail "partitions 1, 2 differ by job"
+for p in 0 1; do
+  jq ".[$p]" "$pr/proofs.json" >"$pr/proof.$p.json"
+  jq ".[$p]" "$pr/publics.json" >"$pr/public.$p.json"
+  expect 0 "$cuzk" verify "$pr/vk.json" "$pr/public.$p.json" "$pr/proof.$p.json"
+done
+if [ -n "$node" ] && [ -d "$(dirname "$0")/vectors/node_modules/@noble/curves" ]; then
+  for p in 0 1 2; do
+    tail -c +$((192 * p + 1)) "$pr/proofs.bin" | head -c 192 >"$pr/bp.$p.bin"
+    "$node" "$(dirname "$0")/vectors/bellperson_proof.mjs" "$pr/bp.$p.bin" "$pr/bp.$p.json" || fail "noble refused proof $p"
+    jq ".[$p]" "$pr/publics3.json" >"$pr/bpub.$p.json"
+    expect 0 "$cuzk" verify "$pr/vk.json" "$pr/bpub.$p.json" "$pr/bp.$p.json"
+  done
+fi
+rm -f "$pr"/f.json "$pr"/fp.json
+expect 1 "$cuzk" submit --server "$srv" "$pr/k.params" --r1cs "$pr/circuit.porep" --partitions 4 "$pr/f.json" "$pr/fp.json"
+has "failed: partition 3: .*the circuit has 3"
+expect 2 "$cuzk" submit --server "$srv" "$pr/k.params" --partition 1 "$fx/bn128/tiny.wtns" "$pr/f.json" "$pr/fp.json"
+has "goes with --partitions"
+expect 2 "$cuzk" submit --server "$srv" "$pr/k.params" --partitions 0 "$pr/f.json" "$pr/fp.json"
+expect 2 "$cuzk" submit --server "$srv" "$pr/k.params" --partitions 2 --no-upload "$pr/f.json" "$pr/fp.json"
+expect 2 "$cuzk" submit --server "$srv" --key-id x --r1cs "$pr/circuit.porep" --partitions 2 "$pr/f.json" "$pr/fp.json"
+expect 2 "$cuzk" submit --server "$srv" "$pr/k.params" --partitions 2 "$pr/f.json"
+has "takes 3 files"
+expect 2 "$cuzk" submit --server "$srv" "$pr/k.params" --partitions 2 --proof-format zcash "$pr/f.json" "$pr/fp.json"
+expect 2 "$cuzk" submit --server "$srv" "$pr/k.params" --r1cs "$pr/circuit.porep" --partitions 2 "$pr/k.params" \
+  "$pr/fp.json"
+has "is the input"
+[ ! -e "$pr/f.json" ] && [ ! -e "$pr/fp.json" ] || fail "a refused job of partitions left a file"
+
 # --- failures: the daemon's message, a non-zero exit, no files written
 rm -f "$tmp"/f.json "$tmp"/fp.json
 expect 1 "$cuzk" submit --server "$srv" "$fx/bn128/tiny.zkey" "$fx/bls12381/tiny.wtns" "$tmp/f.json" "$tmp/fp.json"

@@ -780,8 +780,9 @@ int cuzk_engine_cancel(cuzk_engine *e, unsigned long long id, cuzk_error *err)
     job *j = lock_job(e, id, &rc, err);
     if (j && !ended(j) && !j->n_parts)
         wake_plan = cancel_one(e, j, &left);
-    /* a job of several partitions: each of them (the lock is let go to
-     * free one's data; the job cannot be released before it ends) */
+    /* a job of several partitions: each of them, the lock let go to free
+     * one's data; the job is looked up again after (its last partition may
+     * have ended it meanwhile, and a release freed it) */
     for (unsigned k = 0; j && k < j->n_parts; k++) {
         if (ended(j->parts[k]))
             continue;
@@ -789,6 +790,7 @@ int cuzk_engine_cancel(cuzk_engine *e, unsigned long long id, cuzk_error *err)
         pthread_mutex_unlock(&e->mu);
         engine_free_leftovers(e, &left);
         pthread_mutex_lock(&e->mu);
+        j = find_job(e, id);
     }
     pthread_mutex_unlock(&e->mu);
     if (wake_plan)

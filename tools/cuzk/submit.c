@@ -45,9 +45,12 @@ static void submit_usage(FILE *out)
 {
     fprintf(out,
             "usage: cuzk submit [--server HOST:PORT] [--token-file FILE] [--ca-file FILE]\n"
-            "                   (<circuit.zkey> | --key-id ID) <witness.wtns>\n"
+            "                   (<key> [--r1cs C] | --key-id ID) <witness.wtns>\n"
             "                   <proof.json> <public.json> [--priority low|normal|high|critical]\n"
             "                   [--wait SECONDS] [--no-upload] [--busy-retries N] [--request-id ID]\n"
+            "                   [--proof-format snarkjs|bellperson]\n"
+            "       cuzk submit ... (<key> [--r1cs C] | --key-id ID) --partitions P [--partition K]\n"
+            "                   <proofs.json> <publics.json> [--proof-format snarkjs|bellperson]\n"
             "       cuzk submit [--server HOST:PORT] --job ID <proof.json> <public.json> [--wait SECONDS]\n"
             "       cuzk submit [--server HOST:PORT] --status\n"
             "\n"
@@ -63,6 +66,14 @@ static void submit_usage(FILE *out)
             "                      FILE's (PEM; default: the system's CA certificates)\n"
             "  --key-id ID         a key preloaded with POST /v1/keys/ID instead of a .zkey path\n"
             "                      (the path is sent absolute: the daemon opens it)\n"
+            "  --r1cs C            the key is a bellperson .params key of this circuit (a .r1cs\n"
+            "                      or porep-shape's native circuit.porep), sent absolute\n"
+            "  --partitions P      a job of P partitions (Filecoin's PoRep: 10) whose witnesses\n"
+            "                      the daemon makes from the key's circuit (porep-shape's native\n"
+            "                      form), from --partition K (default 0); proofs.json and\n"
+            "                      publics.json get arrays, one entry a partition\n"
+            "  --proof-format F    snarkjs (the default) or bellperson: the proof file gets\n"
+            "                      bellperson's 192 bytes a proof (1,920 for a PoRep), BLS12-381\n"
             "  --priority P        low, normal (default), high or critical\n"
             "  --wait SECONDS      give up after SECONDS in all (default: no limit); the job goes\n"
             "                      on, and --job ID fetches it later\n"
@@ -98,8 +109,10 @@ typedef struct submit_opts {
     unsigned port;
     http_options http; /* tls, ca_file, token */
     char *token;       /* read from --token-file */
-    const char *key_path, *key_id, *witness, *proof_out, *public_out, *job;
+    const char *key_path, *key_id, *r1cs, *witness, *proof_out, *public_out, *job;
     const char *priority;
+    unsigned partitions, first; /* --partitions, --partition (0: one proof) */
+    int bellperson;             /* --proof-format bellperson */
     char request_id[REQUEST_ID_MAX + 1]; /* --request-id, or drawn at random */
     double wait; /* seconds; < 0: no limit */
     int no_upload, status, busy_retries;
@@ -391,34 +404,83 @@ static char *snarkjs_text(json_t *v)
     return jo_finish(&j);
 }
 
-/* A job that is done: its proof and public signals into the two files. */
+static int is_snarkjs_proof(json_t *p)
+{
+    return json_is_object(p) && json_is_array(json_object_get(p, "pi_a")) &&
+           json_is_array(json_object_get(p, "pi_b")) && json_is_array(json_object_get(p, "pi_c"));
+}
+
+/* The proofs as bellperson writes them, 192 bytes each, converted here
+ * from the snarkjs objects (one, or an array of them), into *out. */
+static int bellperson_bytes(const char *id, json_t *proof, unsigned char **out, size_t *len)
+{
+    size_t n = json_is_array(proof) ? json_array_size(proof) : 1;
+    *out = malloc(n * CUZK_BELLPERSON_PROOF_BYTES);
+    *len = n * CUZK_BELLPERSON_PROOF_BYTES;
+    if (!*out)
+        return fail_code(EXIT_INPUT, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        char *t = json_dumps(json_is_array(proof) ? json_array_get(proof, k) : proof, JSON_COMPACT);
+        cuzk_error err = {0};
+        int rc = t ? cuzk_proof_to_bellperson(t, strlen(t), *out + k * CUZK_BELLPERSON_PROOF_BYTES, &err)
+                   : CUZK_ERR_NO_MEMORY;
+        free(t);
+        if (rc != CUZK_OK) {
+            free(*out);
+            *out = NULL;
+            return fail_code(rc == CUZK_ERR_UNSUPPORTED ? EXIT_INPUT : EXIT_DAEMON,
+                             "job %s's proof%s in bellperson's form (--proof-format bellperson): %s", id,
+                             n > 1 ? "s" : "", err.message[0] ? err.message : "out of memory");
+        }
+    }
+    return 0;
+}
+
+/* A job that is done: its proof and public signals into the two files
+ * (a job of partitions: arrays of them, in order). */
 static int write_result(const submit_opts *o, const char *id, json_t *ans)
 {
     json_t *proof = json_object_get(ans, "proof"), *pub = json_object_get(ans, "public");
-    if (!json_is_object(proof) || !json_is_array(json_object_get(proof, "pi_a")) ||
-        !json_is_array(json_object_get(proof, "pi_b")) || !json_is_array(json_object_get(proof, "pi_c")) ||
-        !json_is_array(pub))
+    int shape = is_snarkjs_proof(proof) && json_is_array(pub) && !o->partitions;
+    if (o->partitions) {
+        shape = json_is_array(proof) && json_is_array(pub) && json_array_size(proof) == o->partitions &&
+                json_array_size(pub) == o->partitions;
+        for (size_t k = 0; shape && k < o->partitions; k++)
+            shape = is_snarkjs_proof(json_array_get(proof, k)) && json_is_array(json_array_get(pub, k));
+    }
+    if (!shape)
         return fail_code(EXIT_DAEMON,
-                     "the daemon at %s says job %s is done but its answer has no snarkjs \"proof\" object (pi_a, pi_b, "
-                     "pi_c) and \"public\" array",
-                     o->server, id);
+                     "the daemon at %s says job %s is done but its answer has no snarkjs \"proof\" (pi_a, pi_b, "
+                     "pi_c) and \"public\" %s",
+                     o->server, id, o->partitions ? "arrays of one entry a partition" : "array");
     char *pt = snarkjs_text(proof), *qt = snarkjs_text(pub);
+    unsigned char *bytes = NULL;
+    size_t blen = 0;
     int rc;
     if (!pt || !qt)
         rc = fail_code(EXIT_DAEMON,
                    "the daemon at %s sent job %s's proof or public signals in an unexpected form (expected "
                    "snarkjs's proof.json and public.json: decimal strings)",
                    o->server, id);
-    else
-        rc = write_pair(o->proof_out, pt, o->public_out, qt);
+    else if (o->bellperson && (rc = bellperson_bytes(id, proof, &bytes, &blen)) != 0) {
+        /* said */
+    } else
+        rc = o->bellperson ? write_pair_bytes(o->proof_out, bytes, blen, o->public_out, qt)
+                           : write_pair(o->proof_out, pt, o->public_out, qt);
     free(pt);
     free(qt);
+    free(bytes);
     if (rc != 0)
         return rc;
     json_t *t = json_object_get(ans, "timings");
     const char *dev = json_string_value(json_object_get(t, "device"));
-    fprintf(stderr, "cuzk: job %s done: proved on %s in %.3f s after %.3f s in the queue\n", id, dev ? dev : "?",
-            json_number_value(json_object_get(t, "total")), json_number_value(json_object_get(t, "queue_wait")));
+    if (o->partitions)
+        fprintf(stderr, "cuzk: job %s done: %u partitions proved on %s in %.3f s (summed) after %.3f s in the queue\n",
+                id, o->partitions, dev ? dev : "?", json_number_value(json_object_get(t, "total")),
+                json_number_value(json_object_get(t, "queue_wait")));
+    else
+        fprintf(stderr, "cuzk: job %s done: proved on %s in %.3f s after %.3f s in the queue\n", id, dev ? dev : "?",
+                json_number_value(json_object_get(t, "total")), json_number_value(json_object_get(t, "queue_wait")));
     return 0;
 }
 
@@ -449,8 +511,28 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
             goto out;
         }
         json_object_set_new(req, "key_path", s);
+        if (o->r1cs) {
+            free(key);
+            key = absolute_path(o->r1cs);
+            if (!key || !(s = json_string(key))) {
+                rc = fail_code(EXIT_INPUT, "%s: %s", o->r1cs,
+                               key ? "the path is not valid UTF-8 (JSON cannot carry it)"
+                                   : "cannot make the path absolute");
+                goto out;
+            }
+            json_object_set_new(req, "r1cs_path", s);
+        }
     }
-    if (o->no_upload) {
+    if (o->partitions) {
+        json_object_set_new(req, "partitions", json_integer(o->partitions));
+        json_object_set_new(req, "partition", json_integer(o->first));
+        head = json_dumps(req, JSON_COMPACT);
+        mem.text = head;
+        body.length = head ? strlen(head) : 0;
+        body.open = memory_open;
+        body.read = memory_read;
+        body.ctx = &mem;
+    } else if (o->no_upload) {
         wpath = absolute_path(o->witness);
         json_t *s = wpath ? json_string(wpath) : NULL;
         if (!s) {
@@ -732,12 +814,14 @@ int cmd_submit(int argc, char **argv)
     submit_opts o = {.wait = -1, .busy_retries = 10};
     const char *token_file = NULL;
     const char *paths[4];
-    int npaths = 0;
+    int npaths = 0, have_first = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int takes_value = !strcmp(a, "--server") || !strcmp(a, "--key-id") || !strcmp(a, "--priority") ||
                           !strcmp(a, "--wait") || !strcmp(a, "--busy-retries") || !strcmp(a, "--job") ||
-                          !strcmp(a, "--request-id") || !strcmp(a, "--token-file") || !strcmp(a, "--ca-file");
+                          !strcmp(a, "--request-id") || !strcmp(a, "--token-file") || !strcmp(a, "--ca-file") ||
+                          !strcmp(a, "--r1cs") || !strcmp(a, "--partitions") || !strcmp(a, "--partition") ||
+                          !strcmp(a, "--proof-format");
         if (takes_value && i + 1 >= argc)
             return fail("submit: %s needs a value", a);
         const char *v = takes_value ? argv[++i] : NULL;
@@ -776,6 +860,22 @@ int cmd_submit(int argc, char **argv)
         } else if (!strcmp(a, "--busy-retries")) {
             if (parse_count("--busy-retries", v, 0, 1000, &o.busy_retries))
                 return EXIT_INPUT;
+        } else if (!strcmp(a, "--r1cs"))
+            o.r1cs = v;
+        else if (!strcmp(a, "--partitions") || !strcmp(a, "--partition")) {
+            unsigned long long x;
+            int parts = !strcmp(a, "--partitions");
+            if (parse_size(a, v, parts ? CUZK_JOB_MAX_PARTITIONS : UINT32_MAX, &x))
+                return EXIT_INPUT;
+            if (parts && !x)
+                return fail("--partitions expects 1 to %u, got 0", CUZK_JOB_MAX_PARTITIONS);
+            *(parts ? &o.partitions : &o.first) = (unsigned)x;
+            have_first |= !parts;
+        } else if (!strcmp(a, "--proof-format")) {
+            if (strcmp(v, "snarkjs") && strcmp(v, "bellperson"))
+                return fail("--proof-format expects snarkjs (proof.json) or bellperson (192 bytes a proof), got '%s'",
+                            v);
+            o.bellperson = !strcmp(v, "bellperson");
         } else if (!strcmp(a, "--no-upload"))
             o.no_upload = 1;
         else if (!strcmp(a, "--status"))
@@ -788,28 +888,40 @@ int cmd_submit(int argc, char **argv)
             paths[npaths++] = a;
     }
     /* which files the form takes */
-    int want = o.status ? 0 : o.job ? 2 : o.key_id ? 3 : 4;
+    int want = o.status ? 0 : o.job ? 2 : (o.key_id ? 3 : 4) - (o.partitions ? 1 : 0);
     const char *form = o.status  ? "submit --status takes no files"
                        : o.job   ? "submit --job ID takes 2 files: <proof.json> <public.json>"
+                       : o.partitions ? (o.key_id ? "submit --key-id ID --partitions P takes 2 files: <proofs.json> "
+                                                    "<publics.json>"
+                                                  : "submit --partitions P takes 3 files: <key> <proofs.json> "
+                                                    "<publics.json>")
                        : o.key_id ? "submit --key-id ID takes 3 files: <witness.wtns> <proof.json> <public.json>"
                                   : "submit takes 4 files: <circuit.zkey> <witness.wtns> <proof.json> <public.json>";
-    if (o.status + !!o.job > 1 || ((o.status || o.job) && (o.key_id || o.priority || o.no_upload || o.request_id[0])))
-        return fail("submit: --status and --job ID go alone (with --server%s), not with --key-id, --priority, "
-                    "--no-upload or --request-id",
+    if (o.status + !!o.job > 1 || ((o.status || o.job) && (o.key_id || o.priority || o.no_upload || o.request_id[0] ||
+                                                           o.r1cs || o.partitions || o.bellperson)))
+        return fail("submit: --status and --job ID go alone (with --server%s), not with --key-id, --r1cs, --priority, "
+                    "--no-upload, --request-id, --partitions or --proof-format",
                     o.job ? " and --wait" : "");
+    if (have_first && !o.partitions)
+        return fail("submit: --partition K (the first partition) goes with --partitions P");
+    if (o.partitions && o.no_upload)
+        return fail("submit: --no-upload is for a witness file; --partitions P has the daemon make the witnesses");
+    if (o.r1cs && o.key_id)
+        return fail("submit: --r1cs goes with a key path (a key id's circuit is given when the key is loaded)");
     if (npaths != want)
         return fail("%s, got %d", form, npaths);
     int k = 0;
-    if (want == 4)
+    if (want >= 2 && !o.job && !o.key_id)
         o.key_path = paths[k++];
-    if (want >= 3)
+    if (want >= 2 && !o.job && !o.partitions)
         o.witness = paths[k++];
     if (want >= 2) {
         o.proof_out = paths[k++];
         o.public_out = paths[k++];
-        const cli_file ins[] = {{"circuit.zkey", o.key_path}, {"witness.wtns", o.witness}};
-        const cli_file outs[] = {{"proof.json", o.proof_out}, {"public.json", o.public_out}};
-        if (cli_check_outputs(outs, 2, ins, 2))
+        const cli_file ins[] = {{"circuit.zkey", o.key_path}, {"witness.wtns", o.witness}, {"--r1cs", o.r1cs}};
+        const cli_file outs[] = {{o.partitions ? "proofs.json" : "proof.json", o.proof_out},
+                                 {o.partitions ? "publics.json" : "public.json", o.public_out}};
+        if (cli_check_outputs(outs, 2, ins, 3))
             return 2;
     }
     const char *env = getenv("CUZK_SERVER");
