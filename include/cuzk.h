@@ -584,6 +584,13 @@ typedef struct cuzk_engine_config {
      * cuzk_serve logs them (cuzk_serve_config.log) when this is NULL. */
     cuzk_progress_fn progress;
     void *progress_ctx;
+    /* Host memory the jobs in the pipeline may hold at once (appended with
+     * issue 20): their witnesses (read, uploaded or made) and prepared
+     * arrays, from prepare to their end. A prepare worker takes the next
+     * job only when the last prepared job's size fits beside what is held
+     * (one job always runs); 0: no limit. A 10-partition PoRep job holds
+     * 4.2 GB a partition in flight beside its key (BENCHMARKS.md). */
+    unsigned long long job_memory_budget;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {
@@ -689,6 +696,9 @@ typedef struct cuzk_engine_stats {
     /* GPU proofs that fitted only on the streamed path: their MSMs over
      * chunks of points (less device memory, some speed) */
     unsigned long long plan_chunked;
+    /* Host bytes the jobs in the pipeline hold now and the most they have
+     * held (job_memory_budget's count; appended with issue 20) */
+    unsigned long long job_bytes, job_bytes_max;
 } cuzk_engine_stats;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,

@@ -1280,6 +1280,27 @@ static void test_partition_jobs(void)
           strstr(err.message, "witness_paths[1] is NULL"));
     cuzk_engine_destroy(e);
     gate_destroy(&g);
+    /* the jobs' host memory: a budget of one byte keeps one witness in the
+     * pipeline at a time (one job always runs), one of two and a half keeps
+     * two; every job still proves */
+    uint64_t one = 0;
+    for (int round = 0; round < 3; round++) {
+        cuzk_engine_config mc = {.workers = 3, .threads_per_worker = 1, .prepare_ahead = 3,
+                                 .job_memory_budget = round == 0 ? 1 : round == 1 ? one * 5 / 2 : 0};
+        CHECK(test_engine_create(&mc, &e, &err) == CUZK_OK);
+        CHECK_MSG(cuzk_engine_key_load_params(e, "porep", key, circ, &err) == CUZK_OK, "%s", err.message);
+        CHECK(cuzk_engine_submit(e, &(cuzk_job_request){.key_id = "porep", .generate_witness = 1, .partitions = 3},
+                                 &id, &err) == CUZK_OK);
+        CHECK(cuzk_engine_wait(e, id, -1, &info, &err) == CUZK_OK && info.state == CUZK_JOB_DONE);
+        cuzk_engine_stats st;
+        cuzk_engine_get_stats(e, &st);
+        CHECK(st.job_bytes == 0);
+        if (round == 0)
+            one = st.job_bytes_max; /* a witness: 32 bytes a wire */
+        CHECK_MSG(one > 0 && (round == 0 || st.job_bytes_max <= (round == 1 ? 2 * one : 3 * one)),
+                  "round %d: %llu bytes held at most, a job %llu", round, st.job_bytes_max, (unsigned long long)one);
+        cuzk_engine_destroy(e);
+    }
     for (int p = 0; p < 3; p++)
         unlink(wt[p]);
     unlink(circ);

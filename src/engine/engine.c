@@ -231,6 +231,11 @@ void engine_end_job(cuzk_engine *e, job *j, int state, int status, const char *e
         e->failed++;
     else
         e->cancelled++;
+    if (j->held_bytes) { /* a prepare worker may take the next job */
+        e->job_bytes -= j->held_bytes;
+        j->held_bytes = 0;
+        pthread_cond_broadcast(&e->prepare_cv);
+    }
     key_cache_release(e->keys, j->key, &left->evicted); /* fast: the freeing waits for *left */
     left->ps = j->ps;
     left->w = j->w;
@@ -847,6 +852,8 @@ void cuzk_engine_get_stats(cuzk_engine *e, cuzk_engine_stats *s)
     s->ready_max = e->q_ready.max_seen;
     s->finalize_queue_max = e->q_final.max_seen;
     s->gpus = e->gpus;
+    s->job_bytes = e->job_bytes;
+    s->job_bytes_max = e->job_bytes_max;
     double pool[3] = {0};
     for (int i = 0; i < e->n_workers; i++) {
         const worker *w = &e->workers[i];

@@ -81,6 +81,7 @@ typedef struct job {
     struct job **parts;  /* a parent: its partitions, in order */
     unsigned n_parts, parts_left;
     unsigned part;       /* a partition: its index */
+    uint64_t held_bytes; /* host memory counted against job_memory_budget (prepare to end) */
 } job;
 
 enum { POOL_PREPARE, POOL_COMPUTE, POOL_FINALIZE };
@@ -111,6 +112,10 @@ struct cuzk_engine {
     unsigned active; /* queued + running */
     unsigned running;
     unsigned long long next_id, finish_seq, done, failed, cancelled;
+    /* job_memory_budget: bytes the jobs in the pipeline hold (estimated at
+     * prepare's start as the last prepared job's size, then its own), the
+     * most so far, the last prepared job's */
+    uint64_t job_bytes, job_bytes_max, job_bytes_last;
     double t_create;
     /* sums over the jobs done, for the means in the stats */
     double sum_queue_wait, sum_load, sum_prepare, sum_ready_wait, sum_compute, sum_finalize_wait, sum_finalize,

@@ -40,6 +40,10 @@ const engine_option engine_options[] = {
         "device memory each GPU may hold for keys and proofs (docs/engine.md);\n"
         "a proof that cannot fit even alone runs on the CPU (device auto) or fails\n"
         "(device gpu) (default 0: the GPU's free memory at start less 1 GiB)"),
+    OPT("job-memory", NULL, NULL, "B", ENGINE_OPT_BYTES, 0, 1ll << 50, NULL, job_memory_budget,
+        "host memory the jobs in flight may hold (their witnesses and prepared\n"
+        "arrays): the next job is prepared only when the last one's size fits\n"
+        "beside them, one job always (default 0: no limit)"),
     OPT("prestage", NULL, NULL, "0|1", ENGINE_OPT_OFF, 0, 1, NULL, no_prestage,
         "1 (default): a GPU proof's witness goes up outside the GPU's compute\n"
         "lock while another proof computes, when the memory plan has room\n"

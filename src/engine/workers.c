@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../util/clock.h"
+#include "../formats/wtns.h"
 #include "../groth16/key.h"
 #include "engine_impl.h"
 
@@ -132,11 +133,21 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
         }
     }
     engine_hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE);
+    /* what it holds from now to its end: its witness (the engine's copy
+     * or reading; a borrowed one is the caller's) and prepared arrays */
+    uint64_t held = (j->witness ? j->witness_len : j->w ? (uint64_t)j->w->n_witness * 32 : 0) +
+                    (j->ps ? prove_state_host_bytes(j->ps) : 0);
     leftovers left = {0};
     pthread_mutex_lock(&e->mu);
     double t = cuzk_now();
     busy_stop(wk, t);
     e->preparing--;
+    e->job_bytes += held - j->held_bytes; /* the estimate taken at the start, now the size */
+    j->held_bytes = held;
+    if (held)
+        e->job_bytes_last = held;
+    if (e->job_bytes > e->job_bytes_max)
+        e->job_bytes_max = e->job_bytes;
     j->info.load = t1 - t0;
     copy_timings(j);
     stage_done(e, j, rc, &err, &e->q_ready, CUZK_STAGE_READY, &e->compute_cv, &left);
@@ -244,9 +255,19 @@ static job *take_job(cuzk_engine *e, worker *wk)
          * or one of the jobs prepared ahead */
         unsigned staged = e->q_ready.n + e->preparing;
         unsigned wanted = (unsigned)(e->n_compute - (int)e->computing) + (unsigned)e->cfg.prepare_ahead;
+        /* within the host memory the jobs may hold: the next one's size
+         * taken to be the last one's (one job always) */
+        uint64_t budget = e->cfg.job_memory_budget;
+        if (budget && ((!e->job_bytes_last && e->preparing) || /* the size is learnt from the first */
+                       (e->job_bytes && e->job_bytes + e->job_bytes_last > budget)))
+            return NULL;
         if (staged >= e->cfg.ready_queue_depth || staged >= wanted || !(j = pop_job(&e->q_in)))
             return NULL;
         e->preparing++;
+        j->held_bytes = e->job_bytes_last;
+        e->job_bytes += j->held_bytes;
+        if (e->job_bytes > e->job_bytes_max)
+            e->job_bytes_max = e->job_bytes;
         j->info.state = CUZK_JOB_RUNNING;
         j->info.queue_wait = t - j->t_submit;
         e->running++;

@@ -85,6 +85,20 @@ struct prove_state {
 #endif
 };
 
+uint64_t prove_state_host_bytes(const prove_state *st)
+{
+    uint64_t n = 0;
+#if CUZK_HAVE_CUDA
+    if (st->a)
+        n += 2ull * st->in.domain_size * 32;
+    if (st->ones)
+        n += 4ull * st->in.n_vars * 4;
+#else
+    (void)st;
+#endif
+    return n;
+}
+
 static int cancelled(const prove_state *st, cuzk_error *err)
 {
     if (st->cancel && atomic_load(st->cancel))
@@ -588,8 +602,12 @@ int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_
             return cuzk_error_set(err, CUZK_ERR_INTERNAL,
                                   "the proof failed its own verification and was not written: is %s a witness for "
                                   "%s (its values do not satisfy the circuit's constraints)? (the key's points are "
-                                  "all on the curve)",
-                                  w->bf.name, zk->bf.name);
+                                  "all on the curve%s)",
+                                  w->bf.name, zk->bf.name,
+                                  zk->kind == ZKEY_KIND_BELLPERSON
+                                      ? "; a .params key set up by cuzk before 2026-12-03 has its rows on snarkjs's "
+                                        "domain, not bellperson's, and proves nothing: set it up again"
+                                      : "");
         }
         if (rc != CUZK_OK)
             return rc;

@@ -47,6 +47,10 @@ core_prove_in prove_core_input(const struct cuzk_zkey *zk, const struct cuzk_wtn
 /* One proof between stages. */
 typedef struct prove_state prove_state;
 
+/* Host bytes a prepared proof holds besides its key and witness (a, b and
+ * the witness split when the CPU evaluates for a GPU). */
+uint64_t prove_state_host_bytes(const prove_state *st);
+
 /* Stage 1. r and s may be NULL: drawn from opts->random (the OS CSPRNG
  * without one). cancel may be
  * NULL; when it becomes nonzero, prepare and compute return

@@ -202,9 +202,15 @@ static void explain(const cuzk_engine_stats *st, const cuzk_timings *mean, doubl
 {
     double gpu_busy = st->gpus > 0 ? st->gpu_busy[0] : 0, gpu = mean->compute;
     printf("explain:\n");
-    if (st->gpus > 0)
-        printf("  GPU: %.4f s of compute a partition (the GPU call, its lock held), busy %.1f %% of the run\n", gpu,
-               100 * gpu_busy);
+    if (st->gpus > 0) {
+        /* the GPU's own time: its phases (the compute stage also counts the
+         * wait of a worker whose witness is staged for the GPU's lock) */
+        gpu = mean->key_upload + mean->eval + mean->gpu_upload + mean->ntt + mean->msm_a + mean->msm_b1 +
+              mean->msm_b2 + mean->msm_c + mean->msm_h;
+        printf("  GPU: %.4f s of work a partition (its phases), busy %.1f %% of the run; the compute stage %.4f s "
+               "(with the wait for the GPU's lock, %d workers)\n",
+               gpu, 100 * gpu_busy, mean->compute, st->workers);
+    }
     else
         printf("  CPU compute workers: %.4f s a partition, %d workers busy %.1f %%\n", gpu, st->workers,
                100 * st->worker_busy);
@@ -498,10 +504,10 @@ int cmd_bench_porep(int argc, char **argv)
                "\"setup_s\": %.3f, \"setup_made\": %s, \"key_load_s\": %.3f, \"first_partition_s\": %.3f, "
                "\"pregenerate_s\": %.3f, \"wall_s\": %.6f, \"s_per_proof\": %.6f, \"s_per_partition\": %.6f, "
                "\"gpu_busy\": %.4f, \"cpu_busy\": %.4f, \"host_peak_bytes\": %.0f, \"gpu_bytes\": %.0f, "
-               "\"witness_s\": %.6f, \"proof_bytes\": %zu, \"mean_phases\": {",
+               "\"witness_s\": %.6f, \"proof_bytes\": %zu, \"job_bytes_max\": %llu, \"mean_phases\": {",
                n, parts, proofs, devname, pregenerated ? "pregenerated" : "live", t_setup, made ? "true" : "false",
                t_load, t_first, t_wit, wall, wall / proofs, wall / jobs, gpu_busy, cpu_busy, rss, vram,
-               wit_sum / jobs, result_bytes);
+               wit_sum / jobs, result_bytes, st.job_bytes_max);
         for (size_t f = 0; f < TIMING_FIELDS; f++)
             printf("%s\"%s\": %.6f", f ? ", " : "", timing_fields[f].key, timing_value(&sum, &timing_fields[f]) / jobs);
         printf("}}\n");
@@ -517,6 +523,8 @@ int cmd_bench_porep(int argc, char **argv)
            jobs);
     printf("GPU busy %.1f %%, CPU busy %.1f %% of %ld cores; host memory peak %s, GPU key + working memory %s\n",
            100 * gpu_busy, 100 * cpu_busy, cores, cuzk_size_str((uint64_t)rss).s, cuzk_size_str((uint64_t)vram).s);
+    printf("the jobs' host memory (witnesses, prepared arrays) at most %s%s\n",
+           cuzk_size_str(st.job_bytes_max).s, cfg.job_memory_budget ? " (--job-memory)" : "");
     if (result_bytes)
         printf("a proof: one job of %u partitions, %zu bytes in bellperson's form\n", parts, result_bytes);
     printf("mean per partition: witness %.4f s\n", wit_sum / jobs);
