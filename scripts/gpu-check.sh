@@ -36,7 +36,8 @@
 #        partition's witness on the GPU (the key's matrices resident;
 #        POREP_SINGLE=0 skips it), and cuzk bench porep: POREP_PROOFS
 #        (default 2) proofs of 10 partitions, witnesses made as POREP_MODES
-#        says (default "live pregenerated"); then, with POREP_ABI, the
+#        says (default "live pregenerated"), POREP_ARGS more of its flags
+#        (e.g. "--job-memory 12G"); then, with POREP_ABI, the
 #        partitions through supraseal-c2's C ABI (bench_supraseal --porep,
 #        POREP_ABI_BATCH partitions a call, default 2): "cuzk" the
 #        library's, a path a shared library's (supraseal-c2 built outside
@@ -281,7 +282,7 @@ if want porep; then
   # the job: POREP_PROOFS proofs of 10 partitions through the engine, the key from above
   for mode in ${POREP_MODES:-live pregenerated}; do
     "$BUILD/cuzk" bench porep --constraints "$n" --partitions 10 --proofs "${POREP_PROOFS:-2}" \
-      --device gpu --cache "$d" --witness $mode --explain --timeline "$OUT/porep_timeline_$mode.html" \
+      --device gpu --cache "$d" --witness $mode --explain --timeline "$OUT/porep_timeline_$mode.html" ${POREP_ARGS:-} \
       >"$OUT/bench_porep_$mode.txt" 2>"$OUT/bench_porep_$mode.log" ||
       { status=1; tail -5 "$OUT/bench_porep_$mode.log"; }
     lap; note "bench porep $n x 10 ($mode, $dt): $(grep -E 'per proof|busy|bound' "$OUT/bench_porep_$mode.txt" | tr '\n' ';')"
