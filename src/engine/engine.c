@@ -169,7 +169,7 @@ static void part_ended(cuzk_engine *e, job *p, const job *j, int state, int stat
         /* one key for the whole job: a key file replaced while it ran
          * (each partition takes the cached key) fails it */
         for (unsigned k = 1; k < p->n_parts && final == CUZK_JOB_DONE; k++)
-            if (!p->parts[0]->vk || !p->parts[k]->vk || strcmp(p->parts[0]->vk, p->parts[k]->vk)) {
+            if (p->parts[0]->vk && p->parts[k]->vk && strcmp(p->parts[0]->vk, p->parts[k]->vk)) {
                 final = CUZK_JOB_FAILED;
                 p->info.status = CUZK_ERR_IO;
                 snprintf(p->info.error, sizeof(p->info.error),

@@ -486,6 +486,21 @@ static int write_result(const submit_opts *o, const char *id, json_t *ans)
 
 /* ------------------------------------------------------------ the steps */
 
+/* req[field] = path made absolute (the daemon opens it); 0, or the exit
+ * code after saying why not. */
+static int set_path(json_t *req, const char *field, const char *path)
+{
+    char *abs = absolute_path(path);
+    json_t *s = abs ? json_string(abs) : NULL;
+    int made = abs != NULL;
+    free(abs);
+    if (!s)
+        return fail_code(EXIT_INPUT, "%s: %s", path,
+                         made ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
+    json_object_set_new(req, field, s);
+    return 0;
+}
+
 /* POST /v1/proofs under o->request_id; on 202 (a new job) or 200 (the
  * job an earlier POST under the same id made) copies the job id and its
  * state (queued or running; "" once ended) out. */
@@ -493,7 +508,7 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
 {
     json_t *req = json_pack("{s:s, s:s}", "priority", o->priority ? o->priority : "normal", "request_id",
                             o->request_id);
-    char *key = NULL, *wpath = NULL, *head = NULL;
+    char *head = NULL;
     upload up = {0};
     memory_body mem = {0};
     http_body body = {.content_type = "application/json"};
@@ -502,45 +517,17 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
         return fail_code(EXIT_INPUT, "out of memory");
     if (o->key_id)
         json_object_set_new(req, "key_id", json_string(o->key_id));
-    else {
-        key = absolute_path(o->key_path);
-        json_t *s = key ? json_string(key) : NULL;
-        if (!s) {
-            rc = fail_code(EXIT_INPUT, "%s: %s", o->key_path,
-                       key ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
+    else if ((rc = set_path(req, "key_path", o->key_path)) != 0 ||
+             (o->r1cs && (rc = set_path(req, "r1cs_path", o->r1cs)) != 0))
+        goto out;
+    if (o->partitions || o->no_upload) {
+        /* the body is the request alone: the partitions the daemon makes,
+         * or the witness's path */
+        if (o->partitions) {
+            json_object_set_new(req, "partitions", json_integer(o->partitions));
+            json_object_set_new(req, "partition", json_integer(o->first));
+        } else if ((rc = set_path(req, "witness_path", o->witness)) != 0)
             goto out;
-        }
-        json_object_set_new(req, "key_path", s);
-        if (o->r1cs) {
-            free(key);
-            key = absolute_path(o->r1cs);
-            if (!key || !(s = json_string(key))) {
-                rc = fail_code(EXIT_INPUT, "%s: %s", o->r1cs,
-                               key ? "the path is not valid UTF-8 (JSON cannot carry it)"
-                                   : "cannot make the path absolute");
-                goto out;
-            }
-            json_object_set_new(req, "r1cs_path", s);
-        }
-    }
-    if (o->partitions) {
-        json_object_set_new(req, "partitions", json_integer(o->partitions));
-        json_object_set_new(req, "partition", json_integer(o->first));
-        head = json_dumps(req, JSON_COMPACT);
-        mem.text = head;
-        body.length = head ? strlen(head) : 0;
-        body.open = memory_open;
-        body.read = memory_read;
-        body.ctx = &mem;
-    } else if (o->no_upload) {
-        wpath = absolute_path(o->witness);
-        json_t *s = wpath ? json_string(wpath) : NULL;
-        if (!s) {
-            rc = fail_code(EXIT_INPUT, "%s: %s", o->witness,
-                       wpath ? "the path is not valid UTF-8 (JSON cannot carry it)" : "cannot make the path absolute");
-            goto out;
-        }
-        json_object_set_new(req, "witness_path", s);
         head = json_dumps(req, JSON_COMPACT);
         mem.text = head;
         body.length = head ? strlen(head) : 0;
@@ -661,8 +648,6 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
     }
 out:
     json_decref(req);
-    free(key);
-    free(wpath);
     free(head);
     return rc;
 }
