@@ -108,6 +108,27 @@ for p in 0 1 2 3 4 5 6 7 8 9; do
   sj "OK" groth16 verify "$tmp/j/vk.json" "$tmp/j/public$p.json" "$tmp/j/proof$p.json"
 done
 for p in 0 1 2; do cmp -s "$tmp/j/public$p.json" "$tmp/c/public$p.json" || fail "partition $p: other public inputs"; done
+# the same job as one: prove --partitions 10 (the engine's job of partitions): the arrays hold
+# the proofs above's public inputs, each proof verified; bellperson's form is 1,920 bytes
+expect 0 "10 partitions proved" prove "$tmp/j/k.params" "$tmp/j/proofs.json" "$tmp/j/publics.json" \
+  --r1cs "$tmp/j/circuit.porep" --partitions 10 --device cpu
+[ "$(jq length "$tmp/j/proofs.json")" = 10 ] || fail "prove --partitions 10: $(head -c 300 "$tmp/j/proofs.json")"
+for p in 0 1 2 3 4 5 6 7 8 9; do
+  [ "$(jq -c ".[$p]" "$tmp/j/publics.json")" = "$(jq -c . "$tmp/j/public$p.json")" ] || fail "job: partition $p's publics"
+  jq ".[$p]" "$tmp/j/proofs.json" >"$tmp/j/jp$p.json"
+  sj "OK" groth16 verify "$tmp/j/vk.json" "$tmp/j/public$p.json" "$tmp/j/jp$p.json"
+done
+expect 0 "" prove "$tmp/j/k.params" "$tmp/j/proofs.bin" "$tmp/j/publics2.json" --r1cs "$tmp/j/circuit.porep" \
+  --partitions 10 --proof-format bellperson --device cpu -q
+[ "$(stat -c %s "$tmp/j/proofs.bin")" = 1920 ] || fail "prove --partitions 10 --proof-format bellperson: not 1,920 bytes"
+expect 2 "partition 10: " prove "$tmp/j/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/j/circuit.porep" \
+  --partitions 2 --partition 9 --device cpu
+expect 2 "not --gpu" prove "$tmp/j/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/j/circuit.porep" \
+  --partitions 2 --no-verify
+expect 2 "takes 3 files" prove "$tmp/j/k.params" "$tmp/x.json" --r1cs "$tmp/j/circuit.porep" --partitions 2
+expect 2 "--partitions expects" prove "$tmp/j/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/j/circuit.porep" \
+  --partitions 0
+[ ! -e "$tmp/x.json" ] && [ ! -e "$tmp/y.json" ] || fail "a refused job left a file"
 expect 2 "the circuit has 10" prove "$tmp/j/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/j/circuit.porep" \
   --partition 10
 expect 2 "makes no witnesses" prove "$tmp/c/k.params" "$tmp/x.json" "$tmp/y.json" --r1cs "$tmp/c/circuit.r1cs" \

@@ -23,6 +23,7 @@
 #include "../../src/groth16/key.h"
 #include "../../src/groth16/timings.h"
 #include "../../src/util/clock.h"
+#include "../../src/util/error.h"
 #include "../../src/util/file.h"
 #include "cli.h"
 #include "commands.h"
@@ -85,16 +86,92 @@ static int cmd_selftest(int argc, char **argv)
     return 0;
 }
 
+/* cuzk prove --partitions P: a job of P partitions through the engine
+ * (their witnesses made from the key's native circuit, from partition
+ * `first`; each partition's next one prepared and uploaded while the GPU
+ * proves it), the proofs and publics written as arrays, or bellperson's
+ * 192 bytes a proof. */
+static int prove_partitions(const char *key, const char *r1cs, const char *proofs_out, const char *publics_out,
+                            unsigned first, unsigned parts, const cuzk_prove_options *opts, int bellperson_proof,
+                            int timings)
+{
+    cuzk_engine_config cfg = {.device = opts->device, .threads_per_worker = opts->threads,
+                              .gpu_upload = opts->gpu_upload, .gpu_eval = opts->gpu_eval,
+                              .gpu_msm_chunk = opts->gpu_msm_chunk, .max_jobs = parts};
+    progress_state ps = progress_start("prove");
+    cfg.progress = print_progress;
+    cfg.progress_ctx = &ps;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    double t0 = cuzk_now();
+    unsigned long long id = 0;
+    cuzk_job_info info = {0};
+    char *proofs = NULL, *pubs = NULL;
+    unsigned char *bytes = NULL;
+    size_t nbytes = 0;
+    int rc = cuzk_engine_create(&cfg, &e, &err);
+    if (rc == CUZK_OK)
+        rc = cuzk_engine_key_load_params(e, "key", key, r1cs, &err);
+    if (rc == CUZK_OK) {
+        cuzk_job_request req = {.key_id = "key", .generate_witness = 1, .partition = first, .partitions = parts};
+        rc = cuzk_engine_submit(e, &req, &id, &err);
+    }
+    for (unsigned shown = 0; rc == CUZK_OK; shown = info.partitions_ended) {
+        if ((rc = cuzk_engine_wait(e, id, 1.0, &info, &err)) != CUZK_OK || info.state >= CUZK_JOB_DONE)
+            break;
+        if (info.partitions_ended != shown || !shown)
+            print_progress(&ps, "partitions", info.partitions_ended, parts);
+    }
+    progress_done(&ps);
+    if (rc == CUZK_OK && info.state != CUZK_JOB_DONE)
+        rc = cuzk_error_set(&err, info.status ? info.status : CUZK_ERR_CANCELLED, "%s", info.error);
+    if (rc == CUZK_OK)
+        rc = cuzk_engine_result(e, id, &proofs, &pubs, &err);
+    if (rc == CUZK_OK && bellperson_proof)
+        rc = cuzk_engine_result_bellperson(e, id, &bytes, &nbytes, &err);
+    cuzk_engine_destroy(e);
+    int out = rc != CUZK_OK ? fail_err(&err)
+              : bellperson_proof ? write_pair_bytes(proofs_out, bytes, nbytes, publics_out, pubs)
+                                 : write_pair(proofs_out, proofs, publics_out, pubs);
+    cuzk_free(proofs);
+    cuzk_free(pubs);
+    cuzk_free(bytes);
+    if (out != 0)
+        return out;
+    double wall = cuzk_now() - t0;
+    fprintf(stderr, "cuzk: %u partitions proved on %s in %.3f s (key loaded and uploaded included; %.3f s of proving "
+                    "a partition)\n",
+            parts, strcmp(info.timings.device, "cpu") ? info.timings.device : "the CPU", wall,
+            info.timings.compute / parts);
+    if (timings) {
+        fprintf(stderr, "phase        seconds (summed over the partitions)\n");
+        for (size_t i = 0; i < TIMING_FIELDS; i++) {
+            const timing_field *f = &timing_fields[i];
+            double v = timing_value(&info.timings, f);
+            if (f->kind == TIMING_GPU && v <= 0)
+                continue;
+            fprintf(stderr, "%-10s %9.4f\n", f->label, v);
+        }
+        fprintf(stderr, "witness    %9.4f (made by the prepare workers)\n", info.witness);
+    }
+    return 0;
+}
+
 static int cmd_prove(int argc, char **argv)
 {
     const char *paths[4], *r1cs = NULL;
-    int npaths = 0, timings = 0, json = 0, bellperson_proof = 0, partition = -1;
+    int npaths = 0, timings = 0, json = 0, bellperson_proof = 0, partition = -1, partitions = 0, gpu_given = 0;
     cuzk_prove_options opts = {0};
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--partition")) {
             if (i + 1 >= argc)
                 return fail("--partition needs a value: the partition whose witness the native circuit makes");
             if (parse_count("--partition", argv[++i], 0, 999, &partition))
+                return 2;
+        } else if (!strcmp(argv[i], "--partitions")) {
+            if (i + 1 >= argc)
+                return fail("--partitions needs a value: how many partitions one job proves");
+            if (parse_count("--partitions", argv[++i], 1, CUZK_JOB_MAX_PARTITIONS, &partitions))
                 return 2;
         } else if (!strcmp(argv[i], "--r1cs")) {
             if (i + 1 >= argc)
@@ -129,6 +206,7 @@ static int cmd_prove(int argc, char **argv)
             if (*argv[i] == 0 || *end || v < 0 || v > 1023)
                 return fail("--gpu expects a device index in [0, 1023], got '%s'", argv[i]);
             opts.gpu = (int)v;
+            gpu_given = 1;
         } else if (!strcmp(argv[i], "--timings"))
             timings = 1;
         else if (!strcmp(argv[i], "--json"))
@@ -143,6 +221,25 @@ static int cmd_prove(int argc, char **argv)
                         argv[i]);
         else
             paths[npaths++] = argv[i];
+    }
+    if (partitions) {
+        /* a job of partitions through the engine: key, proofs, publics */
+        if (!r1cs)
+            return fail("--partitions makes the witnesses from a native circuit: give it with --r1cs circuit.porep");
+        if (npaths != 3)
+            return fail("prove --partitions takes 3 files: <circuit.params> <proofs.json> <publics.json>, got %d",
+                        npaths);
+        if (gpu_given || opts.no_verify || json)
+            return fail("prove --partitions runs the engine: every GPU (CUDA_VISIBLE_DEVICES picks them), every "
+                        "proof verified, --timings (not --gpu, --no-verify or --json)");
+        if (cli_env_prove(&opts))
+            return 2;
+        const cli_file ins[] = {{"circuit.params", paths[0]}, {"--r1cs", r1cs}};
+        const cli_file outs[] = {{bellperson_proof ? "proofs" : "proofs.json", paths[1]}, {"publics.json", paths[2]}};
+        if (cli_check_outputs(outs, 2, ins, 2))
+            return 2;
+        return prove_partitions(paths[0], r1cs, paths[1], paths[2], partition >= 0 ? (unsigned)partition : 0,
+                                (unsigned)partitions, &opts, bellperson_proof, timings);
     }
     if (partition >= 0) {
         /* the witness made from the native circuit: key, proof, public */
@@ -706,7 +803,13 @@ static const command commands[] = {
      "             bytes, BLS12-381) instead of proof.json\n"
      "  prove <circuit.params> <proof.json> <public.json> --r1cs <circuit.porep> --partition K\n"
      "             the same, with partition K's witness made from porep-shape's native\n"
-     "             circuit (cuzk circuit porep-shape) instead of read from a .wtns\n"},
+     "             circuit (cuzk circuit porep-shape) instead of read from a .wtns\n"
+     "  prove <circuit.params> <proofs.json> <publics.json> --r1cs <circuit.porep> --partitions P\n"
+     "        [--partition K] [--proof-format snarkjs|bellperson] [--device D] [--threads N]\n"
+     "             one job of P partitions (Filecoin's PoRep: 10) through the engine, from\n"
+     "             partition K (default 0): the next one's witness made and uploaded while\n"
+     "             the GPU proves the last; arrays of proofs and publics, or 192 bytes a\n"
+     "             proof (1,920 for a PoRep)\n"},
     {"setup", cmd_setup, 0,
      "  setup <circuit.r1cs> <circuit.zkey> [--ptau <pot.ptau>] [--threads N]\n"
      "        [--format zkey|params]\n"
