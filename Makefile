@@ -64,11 +64,11 @@ asan-test:
 	CUZK_TEST_ITERS=300 CUZK_SUPRASEAL_CIRCUITS=6 ctest --test-dir $(ASAN_BUILD) --output-on-failure
 
 # What a GPU machine without the optional packages builds: no GMP, jansson,
-# libmicrohttpd or libcurl (CUDA off here to keep it quick); it must still compile.
+# libmicrohttpd, libcurl or libpq (CUDA off here to keep it quick); it must still compile.
 minimal:
 	cmake -S . -B $(MIN_BUILD) -DCUZK_CUDA=OFF -DCUZK_REQUIRE_TEST_DEPS=OFF -DGMP_INCLUDE_DIR=GMP_INCLUDE_DIR-NOTFOUND \
 	  -DJANSSON_INCLUDE_DIR=JANSSON_INCLUDE_DIR-NOTFOUND -DMHD_INCLUDE_DIR=MHD_INCLUDE_DIR-NOTFOUND \
-	  -DCURL_INCLUDE_DIR=CURL_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
+	  -DCURL_INCLUDE_DIR=CURL_INCLUDE_DIR-NOTFOUND -DPG_INCLUDE_DIR=PG_INCLUDE_DIR-NOTFOUND $(CMAKE_ARGS)
 	cmake --build $(MIN_BUILD) -j $(JOBS)
 
 bench: all

@@ -3,9 +3,11 @@
 # machine, installed when missing (the one list of them):
 #
 #   scripts/deps.sh demo   the compiler, CMake, jansson (verify reads JSON)
-#   scripts/deps.sh test   also GMP, libmicrohttpd, libcurl, pkg-config, curl,
-#                          jq, openssl, node and npm, then the test oracles
-#                          (snarkjs, @noble/curves) with npm ci
+#   scripts/deps.sh test   also GMP, libmicrohttpd, libcurl, libpq and a
+#                          PostgreSQL server (the job queue's tests start
+#                          their own), pkg-config, curl, jq, openssl, node and
+#                          npm, then the test oracles (snarkjs, @noble/curves)
+#                          with npm ci
 #
 # Packages come from apt-get, run as root or through sudo; where neither
 # can run it (or the system has no apt), it names the packages to install
@@ -18,7 +20,7 @@ what=${1:-demo}
 packages=(build-essential cmake libjansson-dev)
 commands=(cc make cmake)
 if [ "$what" = test ]; then
-  packages+=(libgmp-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config curl jq openssl)
+  packages+=(libgmp-dev libmicrohttpd-dev libcurl4-openssl-dev libpq-dev postgresql pkg-config curl jq openssl)
   commands+=(pkg-config curl jq openssl)
 elif [ "$what" != demo ]; then
   echo "usage: scripts/deps.sh demo|test" >&2

@@ -1,0 +1,525 @@
+/* The job queue in PostgreSQL (pgqueue.h; docs/cluster.md). Every call is
+ * one statement (its own transaction): the claim's row lock lasts only the
+ * claim, the lease carries the job from then on. */
+#include "../../include/cuzk.h"
+
+#if CUZK_HAVE_PG
+
+#include <errno.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/clock.h"
+#include "../util/error.h"
+#include "pgqueue.h"
+
+struct pgq {
+    PGconn *conn;
+    char *conninfo;
+    char node[64];
+    int listening; /* LISTEN again after a reconnection */
+};
+
+static const char *const state_names[5] = {"queued", "running", "done", "failed", "cancelled"};
+
+static int state_of(const char *s)
+{
+    for (int i = 0; i < 5; i++)
+        if (s && !strcmp(s, state_names[i]))
+            return i;
+    return -1;
+}
+
+/* The schema, version by version: migration k brings version k - 1 to k. */
+static const char *const migrations[PGQ_SCHEMA_VERSION] = {
+    "CREATE SEQUENCE cuzk_lease_token;"
+    "CREATE TABLE cuzk_jobs ("
+    " id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{32}$'),"
+    " request_id text UNIQUE,"
+    " request_digest bytea,"
+    " priority smallint NOT NULL CHECK (priority BETWEEN 0 AND 3),"
+    " state text NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),"
+    " request jsonb NOT NULL,"
+    " witness bytea,"
+    " attempts integer NOT NULL DEFAULT 0,"
+    " max_attempts integer NOT NULL CHECK (max_attempts >= 1),"
+    " errors jsonb NOT NULL DEFAULT '[]'::jsonb,"
+    " node text,"
+    " lease_token bigint,"
+    " lease_expires timestamptz,"
+    " cancel_requested boolean NOT NULL DEFAULT false,"
+    " submitted timestamptz NOT NULL DEFAULT clock_timestamp(),"
+    " claimed timestamptz,"
+    " ended timestamptz,"
+    " result jsonb);"
+    "CREATE INDEX cuzk_jobs_queued ON cuzk_jobs (priority DESC, submitted, id) WHERE state = 'queued';"
+    "CREATE INDEX cuzk_jobs_leases ON cuzk_jobs (lease_expires) WHERE state = 'running';"
+    "CREATE TABLE cuzk_nodes (name text PRIMARY KEY, started timestamptz NOT NULL,"
+    " heartbeat timestamptz NOT NULL, info jsonb);",
+};
+
+/* an advisory lock's key: "cuzk" */
+#define PGQ_LOCK_KEY "1668643435"
+
+static int db_error(pgq *q, const PGresult *r, const char *what, cuzk_error *err)
+{
+    const char *m = r ? PQresultErrorMessage(r) : NULL;
+    if (!m || !*m)
+        m = PQerrorMessage(q->conn);
+    char text[400];
+    snprintf(text, sizeof(text), "%s", m ? m : "");
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+        text[--n] = 0;
+    return cuzk_error_set(err, CUZK_ERR_IO, "the job queue's database: %s: %s", what, text[0] ? text : "failed");
+}
+
+/* The connection, re-established when it broke (the database restarted). */
+static int ready(pgq *q, cuzk_error *err)
+{
+    if (PQstatus(q->conn) == CONNECTION_OK)
+        return CUZK_OK;
+    PQreset(q->conn);
+    if (PQstatus(q->conn) != CONNECTION_OK)
+        return db_error(q, NULL, "cannot connect", err);
+    if (q->listening) {
+        PGresult *r = PQexec(q->conn, "LISTEN " PGQ_CHANNEL);
+        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+        if (!ok)
+            return db_error(q, NULL, "LISTEN after reconnecting", err);
+    }
+    return CUZK_OK;
+}
+
+/* One statement with text parameters (lens[i] > 0: binary, e.g. bytea);
+ * *res on success (PGRES_TUPLES_OK or COMMAND_OK). */
+static int exec(pgq *q, const char *sql, int n, const char *const *values, const int *lens, PGresult **res,
+                const char *what, cuzk_error *err)
+{
+    int rc = ready(q, err);
+    if (rc != CUZK_OK)
+        return rc;
+    int formats[16] = {0};
+    for (int i = 0; lens && i < n; i++)
+        formats[i] = lens[i] > 0;
+    PGresult *r = PQexecParams(q->conn, sql, n, NULL, values, lens, formats, 0);
+    ExecStatusType st = PQresultStatus(r);
+    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+        rc = db_error(q, r, what, err);
+        PQclear(r);
+        return rc;
+    }
+    *res = r;
+    return CUZK_OK;
+}
+
+static char *dup_value(const PGresult *r, int row, int col)
+{
+    if (PQgetisnull(r, row, col))
+        return NULL;
+    const char *v = PQgetvalue(r, row, col);
+    size_t n = strlen(v) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, v, n);
+    return d;
+}
+
+/* libpq would print the server's notices (and its "terminating connection"
+ * at a restart) on stderr: the library prints nothing itself; a broken
+ * connection shows as the next call's error. */
+static void quiet_notices(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static int migrate(pgq *q, cuzk_error *err)
+{
+    PGresult *r = NULL;
+    int rc = exec(q, "SELECT pg_advisory_lock(" PGQ_LOCK_KEY ")", 0, NULL, NULL, &r, "taking the schema lock", err);
+    if (rc != CUZK_OK)
+        return rc;
+    PQclear(r);
+    rc = exec(q, "CREATE TABLE IF NOT EXISTS cuzk_schema (version integer NOT NULL)", 0, NULL, NULL, &r,
+              "creating the schema table", err);
+    if (rc == CUZK_OK) {
+        PQclear(r);
+        rc = exec(q, "SELECT coalesce(max(version), 0) FROM cuzk_schema", 0, NULL, NULL, &r, "reading the schema version",
+                  err);
+    }
+    int version = 0;
+    if (rc == CUZK_OK) {
+        version = atoi(PQgetvalue(r, 0, 0));
+        PQclear(r);
+        if (version > PGQ_SCHEMA_VERSION)
+            rc = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                                "the job queue's database has schema version %d; this cuzk knows up to %d (upgrade it)",
+                                version, PGQ_SCHEMA_VERSION);
+    }
+    for (; rc == CUZK_OK && version < PGQ_SCHEMA_VERSION; version++) {
+        char sql[4096];
+        snprintf(sql, sizeof(sql), "BEGIN; %s DELETE FROM cuzk_schema; INSERT INTO cuzk_schema VALUES (%d); COMMIT",
+                 migrations[version], version + 1);
+        r = PQexec(q->conn, sql);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+            char what[64];
+            snprintf(what, sizeof(what), "migrating the schema to version %d", version + 1);
+            rc = db_error(q, r, what, err);
+            PQclear(r);
+            PQclear(PQexec(q->conn, "ROLLBACK"));
+        } else
+            PQclear(r);
+    }
+    PQclear(PQexec(q->conn, "SELECT pg_advisory_unlock(" PGQ_LOCK_KEY ")"));
+    return rc;
+}
+
+int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err)
+{
+    *out = NULL;
+    size_t nl = node ? strlen(node) : 0;
+    if (!conninfo || nl < 1 || nl > 63)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a node name is 1 to 63 characters");
+    for (size_t i = 0; i < nl; i++)
+        if (node[i] < 0x21 || node[i] > 0x7e)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a node name is printable ASCII without blanks");
+    pgq *q = calloc(1, sizeof(*q));
+    if (!q || !(q->conninfo = malloc(strlen(conninfo) + 1))) {
+        free(q);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    }
+    memcpy(q->conninfo, conninfo, strlen(conninfo) + 1);
+    memcpy(q->node, node, nl + 1);
+    q->conn = PQconnectdb(conninfo);
+    if (q->conn)
+        PQsetNoticeProcessor(q->conn, quiet_notices, NULL); /* kept across PQreset */
+    int rc = PQstatus(q->conn) == CONNECTION_OK ? CUZK_OK : db_error(q, NULL, "cannot connect", err);
+    if (rc == CUZK_OK)
+        rc = migrate(q, err);
+    if (rc == CUZK_OK)
+        rc = pgq_heartbeat(q, NULL, err);
+    if (rc != CUZK_OK) {
+        pgq_close(q);
+        return rc;
+    }
+    *out = q;
+    return CUZK_OK;
+}
+
+void pgq_close(pgq *q)
+{
+    if (!q)
+        return;
+    PQfinish(q->conn);
+    free(q->conninfo);
+    free(q);
+}
+
+int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33], cuzk_error *err)
+{
+    *known = PGQ_NEW;
+    existing_id[0] = 0;
+    char prio[8], attempts[16];
+    snprintf(prio, sizeof(prio), "%d", job->priority);
+    snprintf(attempts, sizeof(attempts), "%d", job->max_attempts);
+    const char *v[7] = {job->id, job->request_id, (const char *)job->digest, prio, job->request_json,
+                        (const char *)job->witness, attempts};
+    int lens[7] = {0, 0, job->request_id ? PGQ_DIGEST_LEN : 0, 0, 0, job->witness ? (int)job->witness_len : 0, 0};
+    if (!job->request_id)
+        v[2] = NULL;
+    if (job->witness && job->witness_len > INT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a witness of %zu bytes is more than the queue holds",
+                              job->witness_len);
+    /* the insert and its announcement, or (a request id stored before) nothing */
+    static const char sql[] =
+        "WITH ins AS (INSERT INTO cuzk_jobs (id, request_id, request_digest, priority, state, request, witness, "
+        "max_attempts) VALUES ($1, $2, $3, $4, 'queued', $5::jsonb, $6, $7) ON CONFLICT (request_id) DO NOTHING "
+        "RETURNING id) SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' queued') FROM ins";
+    for (int tries = 0; tries < 3; tries++) {
+        PGresult *r = NULL;
+        int rc = exec(q, sql, 7, v, lens, &r, "storing a job", err);
+        if (rc != CUZK_OK)
+            return rc;
+        int stored = PQntuples(r) == 1;
+        PQclear(r);
+        if (stored)
+            return CUZK_OK;
+        /* the request id names a job: the same request, or another */
+        const char *w[1] = {job->request_id};
+        if ((rc = exec(q, "SELECT id, request_digest FROM cuzk_jobs WHERE request_id = $1", 1, w, NULL, &r,
+                       "looking up a request id", err)) != CUZK_OK)
+            return rc;
+        if (PQntuples(r) == 1) {
+            size_t dl = 0;
+            unsigned char *d = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 1), &dl);
+            *known = d && dl == PGQ_DIGEST_LEN && !memcmp(d, job->digest, dl) ? PGQ_DUPLICATE : PGQ_CONFLICT;
+            snprintf(existing_id, 33, "%s", PQgetvalue(r, 0, 0));
+            PQfreemem(d);
+            PQclear(r);
+            return CUZK_OK;
+        }
+        PQclear(r); /* deleted meanwhile: store it */
+    }
+    return cuzk_error_set(err, CUZK_ERR_BUSY, "request id %s: its job was being removed; retry", job->request_id);
+}
+
+int pgq_claim(pgq *q, double lease_s, pgq_claimed *out, cuzk_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    char lease[32];
+    snprintf(lease, sizeof(lease), "%.3f", lease_s);
+    const char *v[2] = {q->node, lease};
+    static const char sql[] =
+        "WITH c AS (SELECT id FROM cuzk_jobs WHERE state = 'queued' ORDER BY priority DESC, submitted, id "
+        "FOR UPDATE SKIP LOCKED LIMIT 1), "
+        "u AS (UPDATE cuzk_jobs j SET state = 'running', node = $1, lease_token = nextval('cuzk_lease_token'), "
+        "lease_expires = clock_timestamp() + make_interval(secs => $2::double precision), attempts = attempts + 1, "
+        "claimed = clock_timestamp() FROM c WHERE j.id = c.id "
+        "RETURNING j.id, j.lease_token, j.priority, j.attempts, j.request::text, j.witness) "
+        "SELECT u.*, pg_notify('" PGQ_CHANNEL "', u.id || ' running') FROM u";
+    PGresult *r = NULL;
+    int rc = exec(q, sql, 2, v, NULL, &r, "claiming a job", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return CUZK_ERR_NOT_FOUND;
+    }
+    snprintf(out->id, sizeof(out->id), "%s", PQgetvalue(r, 0, 0));
+    out->token = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+    out->priority = atoi(PQgetvalue(r, 0, 2));
+    out->attempt = atoi(PQgetvalue(r, 0, 3));
+    out->request_json = dup_value(r, 0, 4);
+    if (!PQgetisnull(r, 0, 5))
+        out->witness = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 5), &out->witness_len);
+    int missing = !out->request_json || (!PQgetisnull(r, 0, 5) && !out->witness);
+    PQclear(r);
+    if (missing) {
+        /* the claim stands: its lease expires and another node takes it */
+        pgq_claimed_free(out);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for a claimed job");
+    }
+    return CUZK_OK;
+}
+
+void pgq_claimed_free(pgq_claimed *c)
+{
+    free(c->request_json);
+    if (c->witness)
+        PQfreemem(c->witness);
+    memset(c, 0, sizeof(*c));
+}
+
+int pgq_renew(pgq *q, const char *id, int64_t token, double lease_s, cuzk_error *err)
+{
+    char tok[32], lease[32];
+    snprintf(tok, sizeof(tok), "%lld", (long long)token);
+    snprintf(lease, sizeof(lease), "%.3f", lease_s);
+    const char *v[3] = {id, tok, lease};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "UPDATE cuzk_jobs SET lease_expires = clock_timestamp() + make_interval(secs => $3::double precision) "
+                  "WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING cancel_requested",
+                  3, v, NULL, &r, "renewing a lease", err);
+    if (rc != CUZK_OK)
+        return rc;
+    rc = PQntuples(r) != 1                ? cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "job %s: the lease is lost", id)
+         : !strcmp(PQgetvalue(r, 0, 0), "t") ? cuzk_error_set(err, CUZK_ERR_CANCELLED, "job %s was cancelled", id)
+                                             : CUZK_OK;
+    PQclear(r);
+    return rc;
+}
+
+/* A failed attempt's reason as the errors array keeps it. */
+#define PGQ_REASON(reason_sql)                                                                                     \
+    "errors = errors || jsonb_build_array(jsonb_build_object('attempt', attempts, 'node', node, 'reason', "       \
+    reason_sql ")), state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END, "                  \
+    "ended = CASE WHEN attempts >= max_attempts THEN clock_timestamp() END, lease_token = NULL, lease_expires = NULL"
+
+int pgq_finish(pgq *q, const char *id, int64_t token, int state, const char *result_json, const char *reason,
+               cuzk_error *err)
+{
+    char tok[32];
+    snprintf(tok, sizeof(tok), "%lld", (long long)token);
+    const char *sql;
+    const char *v[3] = {id, tok, NULL};
+    int n = 2;
+    if (state == CUZK_JOB_DONE) {
+        sql = "WITH u AS (UPDATE cuzk_jobs SET state = 'done', result = $3::jsonb, ended = clock_timestamp(), "
+              "lease_token = NULL, lease_expires = NULL, witness = NULL WHERE id = $1 AND lease_token = $2 AND "
+              "state = 'running' RETURNING id, state) SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' ' || state) FROM u";
+        v[2] = result_json ? result_json : "{}";
+        n = 3;
+    } else if (state == CUZK_JOB_CANCELLED)
+        sql = "WITH u AS (UPDATE cuzk_jobs SET state = 'cancelled', ended = clock_timestamp(), lease_token = NULL, "
+              "lease_expires = NULL, witness = NULL WHERE id = $1 AND lease_token = $2 AND state = 'running' "
+              "RETURNING id, state) SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' ' || state) FROM u";
+    else if (state == CUZK_JOB_FAILED) {
+        sql = "WITH u AS (UPDATE cuzk_jobs SET " PGQ_REASON("$3::text") " WHERE id = $1 AND lease_token = $2 AND "
+              "state = 'running' RETURNING id, state) SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' ' || state) "
+              "FROM u";
+        v[2] = reason ? reason : "";
+        n = 3;
+    } else
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "pgq_finish: state %d is not an end", state);
+    PGresult *r = NULL;
+    int rc = exec(q, sql, n, v, NULL, &r, "writing a job's end", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (PQntuples(r) != 1)
+        rc = cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "job %s: the lease is lost; its result is not written", id);
+    PQclear(r);
+    return rc;
+}
+
+int pgq_expire(pgq *q, unsigned *n, cuzk_error *err)
+{
+    *n = 0;
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "WITH u AS (UPDATE cuzk_jobs SET " PGQ_REASON("'the lease of node ' || node || ' expired'")
+                  " WHERE state = 'running' AND lease_expires < clock_timestamp() RETURNING id, state) "
+                  "SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' ' || state) FROM u",
+                  0, NULL, NULL, &r, "expiring leases", err);
+    if (rc != CUZK_OK)
+        return rc;
+    *n = (unsigned)PQntuples(r);
+    PQclear(r);
+    return CUZK_OK;
+}
+
+int pgq_get(pgq *q, const char *id, pgq_job *out, cuzk_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    const char *v[1] = {id};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "SELECT state, priority, attempts, max_attempts, coalesce(node, ''), result::text, errors::text "
+                  "FROM cuzk_jobs WHERE id = $1",
+                  1, v, NULL, &r, "reading a job", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
+    }
+    snprintf(out->id, sizeof(out->id), "%s", id);
+    out->state = state_of(PQgetvalue(r, 0, 0));
+    out->priority = atoi(PQgetvalue(r, 0, 1));
+    out->attempts = atoi(PQgetvalue(r, 0, 2));
+    out->max_attempts = atoi(PQgetvalue(r, 0, 3));
+    snprintf(out->node, sizeof(out->node), "%s", PQgetvalue(r, 0, 4));
+    out->result_json = dup_value(r, 0, 5);
+    out->errors_json = dup_value(r, 0, 6);
+    int missing = (!PQgetisnull(r, 0, 5) && !out->result_json) || !out->errors_json;
+    PQclear(r);
+    if (missing) {
+        pgq_job_free(out);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    }
+    return CUZK_OK;
+}
+
+void pgq_job_free(pgq_job *j)
+{
+    free(j->result_json);
+    free(j->errors_json);
+    j->result_json = j->errors_json = NULL;
+}
+
+int pgq_cancel(pgq *q, const char *id, int *state, cuzk_error *err)
+{
+    const char *v[1] = {id};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "WITH u AS (UPDATE cuzk_jobs SET state = CASE WHEN state = 'queued' THEN 'cancelled' ELSE state END, "
+                  "cancel_requested = (state = 'running'), "
+                  "ended = CASE WHEN state = 'queued' THEN clock_timestamp() ELSE ended END WHERE id = $1 "
+                  "RETURNING id, state) SELECT state, pg_notify('" PGQ_CHANNEL "', id || ' ' || state) FROM u",
+                  1, v, NULL, &r, "cancelling a job", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (PQntuples(r) != 1)
+        rc = cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
+    else
+        *state = state_of(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return rc;
+}
+
+int pgq_delete(pgq *q, const char *id, cuzk_error *err)
+{
+    const char *v[1] = {id};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "WITH d AS (DELETE FROM cuzk_jobs WHERE id = $1 AND state IN ('done', 'failed', 'cancelled') "
+                  "RETURNING id) SELECT (SELECT count(*) FROM d), (SELECT count(*) FROM cuzk_jobs WHERE id = $1)",
+                  1, v, NULL, &r, "deleting a job", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (strcmp(PQgetvalue(r, 0, 0), "1"))
+        rc = strcmp(PQgetvalue(r, 0, 1), "0")
+                 ? cuzk_error_set(err, CUZK_ERR_BUSY, "job %s has not ended: cancel it first", id)
+                 : cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
+    PQclear(r);
+    return rc;
+}
+
+int pgq_heartbeat(pgq *q, const char *info_json, cuzk_error *err)
+{
+    const char *v[2] = {q->node, info_json};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "INSERT INTO cuzk_nodes (name, started, heartbeat, info) VALUES ($1, clock_timestamp(), "
+                  "clock_timestamp(), $2::jsonb) ON CONFLICT (name) DO UPDATE SET heartbeat = clock_timestamp(), "
+                  "info = coalesce(EXCLUDED.info, cuzk_nodes.info)",
+                  2, v, NULL, &r, "the node's heartbeat", err);
+    if (rc == CUZK_OK)
+        PQclear(r);
+    return rc;
+}
+
+int pgq_listen(pgq *q, cuzk_error *err)
+{
+    PGresult *r = NULL;
+    int rc = exec(q, "LISTEN " PGQ_CHANNEL, 0, NULL, NULL, &r, "listening for jobs", err);
+    if (rc == CUZK_OK) {
+        PQclear(r);
+        q->listening = 1;
+    }
+    return rc;
+}
+
+int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err)
+{
+    double deadline = cuzk_now() + (timeout_s > 0 ? timeout_s : 0);
+    for (;;) {
+        int rc = ready(q, err);
+        if (rc != CUZK_OK)
+            return rc;
+        if (!PQconsumeInput(q->conn))
+            return db_error(q, NULL, "waiting for notifications", err);
+        PGnotify *note = PQnotifies(q->conn);
+        if (note) {
+            snprintf(payload, n, "%s", note->extra ? note->extra : "");
+            PQfreemem(note);
+            return CUZK_OK;
+        }
+        double left = deadline - cuzk_now();
+        if (left <= 0)
+            return CUZK_ERR_BUSY;
+        struct pollfd p = {.fd = PQsocket(q->conn), .events = POLLIN};
+        if (p.fd < 0)
+            return db_error(q, NULL, "waiting for notifications", err);
+        int ms = left > 1.0 ? 1000 : (int)(left * 1000) + 1;
+        if (poll(&p, 1, ms) < 0 && errno != EINTR)
+            return cuzk_error_set(err, CUZK_ERR_IO, "waiting for notifications: %s", strerror(errno));
+    }
+}
+
+#endif

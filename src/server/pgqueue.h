@@ -1,0 +1,112 @@
+/* A job queue shared by many daemons in PostgreSQL (issue 22; docs/cluster.md):
+ * the jobs, their leases and the nodes in three tables of a schema the
+ * daemon creates and migrates itself (versioned), claimed by priority then
+ * age with FOR UPDATE SKIP LOCKED, each claim a lease that the claiming node
+ * renews while it proves and that every write of the result checks
+ * (fencing: a node that lost its lease writes nothing over the new
+ * owner's). State changes are announced with NOTIFY for long polls on any
+ * node.
+ *
+ * One pgq is one connection: a thread's own (libpq connections are not
+ * shared between threads). Every function returns a cuzk_status with the
+ * message in err; a broken connection is CUZK_ERR_IO and is re-established
+ * by the next call. Built only with libpq (CUZK_HAVE_PG). */
+#ifndef CUZK_SERVER_PGQUEUE_H
+#define CUZK_SERVER_PGQUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../include/cuzk.h"
+
+#define PGQ_SCHEMA_VERSION 1
+#define PGQ_DIGEST_LEN 32 /* the request digest (server_impl.h's REQUEST_DIGEST_LEN) */
+#define PGQ_CHANNEL "cuzk_jobs" /* NOTIFY channel: payload "<id> <state>" */
+
+typedef struct pgq pgq;
+
+/* Connects to conninfo (a libpq connection string or postgresql:// URI),
+ * brings the schema to PGQ_SCHEMA_VERSION (under an advisory lock: nodes
+ * starting together migrate once; a newer schema than this build knows is
+ * refused) and registers `node` (a name of 1 to 63 printable characters). */
+int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err);
+void pgq_close(pgq *q);
+
+typedef struct pgq_new_job {
+    const char *id;              /* 32 hex digits */
+    const char *request_id;      /* the client's, or NULL */
+    const unsigned char *digest; /* PGQ_DIGEST_LEN bytes with a request id */
+    int priority;                /* cuzk_priority */
+    const char *request_json;    /* what the job proves (the daemon's journaled request) */
+    const unsigned char *witness; /* an uploaded witness, or NULL */
+    size_t witness_len;
+    int max_attempts;            /* >= 1 */
+} pgq_new_job;
+
+enum { PGQ_NEW = 0, PGQ_DUPLICATE = 1, PGQ_CONFLICT = 2 };
+
+/* Stores a queued job and announces it. A request id stored before gives
+ * *known = PGQ_DUPLICATE (the same digest: nothing stored) or PGQ_CONFLICT
+ * (another request), with that job's id in existing_id; else PGQ_NEW. */
+int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33], cuzk_error *err);
+
+typedef struct pgq_claimed {
+    char id[33];
+    int64_t token; /* the lease's fencing token */
+    int priority, attempt;
+    char *request_json;      /* malloc'd */
+    unsigned char *witness;  /* malloc'd, or NULL */
+    size_t witness_len;
+} pgq_claimed;
+
+/* Claims the oldest queued job of the highest priority for this node, for
+ * lease_s seconds. CUZK_OK, or CUZK_ERR_NOT_FOUND when none is queued. */
+int pgq_claim(pgq *q, double lease_s, pgq_claimed *out, cuzk_error *err);
+void pgq_claimed_free(pgq_claimed *c);
+
+/* Renews a claim's lease: CUZK_OK; CUZK_ERR_CANCELLED when a cancel was
+ * asked for (the lease is renewed: end the attempt as cancelled);
+ * CUZK_ERR_NOT_FOUND when the lease is lost (it expired and the job was
+ * queued again, or is another node's now): stop and write nothing. */
+int pgq_renew(pgq *q, const char *id, int64_t token, double lease_s, cuzk_error *err);
+
+/* Ends an attempt, if token still holds the lease: CUZK_JOB_DONE with
+ * result_json, CUZK_JOB_CANCELLED, or CUZK_JOB_FAILED with reason (kept with
+ * the job's reasons; queued again until its max_attempts, then failed).
+ * CUZK_ERR_NOT_FOUND when the lease was lost: nothing is written. */
+int pgq_finish(pgq *q, const char *id, int64_t token, int state, const char *result_json, const char *reason,
+               cuzk_error *err);
+
+/* Every running job whose lease has expired goes back to the queue (or
+ * fails, past its attempts), its reason "the lease of node N expired";
+ * *n how many. */
+int pgq_expire(pgq *q, unsigned *n, cuzk_error *err);
+
+typedef struct pgq_job {
+    char id[33];
+    int state, priority, attempts, max_attempts;
+    char node[64];      /* the node holding (or that last held) it, "" none */
+    char *result_json;  /* malloc'd, or NULL */
+    char *errors_json;  /* malloc'd: a JSON array of every failed attempt's reason */
+} pgq_job;
+
+/* CUZK_ERR_NOT_FOUND for an unknown id. */
+int pgq_get(pgq *q, const char *id, pgq_job *out, cuzk_error *err);
+void pgq_job_free(pgq_job *j);
+
+/* A queued job is cancelled at once; a running one is marked, and its node
+ * ends it at its next renewal. *state: the job's state after. */
+int pgq_cancel(pgq *q, const char *id, int *state, cuzk_error *err);
+
+/* Forgets an ended job (CUZK_ERR_BUSY while it is queued or running). */
+int pgq_delete(pgq *q, const char *id, cuzk_error *err);
+
+/* The node's heartbeat (info: JSON, e.g. its GPUs; may be NULL). */
+int pgq_heartbeat(pgq *q, const char *info_json, cuzk_error *err);
+
+/* LISTEN to PGQ_CHANNEL on this connection, then wait up to timeout_s for
+ * one notification: CUZK_OK with its payload, CUZK_ERR_BUSY on timeout. */
+int pgq_listen(pgq *q, cuzk_error *err);
+int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err);
+
+#endif
