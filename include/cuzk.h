@@ -826,11 +826,27 @@ typedef struct cuzk_serve_config {
      * bellperson .params key of this circuit (cuzk_engine_key_load_params);
      * NULL (the array or an entry): a .zkey */
     const char *const *key_r1cs_paths;
+    /* Appended with issue 22: many daemons on one PostgreSQL job queue
+     * (docs/cluster.md). queue: a libpq connection string or
+     * postgresql:// URI (NULL: the local journal in state_dir); node: this
+     * daemon's name among them (NULL: the host name); lease: seconds a
+     * claimed job is this node's without a renewal (0: 30); max_attempts:
+     * claims before a job fails (0: 3); queue_max_witness: bytes of
+     * uploaded witnesses a job may store in the database (0: 64 MiB; larger
+     * ones go by path on storage the nodes share). */
+    const char *queue;
+    const char *node;
+    double lease;
+    unsigned max_attempts;
+    unsigned long long queue_max_witness;
 } cuzk_serve_config;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);
 /* Whether the daemon is built in. */
 CUZK_API int cuzk_has_server(void);
+/* Whether the daemon can keep its jobs on a PostgreSQL queue
+ * (cuzk_serve_config.queue; docs/cluster.md): built with libpq. */
+CUZK_API int cuzk_has_queue(void);
 
 #ifdef __cplusplus
 }

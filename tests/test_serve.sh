@@ -199,6 +199,9 @@ start "$tmp/s1" --workers 2 --threads 1
 expect_code 200 "127.0.0.1:$port/v1/proofs/${part_ids[2]}?wait=60"
 jq -e '.state == "done" and .partitions == 3' "$tmp/body" >/dev/null && cmp -s <(jq -c .public "$tmp/body") "$tmp/pr/pub.2" ||
   fail "a job of partitions after a restart: $(head -c 600 "$tmp/body")"
+# the kept results are checked in the background: the one deleted below once it is
+expect_code 200 "127.0.0.1:$port/v1/proofs/$kid?wait=60"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "job $kid after the restart: $(head -c 300 "$tmp/body")"
 # a finished job can be deleted, then it is gone
 expect_code 200 -X DELETE "127.0.0.1:$port/v1/proofs/$kid"
 expect_code 404 "127.0.0.1:$port/v1/proofs/$kid"

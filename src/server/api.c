@@ -15,6 +15,7 @@
 
 #include "../engine/stats.h"
 #include "../util/base64.h"
+#include "pgqueue.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "server_impl.h"
@@ -407,6 +408,90 @@ static unsigned parse_witnesses(const server *s, json_t *req, request_witness *w
     return 0;
 }
 
+/* What a job proves, as the journal keeps it (.req) and the queue stores
+ * it: the key (path or id, the circuit), the witnesses' form (uploads
+ * named by their count: written beside it, or stored with it), the
+ * priority, the request id and its digest. NULL: out of memory. */
+static json_t *request_record(json_t *req, const request_witness *wit, int prio, const char *request_id,
+                              const unsigned char *digest)
+{
+    json_t *jr = json_pack("{s:i}", "priority", prio);
+    if (!jr)
+        return NULL;
+    json_t *kp = json_object_get(req, "key_path"), *rp = json_object_get(req, "r1cs_path");
+    json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : json_object_get(req, "key_id"));
+    if (rp)
+        json_object_set(jr, "r1cs_path", rp);
+    if (wit->path)
+        json_object_set_new(jr, "witness_path", json_string(wit->path));
+    else if (wit->paths)
+        json_object_set(jr, "witness_paths", json_object_get(req, "witness_paths"));
+    else if (wit->generated) {
+        json_object_set_new(jr, "partitions", json_integer(wit->generated));
+        json_object_set_new(jr, "partition", json_integer(wit->first));
+    } else if (wit->bytes)
+        json_object_set_new(jr, "witness_journaled", json_true());
+    else
+        json_object_set_new(jr, "witnesses_journaled", json_integer(wit->n));
+    if (request_id[0]) {
+        char hex[2 * REQUEST_DIGEST_LEN + 1];
+        journal_digest_hex(digest, hex);
+        json_object_set_new(jr, "request_id", json_string(request_id));
+        json_object_set_new(jr, "request_digest", json_string(hex));
+    }
+    return jr;
+}
+
+/* POST /v1/proofs on a queue (cluster.c): the validated request stored
+ * there, uploads with it; a request id stored before answers as the
+ * journal's do (its job, or 409). */
+static enum MHD_Result post_proof_queued(server *s, struct MHD_Connection *c, json_t *req, const request_witness *wit,
+                                         int prio, const char *request_id, const unsigned char *digest)
+{
+    char id[33], existing[33] = "";
+    cuzk_error err = {0};
+    if (server_new_id(id) != 0)
+        return reply_error(s, c, 503, "cannot draw a job id");
+    json_t *jr = request_record(req, wit, prio, request_id, digest);
+    char *text = jr ? json_dumps(jr, JSON_COMPACT) : NULL;
+    json_decref(jr);
+    unsigned char *packed = NULL;
+    size_t plen = 0;
+    if (!text || (wit->list && cluster_pack(wit, &packed, &plen) != CUZK_OK)) {
+        free(text);
+        return reply_error(s, c, 503, "out of memory");
+    }
+    int known = 0;
+    int rc = cluster_submit(s, id, text, wit->bytes ? wit->bytes : packed, wit->bytes ? wit->len : plen, prio,
+                            request_id, digest, &known, existing, &err);
+    free(text);
+    free(packed);
+    if (rc == CUZK_ERR_INVALID_ARGUMENT)
+        return reply_error(s, c, 413, "%s", err.message);
+    if (rc != CUZK_OK)
+        return reply_error(s, c, 503, "%s", err.message);
+    if (known == PGQ_CONFLICT)
+        return reply_error(s, c, 409,
+                           "request_id '%s' names another request (its key, witness or priority differ): a new "
+                           "request needs a new request id",
+                           request_id);
+    json_t *o;
+    int state = CUZK_JOB_QUEUED;
+    if (known == PGQ_DUPLICATE) {
+        json_t *job = NULL;
+        if (cluster_job_json(s, existing, &job, &state, &err) != CUZK_OK)
+            state = CUZK_JOB_QUEUED;
+        json_decref(job);
+        o = json_pack("{s:s, s:s, s:s, s:b}", "id", existing, "state", server_state_name(state), "request_id",
+                      request_id, "duplicate", 1);
+        return reply(s, c, 200, o);
+    }
+    o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
+    if (o && request_id[0])
+        json_object_set_new(o, "request_id", json_string(request_id));
+    return reply(s, c, 202, o);
+}
+
 static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api_conn *b)
 {
     enum MHD_Result ret;
@@ -457,6 +542,10 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     if (request_id[0])
         journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(rp), &wit, prio,
                                digest);
+    if (s->cluster) {
+        ret = post_proof_queued(s, c, req, &wit, prio, request_id, digest);
+        goto out;
+    }
     /* The request is written and fsync'd with the table's lock released (a
      * slow disk must not stall every other request): a slot is reserved
      * under the lock so the table's bound holds (and the request id is
@@ -493,45 +582,21 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     int journal_errno = 0;
     if (rc == CUZK_OK && server_new_id(id) != 0)
         rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot draw a job id");
-    json_t *jr = rc == CUZK_OK ? json_pack("{s:i}", "priority", prio) : NULL;
+    json_t *jr = rc == CUZK_OK ? request_record(req, &wit, prio, request_id, digest) : NULL;
     if (rc == CUZK_OK && !jr)
         rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
-    if (rc == CUZK_OK) {
-        json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : ki);
-        if (rp)
-            json_object_set(jr, "r1cs_path", rp);
-        if (wit.path)
-            json_object_set_new(jr, "witness_path", json_string(wit.path));
-        else if (wit.paths)
-            json_object_set(jr, "witness_paths", json_object_get(req, "witness_paths"));
-        else if (wit.generated) {
-            json_object_set_new(jr, "partitions", json_integer(wit.generated));
-            json_object_set_new(jr, "partition", json_integer(wit.first));
-        } else {
-            /* uploads: <id>.wtns, or a partition's <id>.<k>.wtns */
-            unsigned n = wit.bytes ? 1 : wit.n;
-            for (unsigned k = 0; rc == CUZK_OK && k < n; k++) {
-                journal_upload_name(name, sizeof(name), id, wit.bytes ? -1 : (int)k);
-                if (journal_write_durable(s, name, wit.bytes ? wit.bytes : wit.list[k],
-                                          wit.bytes ? wit.len : wit.list_len[k]) != 0) {
-                    journal_errno = errno;
-                    journal_what = "cannot write an uploaded witness";
-                    rc = cuzk_error_set(&err, CUZK_ERR_IO,
-                                        "the daemon cannot journal the witness in %s: %s; it takes no new work until "
-                                        "its state directory can be written",
-                                        s->jobs_dir, strerror(errno));
-                }
-            }
-            if (wit.bytes)
-                json_object_set_new(jr, "witness_journaled", json_true());
-            else
-                json_object_set_new(jr, "witnesses_journaled", json_integer(wit.n));
-        }
-        if (request_id[0]) {
-            char hex[2 * REQUEST_DIGEST_LEN + 1];
-            journal_digest_hex(digest, hex);
-            json_object_set_new(jr, "request_id", json_string(request_id));
-            json_object_set_new(jr, "request_digest", json_string(hex));
+    /* uploads: <id>.wtns, or a partition's <id>.<k>.wtns */
+    unsigned uploads = wit.bytes ? 1 : wit.list ? wit.n : 0;
+    for (unsigned k = 0; rc == CUZK_OK && k < uploads; k++) {
+        journal_upload_name(name, sizeof(name), id, wit.bytes ? -1 : (int)k);
+        if (journal_write_durable(s, name, wit.bytes ? wit.bytes : wit.list[k], wit.bytes ? wit.len : wit.list_len[k]) !=
+            0) {
+            journal_errno = errno;
+            journal_what = "cannot write an uploaded witness";
+            rc = cuzk_error_set(&err, CUZK_ERR_IO,
+                                "the daemon cannot journal the witness in %s: %s; it takes no new work until its "
+                                "state directory can be written",
+                                s->jobs_dir, strerror(errno));
         }
     }
     char *text = rc == CUZK_OK ? json_dumps(jr, JSON_COMPACT) : NULL;
@@ -609,6 +674,41 @@ out:
  * parked: the connection is suspended (no thread waits for it) until
  * api_wake_parked resumes it, and libmicrohttpd calls the handler again,
  * which comes back here with the wait already parsed. */
+/* GET on a queue (cluster.c): the job from the queue; a wait is parked as
+ * get_proof's, woken by the queue's notifications (api_wake_parked_queue). */
+static enum MHD_Result get_proof_queued(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
+{
+    json_t *o = NULL;
+    int state = -1;
+    cuzk_error err = {0};
+    int rc = cluster_job_json(s, id, &o, &state, &err);
+    if (rc == CUZK_ERR_NOT_FOUND)
+        return reply_error(s, c, 404, "no job '%s'", id);
+    if (rc != CUZK_OK)
+        return reply_error(s, c, 503, "%s", err.message);
+    pthread_mutex_lock(&s->mu);
+    if (state >= CUZK_JOB_DONE || s->stopping || cuzk_now() >= b->deadline || (b->from >= 0 && state != b->from)) {
+        pthread_mutex_unlock(&s->mu);
+        return reply(s, c, 200, o);
+    }
+    json_decref(o);
+    b->c = c;
+    b->job = NULL;
+    snprintf(b->qid, sizeof(b->qid), "%s", id);
+    b->qstate = state;
+    b->parked = b->suspended = 1;
+    b->prev_parked = NULL;
+    b->next_parked = s->parked;
+    if (s->parked)
+        s->parked->prev_parked = b;
+    s->parked = b;
+    s->n_parked++;
+    s->n_suspended++;
+    MHD_suspend_connection(c);
+    pthread_mutex_unlock(&s->mu);
+    return MHD_YES;
+}
+
 static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
 {
     if (!b->polling) {
@@ -639,6 +739,8 @@ static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char
         b->polling = 1;
         b->deadline = cuzk_now() + wait;
     }
+    if (s->cluster)
+        return get_proof_queued(s, c, id, b);
     pthread_mutex_lock(&s->mu);
     sjob *j = server_find_job(s, id);
     if (!j) {
@@ -679,8 +781,26 @@ static void unpark(server *s, api_conn *b)
     s->n_parked--;
 }
 
+void api_wake_parked_queue(server *s, const char *id)
+{
+    double now = cuzk_now();
+    for (api_conn *b = s->parked, *next; b; b = next) {
+        next = b->next_parked;
+        /* its job changed (id; "": any may have), its wait is over, or the daemon stops */
+        if ((id && (!*id || !strcmp(b->qid, id))) || s->stopping || now >= b->deadline) {
+            struct MHD_Connection *c = b->c;
+            unpark(s, b);
+            MHD_resume_connection(c);
+        }
+    }
+}
+
 void api_wake_parked(server *s, const sjob *gone)
 {
+    if (s->cluster) {
+        api_wake_parked_queue(s, NULL);
+        return;
+    }
     double now = cuzk_now();
     for (api_conn *b = s->parked, *next; b; b = next) {
         next = b->next_parked;
@@ -695,6 +815,17 @@ void api_wake_parked(server *s, const sjob *gone)
 
 static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const char *id)
 {
+    if (s->cluster) {
+        int deleted = 0;
+        cuzk_error err = {0};
+        int rc = cluster_delete(s, id, &deleted, &err);
+        if (rc == CUZK_ERR_NOT_FOUND)
+            return reply_error(s, c, 404, "no job '%s'", id);
+        if (rc != CUZK_OK)
+            return reply_error(s, c, rc == CUZK_ERR_BUSY ? 409 : 503, "%s", err.message);
+        return reply(s, c, deleted ? 200 : 202, json_pack("{s:s, s:s}", "id", id, "state",
+                                                         deleted ? "deleted" : "cancelling"));
+    }
     pthread_mutex_lock(&s->mu);
     sjob *j = server_find_job(s, id);
     if (!j) {
@@ -768,6 +899,46 @@ static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const c
 
 /* GET /v1/status (JSON) and GET /metrics (Prometheus text): the engine's
  * stats as src/engine/stats.c renders them, and the daemon's own. */
+/* The queue's counts as Prometheus lines, appended to t (cap bytes). */
+static void queue_metrics(char *t, size_t cap, const char *queue)
+{
+    json_t *q = json_loads(queue, 0, NULL);
+    size_t n = strlen(t);
+    static const char *const prio[4] = {"low", "normal", "high", "critical"};
+    n += (size_t)snprintf(t + n, cap - n, "# HELP cuzk_queue_jobs jobs in the shared queue, by state (queued: by priority)\n"
+                                          "# TYPE cuzk_queue_jobs gauge\n");
+    for (int i = 0; i < 4 && n < cap; i++)
+        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"queued\",priority=\"%s\"} %lld\n", prio[i],
+                              (long long)json_integer_value(json_object_get(json_object_get(q, "queued"), prio[i])));
+    static const char *const states[4] = {"running", "done", "failed", "cancelled"};
+    for (int i = 0; i < 4 && n < cap; i++)
+        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"%s\"} %lld\n", states[i],
+                              (long long)json_integer_value(json_object_get(q, states[i])));
+    if (n < cap)
+        n += (size_t)snprintf(t + n, cap - n,
+                              "# HELP cuzk_queue_claimed_again jobs claimed more than once (a lease lost or given back)\n"
+                              "# TYPE cuzk_queue_claimed_again gauge\ncuzk_queue_claimed_again %lld\n"
+                              "# HELP cuzk_queue_nodes nodes of the queue; heartbeat age in seconds each\n"
+                              "# TYPE cuzk_queue_nodes gauge\ncuzk_queue_nodes %zu\n",
+                              (long long)json_integer_value(json_object_get(q, "claimed_again")),
+                              json_array_size(json_object_get(q, "nodes")));
+    json_t *nodes = json_object_get(q, "nodes"), *node;
+    size_t i;
+    json_array_foreach(nodes, i, node)
+    {
+        char name[70];
+        const char *nm = json_string_value(json_object_get(node, "name"));
+        snprintf(name, sizeof(name), "%s", nm ? nm : "?");
+        for (char *p = name; *p; p++)
+            if (*p == '"' || *p == '\\')
+                *p = '_';
+        if (n < cap)
+            n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_node_heartbeat_age_seconds{node=\"%s\"} %.3f\n", name,
+                                  json_number_value(json_object_get(node, "heartbeat_age_s")));
+    }
+    json_decref(q);
+}
+
 static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int metrics)
 {
     cuzk_engine_stats st;
@@ -787,7 +958,14 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     json_t *jj = json_string(journal[0] ? journal : "ok");
     char *journal_json = jj ? json_dumps(jj, JSON_ENCODE_ANY) : NULL;
     json_decref(jj);
-    size_t cap = strlen(engine) + 1024;
+    char *queue = NULL; /* on a queue: its counts and nodes (cluster.c) */
+    cuzk_error qerr;
+    if (s->cluster && cluster_stats(s, &queue, &qerr) != CUZK_OK) {
+        json_t *e = json_pack("{s:s}", "error", qerr.message);
+        queue = e ? json_dumps(e, JSON_COMPACT) : NULL;
+        json_decref(e);
+    }
+    size_t cap = strlen(engine) + 1024 + (queue ? 2 * strlen(queue) + 2048 : 0);
     char *t = malloc(cap);
     if (!t) {
         free(engine);
@@ -804,10 +982,14 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
                  "# TYPE cuzk_journal_ok gauge\ncuzk_journal_ok %d\n",
                  engine, duplicates, kept, gpus, !journal[0]);
     else
-        snprintf(t, cap, "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"duplicates\": %llu, \"journal\": %s}\n", engine,
-                 kept, gpus, duplicates, journal_json ? journal_json : "\"?\"");
+        snprintf(t, cap, "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"duplicates\": %llu, \"journal\": %s%s%s}\n",
+                 engine, kept, gpus, duplicates, journal_json ? journal_json : "\"?\"", queue ? ", \"queue\": " : "",
+                 queue ? queue : "");
+    if (metrics && queue)
+        queue_metrics(t, cap, queue);
     free(engine);
     free(journal_json);
+    free(queue);
     if (metrics)
         return reply_text(c, 200, t);
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(t), t, MHD_RESPMEM_MUST_FREE);

@@ -21,6 +21,7 @@ struct pgq {
     char *conninfo;
     char node[64];
     int listening; /* LISTEN again after a reconnection */
+    char sqlstate[6], constraint[64]; /* the last statement's error, "" none */
 };
 
 static const char *const state_names[5] = {"queued", "running", "done", "failed", "cancelled"};
@@ -108,6 +109,21 @@ static int exec(pgq *q, const char *sql, int n, const char *const *values, const
         formats[i] = lens[i] > 0;
     PGresult *r = PQexecParams(q->conn, sql, n, NULL, values, lens, formats, 0);
     ExecStatusType st = PQresultStatus(r);
+    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK && PQstatus(q->conn) == CONNECTION_BAD) {
+        /* the connection was found broken (the server restarted while it
+         * was idle): made again and the statement sent once more. Had it
+         * run before the break, its second run says so (a job stored twice
+         * is a key violation pgq_submit takes as stored; a claim whose
+         * answer was lost expires and is claimed again) */
+        PQclear(r);
+        if ((rc = ready(q, err)) != CUZK_OK)
+            return rc;
+        r = PQexecParams(q->conn, sql, n, NULL, values, lens, formats, 0);
+        st = PQresultStatus(r);
+    }
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE), *con = PQresultErrorField(r, PG_DIAG_CONSTRAINT_NAME);
+    snprintf(q->sqlstate, sizeof(q->sqlstate), "%s", state ? state : "");
+    snprintf(q->constraint, sizeof(q->constraint), "%s", con ? con : "");
     if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
         rc = db_error(q, r, what, err);
         PQclear(r);
@@ -183,11 +199,10 @@ int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err)
 {
     *out = NULL;
     size_t nl = node ? strlen(node) : 0;
-    if (!conninfo || nl < 1 || nl > 63)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a node name is 1 to 63 characters");
-    for (size_t i = 0; i < nl; i++)
-        if (node[i] < 0x21 || node[i] > 0x7e)
-            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a node name is printable ASCII without blanks");
+    if (!conninfo || nl < 1 || nl > 63 ||
+        strspn(node, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != nl)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "a node name is 1 to 63 letters, digits, '.', '_' or '-'");
     pgq *q = calloc(1, sizeof(*q));
     if (!q || !(q->conninfo = malloc(strlen(conninfo) + 1))) {
         free(q);
@@ -243,6 +258,8 @@ int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33],
     for (int tries = 0; tries < 3; tries++) {
         PGresult *r = NULL;
         int rc = exec(q, sql, 7, v, lens, &r, "storing a job", err);
+        if (rc != CUZK_OK && !strcmp(q->sqlstate, "23505") && !strcmp(q->constraint, "cuzk_jobs_pkey"))
+            return CUZK_OK; /* stored by a first run whose answer was lost (a fresh id is no other job's) */
         if (rc != CUZK_OK)
             return rc;
         int stored = PQntuples(r) == 1;
@@ -391,6 +408,70 @@ int pgq_expire(pgq *q, unsigned *n, cuzk_error *err)
     *n = (unsigned)PQntuples(r);
     PQclear(r);
     return CUZK_OK;
+}
+
+int pgq_release(pgq *q, const char *id, int64_t token, cuzk_error *err)
+{
+    char tok[32];
+    snprintf(tok, sizeof(tok), "%lld", (long long)token);
+    const char *v[2] = {id, tok};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "WITH u AS (UPDATE cuzk_jobs SET state = 'queued', attempts = attempts - 1, node = NULL, "
+                  "lease_token = NULL, lease_expires = NULL WHERE id = $1 AND lease_token = $2 AND state = 'running' "
+                  "RETURNING id) SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' queued') FROM u",
+                  2, v, NULL, &r, "giving a claim back", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (PQntuples(r) != 1)
+        rc = cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "job %s: the lease is lost", id);
+    PQclear(r);
+    return rc;
+}
+
+int pgq_purge(pgq *q, double ttl_s, unsigned *n, cuzk_error *err)
+{
+    char ttl[32];
+    snprintf(ttl, sizeof(ttl), "%.3f", ttl_s);
+    const char *v[1] = {ttl};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "DELETE FROM cuzk_jobs WHERE state IN ('done', 'failed', 'cancelled') AND "
+                  "ended < clock_timestamp() - make_interval(secs => $1::double precision)",
+                  1, v, NULL, &r, "forgetting old results", err);
+    if (rc == CUZK_OK) {
+        *n = (unsigned)atoi(PQcmdTuples(r));
+        PQclear(r);
+    }
+    return rc;
+}
+
+int pgq_stats(pgq *q, char **json, cuzk_error *err)
+{
+    *json = NULL;
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "SELECT json_build_object("
+                  "'queued', json_build_object("
+                  " 'low', count(*) FILTER (WHERE state = 'queued' AND priority = 0),"
+                  " 'normal', count(*) FILTER (WHERE state = 'queued' AND priority = 1),"
+                  " 'high', count(*) FILTER (WHERE state = 'queued' AND priority = 2),"
+                  " 'critical', count(*) FILTER (WHERE state = 'queued' AND priority = 3)),"
+                  "'running', count(*) FILTER (WHERE state = 'running'),"
+                  "'done', count(*) FILTER (WHERE state = 'done'),"
+                  "'failed', count(*) FILTER (WHERE state = 'failed'),"
+                  "'cancelled', count(*) FILTER (WHERE state = 'cancelled'),"
+                  "'claimed_again', count(*) FILTER (WHERE attempts > 1),"
+                  "'next_lease_expiry_s', extract(epoch FROM min(lease_expires) - clock_timestamp()),"
+                  "'nodes', (SELECT coalesce(json_agg(json_build_object('name', name, 'heartbeat_age_s',"
+                  " extract(epoch FROM clock_timestamp() - heartbeat), 'started', started, 'info', info)"
+                  " ORDER BY name), '[]'::json) FROM cuzk_nodes))::text FROM cuzk_jobs",
+                  0, NULL, NULL, &r, "reading the queue's counts", err);
+    if (rc != CUZK_OK)
+        return rc;
+    *json = dup_value(r, 0, 0);
+    PQclear(r);
+    return *json ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
 }
 
 int pgq_get(pgq *q, const char *id, pgq_job *out, cuzk_error *err)

@@ -28,7 +28,7 @@ typedef struct pgq pgq;
 /* Connects to conninfo (a libpq connection string or postgresql:// URI),
  * brings the schema to PGQ_SCHEMA_VERSION (under an advisory lock: nodes
  * starting together migrate once; a newer schema than this build knows is
- * refused) and registers `node` (a name of 1 to 63 printable characters). */
+ * refused) and registers `node` (1 to 63 letters, digits, '.', '_', '-'). */
 int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err);
 void pgq_close(pgq *q);
 
@@ -76,6 +76,19 @@ int pgq_renew(pgq *q, const char *id, int64_t token, double lease_s, cuzk_error 
  * CUZK_ERR_NOT_FOUND when the lease was lost: nothing is written. */
 int pgq_finish(pgq *q, const char *id, int64_t token, int state, const char *result_json, const char *reason,
                cuzk_error *err);
+
+/* Gives a claim back (this node stops: the job was not proved): queued
+ * again, the attempt not counted. CUZK_ERR_NOT_FOUND when the lease was
+ * lost. */
+int pgq_release(pgq *q, const char *id, int64_t token, cuzk_error *err);
+
+/* Forgets the jobs that ended more than ttl_s seconds ago; *n how many. */
+int pgq_purge(pgq *q, double ttl_s, unsigned *n, cuzk_error *err);
+
+/* The queue at a glance, as JSON (*json malloc'd): jobs queued by priority,
+ * running, ended by state, those claimed more than once, the soonest lease
+ * expiry, and the nodes with their last heartbeat's age and info. */
+int pgq_stats(pgq *q, char **json, cuzk_error *err);
 
 /* Every running job whose lease has expired goes back to the queue (or
  * fails, past its attempts), its reason "the lease of node N expired";

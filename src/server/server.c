@@ -10,6 +10,11 @@ int cuzk_has_server(void)
     return CUZK_HAVE_SERVER;
 }
 
+int cuzk_has_queue(void)
+{
+    return CUZK_HAVE_SERVER && CUZK_HAVE_PG;
+}
+
 #if CUZK_HAVE_SERVER
 
 #include <arpa/inet.h>
@@ -190,6 +195,16 @@ static int serve_defaults(server *s, cuzk_error *err)
                               (unsigned long long)c->max_body_total, (unsigned long long)c->max_body);
     if (c->shutdown_grace == 0)
         c->shutdown_grace = 30;
+    if (c->lease <= 0)
+        c->lease = 30;
+    if (!c->max_attempts)
+        c->max_attempts = 3;
+    if (!c->queue_max_witness)
+        c->queue_max_witness = 64u << 20;
+    if (c->queue && (c->lease < 1 || c->lease > 3600 || c->max_attempts > 1000))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "--lease expects 1 to 3600 seconds (got %.0f), --max-attempts 1 to 1000 (got %u)",
+                              c->lease, c->max_attempts);
     if (c->http_threads > 256)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--http-threads %u: expected 1 to 256",
                               c->http_threads);
@@ -423,8 +438,10 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         ecfg.progress_ctx = &s;
     }
     if ((rc = paths_init(&s, err)) != CUZK_OK || (rc = auth_init(&s, err)) != CUZK_OK ||
-        (rc = cuzk_engine_create(&ecfg, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK ||
-        (rc = journal_recover(&s, &resubmitted, err)) != CUZK_OK)
+        (rc = cuzk_engine_create(&ecfg, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK)
+        goto out;
+    /* the jobs: in the local journal, or on a queue the nodes share (cluster.c) */
+    if ((rc = cfg->queue ? cluster_start(&s, err) : journal_recover(&s, &resubmitted, err)) != CUZK_OK)
         goto out;
     /* epoll from a pool of threads: a connection costs a socket, not a
      * thread (server_impl.h); suspend/resume parks long polls */
@@ -450,10 +467,15 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     unsigned port = di ? di->port : cfg->port;
-    server_log(&s, CUZK_LOG_INFO, "listening on %s:%u%s%s (state %s; %u journaled job%s resumed)", cfg->host, port,
-               s.tls_cert ? ", HTTPS" : "", s.token ? ", bearer token required" : "", cfg->state_dir, resubmitted,
-               resubmitted == 1 ? "" : "s");
-    if (pthread_create(&s.watcher, NULL, journal_watcher_main, &s) != 0) {
+    if (s.cluster)
+        server_log(&s, CUZK_LOG_INFO, "listening on %s:%u%s%s (node %s of the job queue; lease %.0f s)", cfg->host,
+                   port, s.tls_cert ? ", HTTPS" : "", s.token ? ", bearer token required" : "",
+                   cfg->node && *cfg->node ? cfg->node : "(the host name)", s.cfg.lease);
+    else
+        server_log(&s, CUZK_LOG_INFO, "listening on %s:%u%s%s (state %s; %u journaled job%s resumed)", cfg->host,
+                   port, s.tls_cert ? ", HTTPS" : "", s.token ? ", bearer token required" : "", cfg->state_dir,
+                   resubmitted, resubmitted == 1 ? "" : "s");
+    if (!s.cluster && pthread_create(&s.watcher, NULL, journal_watcher_main, &s) != 0) {
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the watcher thread");
         goto out;
     }
@@ -478,14 +500,19 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     serve_shutdown(&s, d);
     d = NULL;
     s.stop = 1;
-    pthread_join(s.watcher, NULL);
-    if (s.checker_started)
-        pthread_join(s.checker, NULL); /* within its batch (0.1 s) */
-    journal_sweep(&s); /* record what just ended */
+    if (s.cluster)
+        cluster_stop(&s); /* what ended is written, the rest given back to the queue */
+    else {
+        pthread_join(s.watcher, NULL);
+        if (s.checker_started)
+            pthread_join(s.checker, NULL); /* within its batch (0.1 s) */
+        journal_sweep(&s); /* record what just ended */
+    }
     server_log(&s, CUZK_LOG_INFO, "stopped");
 out:
     if (d)
         MHD_stop_daemon(d);
+    cluster_stop(&s); /* a start that failed */
     cuzk_engine_destroy(s.engine);
     while (s.jobs) {
         sjob *n = s.jobs->next;

@@ -107,6 +107,8 @@ typedef struct api_conn {
     int parked;       /* suspended, in server.parked */
     int suspended;    /* suspended and not yet handled again (server.n_suspended) */
     struct sjob *job; /* while parked: the job it waits on (wakes it before it goes) */
+    char qid[33];     /* on a queue (cluster.c): the job a parked poll waits on, its state then */
+    int qstate;
     struct api_conn *prev_parked, *next_parked;
 } api_conn;
 
@@ -121,8 +123,11 @@ typedef struct pending_request {
 #define SERVER_MAX_DIRS 64 /* --key-dir, --witness-dir: each */
 enum { PATHS_KEY = 0, PATHS_WITNESS = 1 };
 
+struct cluster; /* cluster.c: the daemon on a PostgreSQL job queue (docs/cluster.md) */
+
 typedef struct server {
     cuzk_serve_config cfg;
+    struct cluster *cluster; /* NULL: the local journal */
     char *token;                     /* --token-file's token, NULL: none */
     unsigned char token_digest[32];  /* its SHA-256, what requests are compared with */
     pthread_mutex_t auth_mu;         /* token and digest, swapped by SIGHUP */
@@ -249,6 +254,31 @@ void *journal_watcher_main(void *arg); /* journal_sweep every 5 ms until s->stop
 /* The checker: the kept proofs verified, a batch at a time (those a client
  * waits on first), until none is left or s->stop. */
 void *journal_checker_main(void *arg);
+
+/* cluster.c: with --queue, the jobs live in PostgreSQL (src/server/
+ * pgqueue.h): any node takes them, proves those it claims, and answers
+ * for every one of them. */
+int cluster_start(server *s, cuzk_error *err);
+/* Stops claiming; claims not ended are given back (queued again). */
+void cluster_stop(server *s);
+/* Stores a validated request: its JSON (journal_submit's form; uploads in
+ * witness: one .wtns, or several packed by cluster_pack) under id; *known
+ * PGQ_NEW, PGQ_DUPLICATE or PGQ_CONFLICT with that job's id in existing. */
+int cluster_submit(server *s, const char *id, const char *request_json, const unsigned char *witness, size_t wlen,
+                   int priority, const char *request_id, const unsigned char *digest, int *known, char existing[33],
+                   cuzk_error *err);
+/* Several uploads as one stored witness (each an 8-byte length then its
+ * bytes); *out malloc'd. */
+int cluster_pack(const request_witness *w, unsigned char **out, size_t *len);
+/* A job as GET answers it (*state its state), from the queue. */
+int cluster_job_json(server *s, const char *id, json_t **out, int *state, cuzk_error *err);
+/* DELETE: a job not ended is cancelled (*deleted 0), an ended one forgotten (1). */
+int cluster_delete(server *s, const char *id, int *deleted, cuzk_error *err);
+/* The queue's counts and nodes (pgq_stats' JSON, malloc'd). */
+int cluster_stats(server *s, char **json, cuzk_error *err);
+/* Under the table's lock: resumes the parked polls of job id (NULL: every
+ * one whose wait is over, or all when the daemon stops). */
+void api_wake_parked_queue(server *s, const char *id);
 
 /* api.c: libmicrohttpd's callbacks */
 /* Under the table's lock: resumes the parked long polls that have their

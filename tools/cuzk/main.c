@@ -72,6 +72,7 @@ static int cmd_version(int argc, char **argv)
         printf("cuda: built in; %d device%s\n", gpus, gpus == 1 ? "" : "s");
     printf("json input: %s\n", cuzk_has_json() ? "yes (jansson)" : "no (built without jansson)");
     printf("daemon: %s\n", cuzk_has_server() ? "yes (libmicrohttpd)" : "no (built without libmicrohttpd or jansson)");
+    printf("queue: %s\n", cuzk_has_queue() ? "yes (PostgreSQL, libpq: cuzk serve --queue)" : "no (built without libpq)");
     return 0;
 }
 

@@ -68,6 +68,11 @@ enum {
     OPT_IDLE_TIMEOUT,
     OPT_HTTP_THREADS,
     OPT_SHUTDOWN_GRACE,
+    OPT_QUEUE,
+    OPT_NODE,
+    OPT_LEASE,
+    OPT_MAX_ATTEMPTS,
+    OPT_QUEUE_MAX_WITNESS,
     N_OPTS
 };
 
@@ -121,6 +126,20 @@ static const struct {
     [OPT_SHUTDOWN_GRACE] = {"shutdown-grace", "S",
                             "seconds running proofs get to finish at SIGTERM, 0 to 86400 (default 30);\n"
                             "then they stay journaled and run after the next start"},
+    [OPT_QUEUE] = {"queue", "URI",
+                   "keep the jobs in PostgreSQL (postgresql://USER@HOST:PORT/DB or any libpq\n"
+                   "connection string), shared by every daemon pointed at it: each serves the\n"
+                   "same API and proves what it claims (docs/cluster.md); default: the local\n"
+                   "journal in --state-dir"},
+    [OPT_NODE] = {"node", "NAME", "this daemon's name among the queue's nodes (default: the host name)"},
+    [OPT_LEASE] = {"lease", "S",
+                   "seconds a claimed job stays this node's without a renewal, 1 to 3600\n"
+                   "(default 30): after a node dies, its jobs go to others within it"},
+    [OPT_MAX_ATTEMPTS] = {"max-attempts", "N",
+                          "claims before a job fails with every attempt's reason, 1 to 1000 (default 3)"},
+    [OPT_QUEUE_MAX_WITNESS] = {"queue-max-witness", "B",
+                               "most bytes of uploaded witnesses a job stores in the queue (default 64M);\n"
+                               "larger witnesses go by path on storage the nodes share"},
 };
 
 static void serve_usage(FILE *out)
@@ -322,6 +341,25 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         return parse_bytes(label, v, 1024, 1ull << 44, &c->max_body_total);
     if (!strcmp(name, "result-ttl"))
         return parse_seconds(label, v, 1, 86400 * 30, &c->result_ttl);
+    if (!strcmp(name, "queue")) { /* a URI, or libpq's key = value form */
+        if (strncmp(v, "postgresql://", 13) && strncmp(v, "postgres://", 11) && !strchr(v, '='))
+            return fail("%s expects a PostgreSQL URI (postgresql://USER@HOST:PORT/DB) or a libpq connection string "
+                        "(host=... dbname=...), got '%s'",
+                        label, v);
+        c->queue = v;
+        return 0;
+    }
+    if (!strcmp(name, "node")) {
+        size_t len = strlen(v);
+        if (len < 1 || len > 63 || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len)
+            return fail("%s expects a node name of 1 to 63 letters, digits, '.', '_' or '-', got '%s'", label, v);
+        c->node = v;
+        return 0;
+    }
+    if (!strcmp(name, "lease"))
+        return parse_seconds(label, v, 1, 3600, &c->lease);
+    if (!strcmp(name, "queue-max-witness"))
+        return parse_bytes(label, v, 1024, 1ull << 30, &c->queue_max_witness);
     if (!strcmp(name, "idle-timeout"))
         return parse_seconds(label, v, 1, 3600, &c->idle_timeout);
     if (!strcmp(name, "shutdown-grace")) {
@@ -342,6 +380,12 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         if (parse_count(label, v, 1, 1 << 20, &n))
             return 2;
         c->max_connections_per_ip = (unsigned)n;
+        return 0;
+    }
+    if (!strcmp(name, "max-attempts")) {
+        if (parse_count(label, v, 1, 1000, &n))
+            return 2;
+        c->max_attempts = (unsigned)n;
         return 0;
     }
     if (!strcmp(name, "http-threads")) {

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Three `cuzk serve --queue` nodes on one PostgreSQL server of the test's own
+# (tests/pg_server.sh), on loopback, bounded in time (issue 22, docs/cluster.md):
+#   - 300 jobs from 8 clients spread over the nodes, each read back from
+#     another node than the one that took it, every result verified by
+#     snarkjs; every node proved some;
+#   - kill -9 of the node proving a job: the job finishes on another node
+#     (attempt 2, the first attempt's reason kept); nothing lost;
+#   - the database restarted under load: the nodes reconnect, every job ends;
+#   - a node frozen (SIGSTOP: cut off from the database) past its lease: the
+#     job is proved elsewhere, and the frozen node, let go, writes nothing;
+#   - a critical job submitted behind 100 normal ones is claimed next;
+#   - uploads, request ids, DELETE and /v1/status from any node; bad input
+#     gets its 4xx and the node keeps serving.
+# usage: test_cluster.sh CUZK FIXTURES_DIR [NODE]
+set -u
+cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-}
+. "$(dirname "$0")/daemon_lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+"$cuzk" version | grep -q "^queue: yes" || { echo "SKIP: cuzk built without libpq (the job queue)"; exit 77; }
+chmod 0755 "$tmp" # the server runs as postgres when this runs as root
+uri=$("$here/pg_server.sh" start "$tmp/pg"); rc=$?
+[ $rc = 0 ] || exit $rc
+trap '"$here/pg_server.sh" stop "$tmp/pg" >/dev/null 2>&1; cleanup' EXIT
+sql() { "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql" "$uri" -Atc "$1"; }
+
+ports=() npids=()
+start_node() { # start_node K: node nK (again after a kill)
+  start_daemon --queue "$uri" --node "n$1" --listen 127.0.0.1:0 --state-dir "$tmp/s$1" --key-dir "$fx" --key-dir "$tmp" \
+    --witness-dir "$fx" --witness-dir "$tmp" --device cpu --workers 1 --threads 1 --lease 2
+  ports[$1]=$port npids[$1]=$pid
+}
+for k in 1 2 3; do start_node $k; done
+at() { echo "127.0.0.1:${ports[$1]}"; } # at K: node K's address
+post() { # post K BODY: a job through node K; prints its id
+  local code; code=$(api -X POST "$(at "$1")/v1/proofs" -d "$2")
+  [ "$code" = 202 ] || fail "POST to n$1: HTTP $code $(cat "$tmp/body")"
+  jq -r .id "$tmp/body"
+}
+await() { # await K ID: the job, done, read from node K; its JSON in $tmp/body
+  local code; code=$(api "$(at "$1")/v1/proofs/$2?wait=120")
+  [ "$code" = 200 ] && [ "$(jq -r .state "$tmp/body")" = done ] || fail "job $2 from n$1: HTTP $code $(head -c 400 "$tmp/body")"
+}
+
+# --- 300 jobs from 8 clients over the three nodes; each read back from another node
+names=(tiny mul1k poseidon3) curves=(bn128 bls12381)
+clients=()
+for c in $(seq 8); do
+  (
+    for i in $(seq $([ $c = 8 ] && echo 34 || echo 38)); do # 7 x 38 + 34 = 300
+      n=$(( (c - 1) * 38 + i ))
+      k=$(( n % 6 )); cv=${curves[$((k / 3))]}; nm=${names[$((k % 3))]}; node=$(( n % 3 + 1 ))
+      if [ $((i % 3)) = 0 ]; then
+        printf '{"key_path":"%s","witness":"%s"}' "$fx/$cv/$nm.zkey" "$(base64 -w0 "$fx/$cv/$nm.wtns")" >"$tmp/req.$c"
+        code=$(curl -s -o "$tmp/resp.$c" -w "%{http_code}" -X POST "$(at $node)/v1/proofs" -d @"$tmp/req.$c")
+      else
+        code=$(curl -s -o "$tmp/resp.$c" -w "%{http_code}" -X POST "$(at $node)/v1/proofs" \
+          -d "{\"key_path\":\"$fx/$cv/$nm.zkey\",\"witness_path\":\"$fx/$cv/$nm.wtns\"}")
+      fi
+      [ "$code" = 202 ] || { echo "client $c: HTTP $code $(cat "$tmp/resp.$c")" >"$tmp/client_fail"; exit 1; }
+      echo "$(jq -r .id "$tmp/resp.$c") $cv $nm $node" >>"$tmp/ids.$c"
+    done
+  ) &
+  clients+=($!)
+done
+wait "${clients[@]}"
+[ -e "$tmp/client_fail" ] && fail "$(cat "$tmp/client_fail")"
+cat "$tmp"/ids.* >"$tmp/ids"
+total=$(wc -l <"$tmp/ids")
+[ "$total" -ge 300 ] || fail "expected 300 accepted jobs, got $total"
+triples=() n=0
+while read -r id cv nm node; do
+  await $(( node % 3 + 1 )) "$id"
+  jq .proof "$tmp/body" >"$tmp/p$n.json"; jq .public "$tmp/body" >"$tmp/pub$n.json"
+  cmp -s <(jq -c . "$tmp/pub$n.json") <(jq -c . "$fx/$cv/$nm.public.json") || fail "job $id: public differs"
+  jq -r .node "$tmp/body" >>"$tmp/provers"
+  triples+=("$fx/$cv/$nm.vk.json:$tmp/pub$n.json:$tmp/p$n.json")
+  n=$((n + 1))
+done <"$tmp/ids"
+for k in 1 2 3; do grep -qx "n$k" "$tmp/provers" || fail "node n$k proved none of the $total jobs"; done
+if [ -n "$node" ] && [ -d "$here/snarkjs/node_modules/snarkjs" ]; then
+  "$node" "$here/snarkjs/verify_many.mjs" "${triples[@]}" || fail "snarkjs rejected a proof of the queue"
+fi
+expect_code 200 "$(at 2)/v1/status"
+jq -e ".queue.done >= $total and (.queue.nodes | length) == 3 and .queue.running == 0" "$tmp/body" >/dev/null ||
+  fail "status: $(jq -c .queue "$tmp/body")"
+expect_code 200 "$(at 3)/metrics"
+grep -q 'cuzk_queue_jobs{state="done"}' "$tmp/body" && grep -q 'cuzk_queue_node_heartbeat_age_seconds{node="n1"}' "$tmp/body" ||
+  fail "metrics: the queue's lines"
+
+# --- a slow job (2^17 constraints, a few seconds on one core), for the node failures below
+"$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints 2^17 -q >/dev/null || fail "circuit"
+"$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" -q 2>/dev/null || fail "setup"
+slow="{\"key_path\":\"$tmp/blk.zkey\",\"witness_path\":\"$tmp/blk.wtns\"}"
+running_on() { # running_on ID: waits (10 s at most) until the job runs, prints its node's number
+  for _ in $(seq 100); do
+    code=$(api "$(at 1)/v1/proofs/$1")
+    [ "$(jq -r .state "$tmp/body")" = running ] && { jq -r .node "$tmp/body" | tr -d n; return 0; }
+    sleep 0.1
+  done
+  fail "job $1 never ran: $(cat "$tmp/body")"
+}
+
+# --- kill -9 of the node proving it: another node finishes it
+id=$(post 1 "$slow")
+k=$(running_on "$id")
+kill -9 "${npids[$k]}"; wait "${npids[$k]}" 2>/dev/null
+await $(( k % 3 + 1 )) "$id"
+jq -e ".attempts == 2 and .node != \"n$k\" and (.attempt_errors[0].reason | test(\"lease of node n$k expired\"))" \
+  "$tmp/body" >/dev/null || fail "a killed node's job: $(jq -c '{node, attempts, attempt_errors}' "$tmp/body")"
+start_node "$k"
+
+# --- a node frozen past its lease: the job goes elsewhere; let go, the node writes nothing
+id=$(post 2 "$slow")
+k=$(running_on "$id")
+kill -STOP "${npids[$k]}"
+other=$(( k % 3 + 1 ))
+await "$other" "$id"
+winner=$(jq -r .node "$tmp/body")
+[ "$winner" != "n$k" ] || fail "the frozen node's result stands"
+kill -CONT "${npids[$k]}"
+sleep 3 # its renewal fails: it stops the job, writes nothing
+expect_code 200 "$(at "$other")/v1/proofs/$id"
+[ "$(jq -r .node "$tmp/body")" = "$winner" ] || fail "the result changed after the frozen node came back"
+grep -q "job $id: the lease is lost" "$tmp/serve."*.out || fail "the frozen node did not say it lost the lease"
+
+# --- the database restarted under load: every job ends
+ids=()
+for i in $(seq 12); do ids+=("$(post $(( i % 3 + 1 )) "{\"key_path\":\"$fx/bn128/mul1k.zkey\",\"witness_path\":\"$fx/bn128/mul1k.wtns\"}")"); done
+"$here/pg_server.sh" restart "$tmp/pg" || fail "restart the database"
+for id in "${ids[@]}"; do
+  for _ in $(seq 50); do # a GET in the restart's moment gets 503: asked again
+    code=$(api "$(at 1)/v1/proofs/$id?wait=60")
+    [ "$code" = 200 ] && break
+    sleep 0.2
+  done
+  [ "$(jq -r .state "$tmp/body")" = done ] || fail "after the restart, job $id: $code $(cat "$tmp/body")"
+done
+expect_code 202 -X POST "$(at 3)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}"
+
+# --- priorities across the fleet: a critical job behind 100 normal ones is claimed next
+blockers=()
+for k in 1 2 3 1 2 3; do blockers+=("$(post $k "$slow")"); done # every slot of every node busy (2 each)
+for id in "${blockers[@]}"; do running_on "$id" >/dev/null; done
+normal="{\"key_path\":\"$fx/bn128/mul1k.zkey\",\"witness_path\":\"$fx/bn128/mul1k.wtns\",\"priority\":\"normal\"}"
+posters=()
+for c in $(seq 10); do # 100 at once, before a blocker ends
+  ( for i in $(seq 10); do curl -s -o /dev/null -X POST "$(at $(( (c + i) % 3 + 1 )))/v1/proofs" -d "$normal"; done ) &
+  posters+=($!)
+done
+wait "${posters[@]}"
+crit=$(post 1 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"priority\":\"critical\"}")
+await 2 "$crit"
+before=$(sql "SELECT count(*) FROM cuzk_jobs WHERE priority = 1 AND claimed < (SELECT claimed FROM cuzk_jobs WHERE id = '$crit') AND submitted > (SELECT submitted FROM cuzk_jobs WHERE id = '${blockers[5]}')")
+[ "$before" -le 6 ] || fail "the critical job was claimed after $before of the 100 normal ones"
+
+# --- request ids, DELETE and bad input from any node
+id=$(post 1 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"request_id\":\"c-1\"}")
+expect_code 200 -X POST "$(at 2)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"request_id\":\"c-1\"}"
+[ "$(jq -r .id "$tmp/body")" = "$id" ] && jq -e '.duplicate == true' "$tmp/body" >/dev/null || fail "a retry on another node"
+expect_code 409 -X POST "$(at 3)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/mul1k.zkey\",\"witness_path\":\"$fx/bn128/mul1k.wtns\",\"request_id\":\"c-1\"}"
+await 3 "$id"
+expect_code 200 -X DELETE "$(at 2)/v1/proofs/$id"
+expect_code 404 "$(at 1)/v1/proofs/$id"
+expect_code 400 -X POST "$(at 1)/v1/proofs" -d '{not json'
+expect_code 400 -X POST "$(at 2)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness\":\"***\"}"
+expect_code 403 -X POST "$(at 3)/v1/proofs" -d "{\"key_path\":\"/etc/passwd\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}"
+expect_code 404 "$(at 1)/v1/proofs/0123456789abcdef0123456789abcdef"
+expect_code 404 -X DELETE "$(at 2)/v1/proofs/0123456789abcdef0123456789abcdef"
+head -c 70000000 /dev/zero >"$tmp/big.wtns"
+printf '{"key_path":"%s","witness":"%s"}' "$fx/bn128/tiny.zkey" "$(base64 -w0 "$tmp/big.wtns")" >"$tmp/big.json"
+expect_code 413 -X POST "$(at 1)/v1/proofs" -d @"$tmp/big.json"
+grep -q "queue-max-witness" "$tmp/body" || fail "a witness over the queue's limit: $(cat "$tmp/body")"
+expect_code 200 "$(at 1)/healthz"
+
+for k in 1 2 3; do kill -TERM "${npids[$k]}"; wait "${npids[$k]}" || fail "node n$k: SIGTERM exit $?"; done
+echo "cluster: $total jobs over 3 nodes verified by snarkjs; kill -9, a frozen node, a database restart, priorities: ok"
