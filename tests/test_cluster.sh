@@ -12,8 +12,13 @@
 #   - a critical job submitted behind 100 normal ones is claimed next;
 #   - uploads, request ids, DELETE and /v1/status from any node; bad input
 #     gets its 4xx and the node keeps serving.
+# Under the sanitizers (CUZK_TEST_ITERS set, as make asan-test does) 60 jobs
+# and 30 normal ones, the slow job of 2^15 constraints: the same paths at a
+# fraction of the proofs.
 # usage: test_cluster.sh CUZK FIXTURES_DIR [NODE]
 set -u
+jobs=300 normals=100 slow_size=2^17
+[ -n "${CUZK_TEST_ITERS:-}" ] && jobs=60 normals=30 slow_size=2^15
 cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-}
 . "$(dirname "$0")/daemon_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +32,7 @@ sql() { "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql" "$uri" -At
 ports=() npids=()
 start_node() { # start_node K: node nK (again after a kill)
   start_daemon --queue "$uri" --node "n$1" --listen 127.0.0.1:0 --state-dir "$tmp/s$1" --key-dir "$fx" --key-dir "$tmp" \
-    --witness-dir "$fx" --witness-dir "$tmp" --device cpu --workers 1 --threads 1 --lease 2
+    --witness-dir "$fx" --witness-dir "$tmp" --device cpu --workers 1 --threads 1 --lease 2 --queue-max-witness 1M
   ports[$1]=$port npids[$1]=$pid
 }
 for k in 1 2 3; do start_node $k; done
@@ -42,13 +47,14 @@ await() { # await K ID: the job, done, read from node K; its JSON in $tmp/body
   [ "$code" = 200 ] && [ "$(jq -r .state "$tmp/body")" = done ] || fail "job $2 from n$1: HTTP $code $(head -c 400 "$tmp/body")"
 }
 
-# --- 300 jobs from 8 clients over the three nodes; each read back from another node
+# --- $jobs jobs from 8 clients over the three nodes; each read back from another node
 names=(tiny mul1k poseidon3) curves=(bn128 bls12381)
 clients=()
 for c in $(seq 8); do
   (
-    for i in $(seq $([ $c = 8 ] && echo 34 || echo 38)); do # 7 x 38 + 34 = 300
-      n=$(( (c - 1) * 38 + i ))
+    per=$(( (jobs + 7) / 8 ))
+    for i in $(seq $([ $c = 8 ] && echo $(( jobs - 7 * per )) || echo $per)); do # all 8 together: $jobs
+      n=$(( (c - 1) * per + i ))
       k=$(( n % 6 )); cv=${curves[$((k / 3))]}; nm=${names[$((k % 3))]}; node=$(( n % 3 + 1 ))
       if [ $((i % 3)) = 0 ]; then
         printf '{"key_path":"%s","witness":"%s"}' "$fx/$cv/$nm.zkey" "$(base64 -w0 "$fx/$cv/$nm.wtns")" >"$tmp/req.$c"
@@ -67,7 +73,7 @@ wait "${clients[@]}"
 [ -e "$tmp/client_fail" ] && fail "$(cat "$tmp/client_fail")"
 cat "$tmp"/ids.* >"$tmp/ids"
 total=$(wc -l <"$tmp/ids")
-[ "$total" -ge 300 ] || fail "expected 300 accepted jobs, got $total"
+[ "$total" = "$jobs" ] || fail "expected $jobs accepted jobs, got $total"
 triples=() n=0
 while read -r id cv nm node; do
   await $(( node % 3 + 1 )) "$id"
@@ -89,7 +95,7 @@ grep -q 'cuzk_queue_jobs{state="done"}' "$tmp/body" && grep -q 'cuzk_queue_node_
   fail "metrics: the queue's lines"
 
 # --- a slow job (2^17 constraints, a few seconds on one core), for the node failures below
-"$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints 2^17 -q >/dev/null || fail "circuit"
+"$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints "$slow_size" -q >/dev/null || fail "circuit"
 "$cuzk" setup "$tmp/blk.r1cs" "$tmp/blk.zkey" -q 2>/dev/null || fail "setup"
 slow="{\"key_path\":\"$tmp/blk.zkey\",\"witness_path\":\"$tmp/blk.wtns\"}"
 running_on() { # running_on ID: waits (10 s at most) until the job runs, prints its node's number
@@ -138,21 +144,21 @@ for id in "${ids[@]}"; do
 done
 expect_code 202 -X POST "$(at 3)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}"
 
-# --- priorities across the fleet: a critical job behind 100 normal ones is claimed next
+# --- priorities across the fleet: a critical job behind $normals normal ones is claimed next
 blockers=()
 for k in 1 2 3 1 2 3; do blockers+=("$(post $k "$slow")"); done # every slot of every node busy (2 each)
 for id in "${blockers[@]}"; do running_on "$id" >/dev/null; done
 normal="{\"key_path\":\"$fx/bn128/mul1k.zkey\",\"witness_path\":\"$fx/bn128/mul1k.wtns\",\"priority\":\"normal\"}"
 posters=()
-for c in $(seq 10); do # 100 at once, before a blocker ends
-  ( for i in $(seq 10); do curl -s -o /dev/null -X POST "$(at $(( (c + i) % 3 + 1 )))/v1/proofs" -d "$normal"; done ) &
+for c in $(seq 10); do # all at once, before a blocker ends
+  ( for i in $(seq $(( normals / 10 ))); do curl -s -o /dev/null -X POST "$(at $(( (c + i) % 3 + 1 )))/v1/proofs" -d "$normal"; done ) &
   posters+=($!)
 done
 wait "${posters[@]}"
 crit=$(post 1 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"priority\":\"critical\"}")
 await 2 "$crit"
 before=$(sql "SELECT count(*) FROM cuzk_jobs WHERE priority = 1 AND claimed < (SELECT claimed FROM cuzk_jobs WHERE id = '$crit') AND submitted > (SELECT submitted FROM cuzk_jobs WHERE id = '${blockers[5]}')")
-[ "$before" -le 6 ] || fail "the critical job was claimed after $before of the 100 normal ones"
+[ "$before" -le 6 ] || fail "the critical job was claimed after $before of the $normals normal ones"
 
 # --- request ids, DELETE and bad input from any node
 id=$(post 1 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"request_id\":\"c-1\"}")
@@ -167,7 +173,7 @@ expect_code 400 -X POST "$(at 2)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/tiny.z
 expect_code 403 -X POST "$(at 3)/v1/proofs" -d "{\"key_path\":\"/etc/passwd\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}"
 expect_code 404 "$(at 1)/v1/proofs/0123456789abcdef0123456789abcdef"
 expect_code 404 -X DELETE "$(at 2)/v1/proofs/0123456789abcdef0123456789abcdef"
-head -c 70000000 /dev/zero >"$tmp/big.wtns"
+head -c 2000000 /dev/zero >"$tmp/big.wtns" # over the nodes' --queue-max-witness 1M
 printf '{"key_path":"%s","witness":"%s"}' "$fx/bn128/tiny.zkey" "$(base64 -w0 "$tmp/big.wtns")" >"$tmp/big.json"
 expect_code 413 -X POST "$(at 1)/v1/proofs" -d @"$tmp/big.json"
 grep -q "queue-max-witness" "$tmp/body" || fail "a witness over the queue's limit: $(cat "$tmp/body")"
