@@ -401,20 +401,32 @@ static void give_back(struct cluster *cl)
     }
 }
 
+/* The node's loop: every 5 ms (waiting on the queue's notifications) the
+ * ended claims written; a claim tried when a job was queued, a claim ended
+ * (room freed), or a second passed (a notification missed); leases renewed
+ * every quarter lease, others' expired every second. */
 static void *node_main(void *arg)
 {
     struct cluster *cl = arg;
     server *s = cl->s;
-    double last_renew = 0, last_beat = 0, last_expire = 0, last_purge = 0;
+    double last_renew = 0, last_beat = 0, last_expire = 0, last_purge = 0, last_claim = 0;
+    int queued = 1, listening = 0;
     while (!cl->stop) {
         double now = cuzk_now();
         cuzk_error err;
+        if (!listening)
+            listening = pgq_listen(cl->node_q, &err) == CUZK_OK;
         if (now - last_renew >= s->cfg.lease / 4) {
             renew_all(cl);
             last_renew = now;
         }
+        unsigned before = cl->in_flight;
         finish_ended(cl);
-        claim_some(cl);
+        if (queued || cl->in_flight < before || now - last_claim >= 1) {
+            claim_some(cl);
+            last_claim = now;
+            queued = 0;
+        }
         if (now - last_beat >= 2) {
             heartbeat(cl);
             last_beat = now;
@@ -431,7 +443,17 @@ static void *node_main(void *arg)
             server_ignore_status(pgq_purge(cl->node_q, s->cfg.result_ttl, &n, &err));
             last_purge = now;
         }
-        usleep(20000);
+        /* 5 ms, or until the queue says something: a job queued is claimed at once */
+        char payload[128];
+        int rc = pgq_wait(cl->node_q, 0.005, payload, sizeof(payload), &err);
+        while (rc == CUZK_OK) {
+            queued |= strstr(payload, " queued") != NULL;
+            rc = pgq_wait(cl->node_q, 0, payload, sizeof(payload), &err);
+        }
+        if (rc == CUZK_ERR_IO) {
+            listening = 0; /* LISTEN again once the connection is back */
+            usleep(20000);
+        }
     }
     give_back(cl);
     return NULL;
