@@ -674,6 +674,26 @@ out:
  * parked: the connection is suspended (no thread waits for it) until
  * api_wake_parked resumes it, and libmicrohttpd calls the handler again,
  * which comes back here with the wait already parsed. */
+/* Under the table's lock, which it releases: a long poll parked (its
+ * connection suspended: no thread waits for it) until api_wake_parked or
+ * api_wake_parked_queue resumes it for its job (b->job, or b->qid on a
+ * queue). */
+static enum MHD_Result park(server *s, struct MHD_Connection *c, api_conn *b)
+{
+    b->c = c;
+    b->parked = b->suspended = 1;
+    b->prev_parked = NULL;
+    b->next_parked = s->parked;
+    if (s->parked)
+        s->parked->prev_parked = b;
+    s->parked = b;
+    s->n_parked++;
+    s->n_suspended++;
+    MHD_suspend_connection(c);
+    pthread_mutex_unlock(&s->mu);
+    return MHD_YES;
+}
+
 /* GET on a queue (cluster.c): the job from the queue; a wait is parked as
  * get_proof's, woken by the queue's notifications (api_wake_parked_queue). */
 static enum MHD_Result get_proof_queued(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
@@ -692,21 +712,9 @@ static enum MHD_Result get_proof_queued(server *s, struct MHD_Connection *c, con
         return reply(s, c, 200, o);
     }
     json_decref(o);
-    b->c = c;
     b->job = NULL;
     snprintf(b->qid, sizeof(b->qid), "%s", id);
-    b->qstate = state;
-    b->parked = b->suspended = 1;
-    b->prev_parked = NULL;
-    b->next_parked = s->parked;
-    if (s->parked)
-        s->parked->prev_parked = b;
-    s->parked = b;
-    s->n_parked++;
-    s->n_suspended++;
-    MHD_suspend_connection(c);
-    pthread_mutex_unlock(&s->mu);
-    return MHD_YES;
+    return park(s, c, b);
 }
 
 static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
@@ -752,19 +760,8 @@ static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char
         pthread_mutex_unlock(&s->mu);
         return reply(s, c, 200, o);
     }
-    b->c = c;
     b->job = j;
-    b->parked = b->suspended = 1;
-    b->prev_parked = NULL;
-    b->next_parked = s->parked;
-    if (s->parked)
-        s->parked->prev_parked = b;
-    s->parked = b;
-    s->n_parked++;
-    s->n_suspended++;
-    MHD_suspend_connection(c);
-    pthread_mutex_unlock(&s->mu);
-    return MHD_YES;
+    return park(s, c, b);
 }
 
 static void unpark(server *s, api_conn *b)

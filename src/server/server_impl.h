@@ -107,8 +107,7 @@ typedef struct api_conn {
     int parked;       /* suspended, in server.parked */
     int suspended;    /* suspended and not yet handled again (server.n_suspended) */
     struct sjob *job; /* while parked: the job it waits on (wakes it before it goes) */
-    char qid[33];     /* on a queue (cluster.c): the job a parked poll waits on, its state then */
-    int qstate;
+    char qid[33];     /* on a queue (cluster.c): the job a parked poll waits on */
     struct api_conn *prev_parked, *next_parked;
 } api_conn;
 
