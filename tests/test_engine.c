@@ -1238,21 +1238,26 @@ static void test_partition_jobs(void)
     CHECK(cuzk_engine_result(e, id, &p1, &p2, &err) == CUZK_ERR_INVALID_ARGUMENT);
     CHECK(cuzk_engine_result_bellperson(e, id, &bp, &bl, &err) == CUZK_ERR_INVALID_ARGUMENT && !bp && !bl);
     CHECK(cuzk_engine_release(e, id, &err) == CUZK_OK);
-    /* cancel: partition 0 held entering prepare, the others queued */
+    /* cancel: the first partition to enter prepare held there (which one
+     * is a race of the two workers; the others may run meanwhile, even end) */
     gate_arm(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
     CHECK(cuzk_engine_submit(e, &reqs[0], &id, &err) == CUZK_OK);
     CHECK(gate_wait_held(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER) == id);
     CHECK(cuzk_engine_wait(e, id, 0, &info, &err) == CUZK_OK && info.state == CUZK_JOB_RUNNING &&
-          info.stage == CUZK_STAGE_PREPARE && info.partitions_ended == 0);
+          info.partitions_ended < 3);
     CHECK(cuzk_engine_cancel(e, id, &err) == CUZK_OK);
     CHECK(cuzk_engine_release(e, id, &err) == CUZK_ERR_BUSY); /* partition 0 is still in its stage */
     gate_release(&g, CUZK_STAGE_PREPARE, CUZK_HOOK_ENTER);
     CHECK(cuzk_engine_wait(e, id, -1, &info, &err) == CUZK_OK);
     CHECK(info.state == CUZK_JOB_CANCELLED && info.partitions_ended == 3);
+    unsigned n_cancelled = 0;
     for (unsigned k = 0; k < 3; k++) {
         cuzk_job_info pi;
-        CHECK(cuzk_engine_partition_info(e, id, k, &pi, &err) == CUZK_OK && pi.state == CUZK_JOB_CANCELLED);
+        CHECK(cuzk_engine_partition_info(e, id, k, &pi, &err) == CUZK_OK &&
+              (pi.state == CUZK_JOB_CANCELLED || pi.state == CUZK_JOB_DONE));
+        n_cancelled += pi.state == CUZK_JOB_CANCELLED;
     }
+    CHECK(n_cancelled >= 1); /* the held one at least */
     CHECK(cuzk_engine_result(e, id, &p1, &p2, &err) == CUZK_ERR_CANCELLED);
     CHECK(cuzk_engine_release(e, id, &err) == CUZK_OK);
     /* refused requests */
