@@ -14,6 +14,7 @@
 
 static const char *conninfo;
 static double seconds;
+static const char *const porep_key[1] = {"id:porep"}; /* the jobs' key, held */
 
 typedef struct worker {
     int index;
@@ -28,7 +29,7 @@ static void *run(void *arg)
     pgq *q;
     char node[32];
     snprintf(node, sizeof(node), "bench-%d", w->index);
-    if (pgq_open(&q, conninfo, node, &err) != CUZK_OK) {
+    if (pgq_open(&q, conninfo, node, 10, &err) != CUZK_OK) {
         fprintf(stderr, "%s\n", err.message);
         w->failed = 1;
         return NULL;
@@ -47,7 +48,7 @@ static void *run(void *arg)
         int known;
         pgq_claimed c;
         pgq_job got;
-        if (pgq_submit(q, &j, &known, existing, &err) != CUZK_OK || pgq_claim(q, 30, &c, &err) != CUZK_OK) {
+        if (pgq_submit(q, &j, &known, existing, &err) != CUZK_OK || pgq_claim(q, 30, porep_key, 1, &c, &err) != CUZK_OK) {
             fprintf(stderr, "%s\n", err.message);
             w->failed = 1;
             break;

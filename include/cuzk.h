@@ -721,6 +721,9 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_load_params(cuzk_engine *en
 /* Drops a cached key (by id or path) once no running job uses it;
  * CUZK_ERR_NOT_FOUND if it is not cached. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_evict(cuzk_engine *engine, const char *key, cuzk_error *err);
+/* Whether jobs may name key_id: it was loaded (cached now, or evicted and
+ * read again when a job needs it). 1 or 0. Appended with issue 22. */
+CUZK_API int cuzk_engine_key_known(cuzk_engine *engine, const char *key_id);
 /* Queues a job: *id identifies it. CUZK_ERR_BUSY when max_jobs are queued
  * or running; CUZK_ERR_NOT_FOUND for an unknown key_id; problems with the
  * files themselves show when the job runs (CUZK_JOB_FAILED, with the
@@ -833,12 +836,15 @@ typedef struct cuzk_serve_config {
      * claimed job is this node's without a renewal (0: 30); max_attempts:
      * claims before a job fails (0: 3); queue_max_witness: bytes of
      * uploaded witnesses a job may store in the database (0: 64 MiB; larger
-     * ones go by path on storage the nodes share). */
+     * ones go by path on storage the nodes share); queue_max_queued: jobs
+     * waiting unclaimed beyond which a POST is refused with 429 (0:
+     * 100,000). */
     const char *queue;
     const char *node;
     double lease;
     unsigned max_attempts;
     unsigned long long queue_max_witness;
+    unsigned queue_max_queued;
 } cuzk_serve_config;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_serve(const cuzk_serve_config *config, cuzk_error *err);

@@ -7,33 +7,45 @@
 #   - kill -9 of the node proving a job: the job finishes on another node
 #     (attempt 2, the first attempt's reason kept); nothing lost;
 #   - the database restarted under load: the nodes reconnect, every job ends;
-#   - a node frozen (SIGSTOP: cut off from the database) past its lease: the
-#     job is proved elsewhere, and the frozen node, let go, writes nothing;
+#   - a node frozen (SIGSTOP) past its lease: the job is proved elsewhere,
+#     and the frozen node, let go, writes nothing;
+#   - a node cut off from the database by the network (flaky_proxy stalls
+#     its path: no error reaches either end) past its lease: it notices
+#     (no answer within its statement timeout), the job is proved
+#     elsewhere, and once the path is back the node writes nothing;
 #   - a critical job submitted behind 100 normal ones is claimed next;
+#   - keys: jobs of a key only one node may open are proved there alone
+#     (the others never claim them, and say why in /v1/status); a key file
+#     changed behind the registry's back (its digest no longer the one the
+#     nodes registered) is proved by no node until the operator clears its
+#     registry row, then with the new key (verified by snarkjs); a node
+#     whose --queue-max-queued is reached answers a POST with 429;
 #   - uploads, request ids, DELETE and /v1/status from any node; bad input
 #     gets its 4xx and the node keeps serving.
 # Under the sanitizers (CUZK_TEST_ITERS set, as make asan-test does) 60 jobs
 # and 30 normal ones, the slow job of 2^15 constraints: the same paths at a
 # fraction of the proofs.
-# usage: test_cluster.sh CUZK FIXTURES_DIR [NODE]
+# usage: test_cluster.sh CUZK FIXTURES_DIR [NODE [FLAKY_PROXY]]
 set -u
 jobs=300 normals=100 slow_size=2^17
 [ -n "${CUZK_TEST_ITERS:-}" ] && jobs=60 normals=30 slow_size=2^15
-cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-}
+cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-} proxy=${4:-}
 . "$(dirname "$0")/daemon_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 "$cuzk" version | grep -q "^queue: yes" || { echo "SKIP: cuzk built without libpq (the job queue)"; exit 77; }
 chmod 0755 "$tmp" # the server runs as postgres when this runs as root
 uri=$("$here/pg_server.sh" start "$tmp/pg"); rc=$?
 [ $rc = 0 ] || exit $rc
-trap '"$here/pg_server.sh" stop "$tmp/pg" >/dev/null 2>&1; cleanup' EXIT
+trap '"$here/pg_server.sh" stop "$tmp/pg" >/dev/null 2>&1; rm -rf "${only1:-}"; cleanup' EXIT
 sql() { "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql" "$uri" -Atc "$1"; }
 
-ports=() npids=()
-start_node() { # start_node K: node nK (again after a kill)
-  start_daemon --queue "$uri" --node "n$1" --listen 127.0.0.1:0 --state-dir "$tmp/s$1" --key-dir "$fx" --key-dir "$tmp" \
+ports=() npids=() npids_out=()
+only1=$(mktemp -d) && cp "$fx/bn128/tiny.zkey" "$only1/" # keys n1 alone may open (not under the others' --key-dir)
+start_node() { # start_node K [URI]: node nK (again after a kill)
+  local only=(); [ "$1" = 1 ] && only=(--key-dir "$only1")
+  start_daemon --queue "${2:-$uri}" --node "n$1" --listen 127.0.0.1:0 --state-dir "$tmp/s$1" --key-dir "$fx" --key-dir "$tmp" "${only[@]}" \
     --witness-dir "$fx" --witness-dir "$tmp" --device cpu --workers 1 --threads 1 --lease 2 --queue-max-witness 1M
-  ports[$1]=$port npids[$1]=$pid
+  ports[$1]=$port npids[$1]=$pid npids_out[$1]=$out
 }
 for k in 1 2 3; do start_node $k; done
 at() { echo "127.0.0.1:${ports[$1]}"; } # at K: node K's address
@@ -91,8 +103,9 @@ expect_code 200 "$(at 2)/v1/status"
 jq -e ".queue.done >= $total and (.queue.nodes | length) == 3 and .queue.running == 0" "$tmp/body" >/dev/null ||
   fail "status: $(jq -c .queue "$tmp/body")"
 expect_code 200 "$(at 3)/metrics"
-grep -q 'cuzk_queue_jobs{state="done"}' "$tmp/body" && grep -q 'cuzk_queue_node_heartbeat_age_seconds{node="n1"}' "$tmp/body" ||
-  fail "metrics: the queue's lines"
+grep -q 'cuzk_queue_jobs{state="done"}' "$tmp/body" && grep -q 'cuzk_queue_node_heartbeat_age_seconds{node="n1"}' "$tmp/body" &&
+  grep -Eq '^cuzk_queue_node_keys_ready\{node="n2"\} [1-9]' "$tmp/body" && grep -q 'cuzk_queue_node_gpus{node="n3"} 0' "$tmp/body" ||
+  fail "metrics: the queue's lines: $(grep cuzk_queue "$tmp/body")"
 
 # --- a slow job (2^17 constraints, a few seconds on one core), for the node failures below
 "$cuzk" circuit sha256-chain "$tmp/blk.r1cs" "$tmp/blk.wtns" --constraints "$slow_size" -q >/dev/null || fail "circuit"
@@ -130,6 +143,43 @@ expect_code 200 "$(at "$other")/v1/proofs/$id"
 [ "$(jq -r .node "$tmp/body")" = "$winner" ] || fail "the result changed after the frozen node came back"
 grep -q "job $id: the lease is lost" "$tmp/serve."*.out || fail "the frozen node did not say it lost the lease"
 
+# --- a node cut off by the network past its lease: it notices; the job goes elsewhere; back, it writes nothing
+if [ -n "$proxy" ]; then
+  pgport=${uri##*:} && pgport=${pgport%%/*}
+  "$proxy" "$pgport" 0 >"$tmp/cut.port" 2>"$tmp/cut.err" &
+  cutpid=$!
+  pids+=("$cutpid")
+  for _ in $(seq 50); do grep -q "^port " "$tmp/cut.port" && break; sleep 0.1; done
+  cport=$(awk '/^port /{print $2}' "$tmp/cut.port")
+  [ -n "$cport" ] || fail "flaky_proxy did not start: $(cat "$tmp/cut.err")"
+  start_node 4 "${uri/:$pgport\//:$cport/}"
+  for k in 1 2 3; do kill -STOP "${npids[$k]}"; done # n4 alone claims it
+  id=$(post 4 "$slow")
+  for _ in $(seq 100); do
+    api "$(at 4)/v1/proofs/$id" >/dev/null
+    [ "$(jq -r .state "$tmp/body")" = running ] && break
+    sleep 0.1
+  done
+  [ "$(jq -r .node "$tmp/body")" = n4 ] || fail "the job behind the proxy: $(cat "$tmp/body")"
+  kill -USR1 "$cutpid"
+  for k in 1 2 3; do kill -CONT "${npids[$k]}"; done
+  await 1 "$id"
+  winner=$(jq -r .node "$tmp/body")
+  [ "$winner" != n4 ] || fail "the cut-off node's result stands"
+  for _ in $(seq 150); do grep -q "no answer in" "${npids_out[4]}" && break; sleep 0.1; done
+  grep -q "no answer in" "${npids_out[4]}" || fail "the cut-off node did not notice: $(tail -5 "${npids_out[4]}")"
+  kill -USR2 "$cutpid"
+  for _ in $(seq 150); do grep -q "job $id: the lease \(is\|was\) lost" "${npids_out[4]}" && break; sleep 0.1; done
+  grep -q "job $id: the lease \(is\|was\) lost" "${npids_out[4]}" || fail "the cut-off node, back: $(tail -5 "${npids_out[4]}")"
+  expect_code 200 "$(at 2)/v1/proofs/$id"
+  [ "$(jq -r .node "$tmp/body")" = "$winner" ] || fail "the result changed after the cut-off node came back"
+  expect_code 200 "$(at 4)/v1/status" # connected again
+  kill -TERM "${npids[4]}"; wait "${npids[4]}" || fail "node n4: SIGTERM exit $?"
+  kill "$cutpid"
+else
+  echo "note: no flaky_proxy given; a node cut off by the network is not exercised"
+fi
+
 # --- the database restarted under load: every job ends
 ids=()
 for i in $(seq 12); do ids+=("$(post $(( i % 3 + 1 )) "{\"key_path\":\"$fx/bn128/mul1k.zkey\",\"witness_path\":\"$fx/bn128/mul1k.wtns\"}")"); done
@@ -160,6 +210,59 @@ await 2 "$crit"
 before=$(sql "SELECT count(*) FROM cuzk_jobs WHERE priority = 1 AND claimed < (SELECT claimed FROM cuzk_jobs WHERE id = '$crit') AND submitted > (SELECT submitted FROM cuzk_jobs WHERE id = '${blockers[5]}')")
 [ "$before" -le 6 ] || fail "the critical job was claimed after $before of the $normals normal ones"
 
+# --- keys: a key only n1 may open is proved by n1 alone; the others say why
+only=()
+for i in 1 2 3 4 5 6; do only+=("$(post 1 "{\"key_path\":\"$only1/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}")"); done
+for id in "${only[@]}"; do
+  await $(( RANDOM % 3 + 1 )) "$id"
+  jq -e '.node == "n1" and .attempts == 1' "$tmp/body" >/dev/null ||
+    fail "a job of a key only n1 may open: $(jq -c '{node, attempts, attempt_errors}' "$tmp/body")"
+done
+absent_on() { # absent_on NODE KEY STATE: the node's heartbeat lists the key as absent or mismatch (15 s at most)
+  for _ in $(seq 150); do
+    api "$(at 1)/v1/status" >/dev/null
+    jq -e --arg n "$1" --arg k "$2" --arg st "$3" '[.queue.nodes[] | select(.name == $n) | .info.keys[$st][] | select(.key == $k)] | length == 1' \
+      "$tmp/body" >/dev/null && return 0
+    sleep 0.1
+  done
+  fail "node $1 does not list key $2 as $3: $(jq -c '.queue.nodes' "$tmp/body")"
+}
+absent_on n2 "$only1/tiny.zkey" absent
+absent_on n3 "$only1/tiny.zkey" absent
+
+# --- a key file changed behind the registry's back: no node proves it until the operator clears the registry's row
+cp "$fx/bn128/tiny.zkey" "$tmp/mm.zkey"
+mm="{\"key_path\":\"$tmp/mm.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}"
+id=$(post 2 "$mm")
+await 3 "$id" # its digest registered
+[ "$(sql "SELECT count(*) FROM cuzk_keys WHERE path = '$tmp/mm.zkey'")" = 1 ] || fail "the key's digest is not registered"
+expect_code 200 "$(at 2)/v1/status"
+jq -e --arg k "$tmp/mm.zkey" '[.queue.keys[] | select(.path == $k and (.digest | length) == 64)] | length == 1' "$tmp/body" \
+  >/dev/null || fail "status: the key registry: $(jq -c .queue.keys "$tmp/body")"
+"$cuzk" setup "$fx/bn128/tiny.r1cs" "$tmp/mm2.zkey" -q 2>/dev/null || fail "setup of a second tiny key"
+cp "$tmp/mm2.zkey" "$tmp/mm.zkey" # the same circuit, another key: not the registered digest
+id=$(post 3 "$mm")
+for k in 1 2 3; do absent_on "n$k" "$tmp/mm.zkey" mismatch; done
+expect_code 200 "$(at 1)/v1/proofs/$id"
+[ "$(jq -r .state "$tmp/body")" = queued ] || fail "a job of a key no node's copy matches: $(cat "$tmp/body")"
+grep -q "key $tmp/mm.zkey: this node's copy has digest" "$tmp"/serve.*.out || fail "no node logged the mismatch"
+# a node bounding the queue at one waiting job: that job waits, so a POST gets 429 (a retry of a known request id is answered)
+start_daemon --queue "$uri" --node n5 --listen 127.0.0.1:0 --state-dir "$tmp/s5" --key-dir "$fx" --key-dir "$tmp" \
+  --witness-dir "$fx" --device cpu --workers 1 --threads 1 --lease 2 --queue-max-queued 1
+code=$(curl -s -D "$tmp/h5" -o "$tmp/body" -w "%{http_code}" -X POST "127.0.0.1:$port/v1/proofs" \
+  -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}")
+[ "$code" = 429 ] && grep -qi "^retry-after: 1" "$tmp/h5" && grep -q "queue-max-queued" "$tmp/body" ||
+  fail "a POST past --queue-max-queued: HTTP $code $(cat "$tmp/body")"
+kill -TERM "$pid"; wait "$pid" || fail "node n5: SIGTERM exit $?"
+sql "DELETE FROM cuzk_keys WHERE path = '$tmp/mm.zkey'" >/dev/null # the operator: the new file is the right one
+await 1 "$id"
+jq .proof "$tmp/body" >"$tmp/mm.proof.json"; jq .public "$tmp/body" >"$tmp/mm.public.json"
+"$cuzk" zkey export-vk "$tmp/mm2.zkey" "$tmp/mm2.vk.json" >/dev/null 2>&1 || fail "export-vk"
+if [ -n "$node" ] && [ -d "$here/snarkjs/node_modules/snarkjs" ]; then
+  "$node" "$here/snarkjs/verify_many.mjs" "$tmp/mm2.vk.json:$tmp/mm.public.json:$tmp/mm.proof.json" ||
+    fail "the proof with the replaced key does not verify against its vk"
+fi
+
 # --- request ids, DELETE and bad input from any node
 id=$(post 1 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"request_id\":\"c-1\"}")
 expect_code 200 -X POST "$(at 2)/v1/proofs" -d "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"request_id\":\"c-1\"}"
@@ -180,4 +283,4 @@ grep -q "queue-max-witness" "$tmp/body" || fail "a witness over the queue's limi
 expect_code 200 "$(at 1)/healthz"
 
 for k in 1 2 3; do kill -TERM "${npids[$k]}"; wait "${npids[$k]}" || fail "node n$k: SIGTERM exit $?"; done
-echo "cluster: $total jobs over 3 nodes verified by snarkjs; kill -9, a frozen node, a database restart, priorities: ok"
+echo "cluster: $total jobs over 3 nodes verified by snarkjs; kill -9, a frozen node, a node cut off, a database restart, priorities, keys: ok"

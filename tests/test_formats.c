@@ -24,6 +24,7 @@
 #include "../src/groth16/matrices.h"
 #include "../src/groth16/prove.h"
 #include "../src/util/blake2b.h"
+#include "../src/util/file_digest.h"
 #include "../src/util/sha256.h"
 #include "../src/util/size_text.h"
 
@@ -620,6 +621,88 @@ static void test_sha256(void)
           memcmp(out, want, 32) == 0);
 }
 
+/* A line of a command's output (popen), "" when it printed none. */
+static void command_line(const char *cmd, char *out, size_t n)
+{
+    out[0] = 0;
+    FILE *f = popen(cmd, "r");
+    if (f) {
+        if (!fgets(out, (int)n, f))
+            out[0] = 0;
+        pclose(f);
+    }
+}
+
+/* file_digest (the nodes' key digests) against coreutils' b2sum -l 256 as
+ * the oracle: each 64 MiB chunk's digest by b2sum, then the tag, the size
+ * and those digests by b2sum again; sizes 0, 1, one chunk exactly, one
+ * chunk and a bit, seeded random bytes, one and three threads; a stop asked
+ * for, a missing file. */
+static void test_file_digest(const char *tmpdir)
+{
+    test_context = "file digest";
+    char probe[64];
+    command_line("b2sum --version 2>/dev/null", probe, sizeof(probe));
+    if (!probe[0]) {
+        printf("note: no b2sum (coreutils): file digests not checked against it\n");
+        return;
+    }
+    static const size_t sizes[4] = {0, 1, FILE_DIGEST_CHUNK, FILE_DIGEST_CHUNK + 1000};
+    unsigned char *data = malloc(FILE_DIGEST_CHUNK + 1000);
+    CHECK(data != NULL);
+    for (size_t i = 0; i < FILE_DIGEST_CHUNK + 1000; i += 8) {
+        uint64_t r = test_rand64();
+        memcpy(data + i, &r, 8);
+    }
+    char path[300], cmd[800], line[200];
+    snprintf(path, sizeof(path), "%s/digest.bin", tmpdir);
+    for (int k = 0; k < 4; k++) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(data, 1, sizes[k], f) == sizes[k] && fclose(f) == 0);
+        /* the oracle */
+        size_t chunks = (sizes[k] + FILE_DIGEST_CHUNK - 1) / FILE_DIGEST_CHUNK;
+        unsigned char top[18 + 8 + 2 * FILE_DIGEST_LEN];
+        memcpy(top, "cuzk file digest 1", 18);
+        for (int i = 0; i < 8; i++)
+            top[18 + i] = (unsigned char)((uint64_t)sizes[k] >> (8 * i));
+        for (size_t c = 0; c < chunks; c++) {
+            snprintf(cmd, sizeof(cmd), "dd if=%s bs=%u skip=%zu count=1 2>/dev/null | b2sum -l 256", path,
+                     FILE_DIGEST_CHUNK, c);
+            command_line(cmd, line, sizeof(line));
+            line[2 * FILE_DIGEST_LEN] = 0; /* "<hex>  -" */
+            CHECK_MSG(test_hex_to_bytes(top + 26 + c * FILE_DIGEST_LEN, FILE_DIGEST_LEN, line) == 0,
+                      "b2sum said '%s'", line);
+        }
+        char tp[320];
+        snprintf(tp, sizeof(tp), "%s/digest.top", tmpdir);
+        f = fopen(tp, "wb");
+        CHECK(f && fwrite(top, 1, 26 + chunks * FILE_DIGEST_LEN, f) == 26 + chunks * FILE_DIGEST_LEN && fclose(f) == 0);
+        snprintf(cmd, sizeof(cmd), "b2sum -l 256 %s", tp);
+        command_line(cmd, line, sizeof(line));
+        line[2 * FILE_DIGEST_LEN] = 0;
+        unsigned char want[FILE_DIGEST_LEN], got[FILE_DIGEST_LEN];
+        CHECK_MSG(test_hex_to_bytes(want, FILE_DIGEST_LEN, line) == 0, "b2sum said '%s'", line);
+        unlink(tp);
+        for (unsigned threads = 1; threads <= 3; threads += 2) {
+            uint64_t size = 0;
+            cuzk_error err = {0};
+            CHECK_MSG(file_digest(path, threads, NULL, got, &size, &err) == CUZK_OK, "%s", err.message);
+            CHECK_MSG(size == sizes[k] && !memcmp(got, want, FILE_DIGEST_LEN), "size %zu, %u threads", sizes[k],
+                      threads);
+        }
+    }
+    volatile int stop = 1;
+    uint64_t size;
+    unsigned char got[FILE_DIGEST_LEN];
+    cuzk_error err = {0};
+    CHECK(file_digest(path, 2, &stop, got, &size, &err) == CUZK_ERR_CANCELLED && strstr(err.message, "stopped"));
+    unlink(path);
+    CHECK(file_digest(path, 1, NULL, got, &size, &err) == CUZK_ERR_IO && strstr(err.message, "digest.bin") &&
+          strstr(err.message, "No such file"));
+    CHECK(file_digest(tmpdir, 1, NULL, got, &size, &err) == CUZK_ERR_IO && strstr(err.message, "not a regular file"));
+    free(data);
+}
+
 /* Byte counts in messages: each unit from its threshold, edges included. */
 static void test_size_text(void)
 {
@@ -931,6 +1014,7 @@ int main(int argc, char **argv)
     }
     test_params_setup(tmpdir);
     test_circuit_sources(tmpdir);
+    test_file_digest(tmpdir);
     rmdir(tmpdir);
     test_done("test_formats");
     return 0;

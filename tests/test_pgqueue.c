@@ -31,6 +31,9 @@ static void job_id(char out[33], unsigned k)
     snprintf(out, 33, "%032x", k);
 }
 
+/* the key of the jobs submit() makes, held by every claimer */
+static const char *const held_k[1] = {"id:k"};
+
 static void submit(pgq *q, unsigned k, int priority, int max_attempts)
 {
     char id[33], existing[33];
@@ -45,7 +48,7 @@ static unsigned claim(pgq *q, double lease, int64_t *token)
 {
     pgq_claimed c;
     cuzk_error err = {0};
-    CHECK_MSG(pgq_claim(q, lease, &c, &err) == CUZK_OK, "%s", err.message);
+    CHECK_MSG(pgq_claim(q, lease, held_k, 1, &c, &err) == CUZK_OK, "%s", err.message);
     unsigned k = (unsigned)strtoul(c.id, NULL, 16);
     if (token)
         *token = c.token;
@@ -64,7 +67,7 @@ static void *race(void *arg)
     for (;;) {
         pgq_claimed c;
         cuzk_error err = {0};
-        int rc = pgq_claim(r->q, 60, &c, &err);
+        int rc = pgq_claim(r->q, 60, held_k, 1, &c, &err);
         if (rc == CUZK_ERR_NOT_FOUND)
             break;
         CHECK_MSG(rc == CUZK_OK, "%s", err.message);
@@ -87,11 +90,11 @@ int main(int argc, char **argv)
     test_context = "schema";
     cuzk_error err = {0};
     pgq *a, *b;
-    CHECK_MSG(pgq_open(&a, conninfo, "node-a", &err) == CUZK_OK, "%s", err.message);
-    CHECK_MSG(pgq_open(&b, conninfo, "node-b", &err) == CUZK_OK, "%s", err.message);
+    CHECK_MSG(pgq_open(&a, conninfo, "node-a", 10, &err) == CUZK_OK, "%s", err.message);
+    CHECK_MSG(pgq_open(&b, conninfo, "node-b", 10, &err) == CUZK_OK, "%s", err.message);
     pgq *x;
-    CHECK(pgq_open(&x, conninfo, "has a blank", &err) == CUZK_ERR_INVALID_ARGUMENT);
-    CHECK(pgq_open(&x, "postgresql://nobody@127.0.0.1:1/none", "n", &err) == CUZK_ERR_IO &&
+    CHECK(pgq_open(&x, conninfo, "has a blank", 10, &err) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(pgq_open(&x, "postgresql://nobody@127.0.0.1:1/none", "n", 10, &err) == CUZK_ERR_IO &&
           strstr(err.message, "cannot connect"));
 
     test_context = "priorities";
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
         order[i] = claim(i % 2 ? b : a, 60, &t[i]);
     CHECK(order[0] == 3 && order[1] == 1 && order[2] == 4 && order[3] == 2);
     pgq_claimed none;
-    CHECK(pgq_claim(a, 60, &none, &err) == CUZK_ERR_NOT_FOUND);
+    CHECK(pgq_claim(a, 60, held_k, 1, &none, &err) == CUZK_ERR_NOT_FOUND);
 
     test_context = "fencing";
     char id[33];
@@ -187,11 +190,66 @@ int main(int argc, char **argv)
           existing[31] == '9');
     nj.digest = d2;
     CHECK(pgq_submit(b, &nj, &known, existing, &err) == CUZK_OK && known == PGQ_CONFLICT && existing[31] == '9');
+    /* the bound on queued jobs (job 9 waits): a new job refused, a retry answered */
+    nj.max_queued = 1;
+    nj.digest = d1;
+    CHECK(pgq_submit(b, &nj, &known, existing, &err) == CUZK_OK && known == PGQ_DUPLICATE && existing[31] == '9');
+    pgq_new_job over = {.id = id, .priority = 1, .request_json = "{}", .max_attempts = 1, .max_queued = 1};
+    CHECK_MSG(pgq_submit(b, &over, &known, existing, &err) == CUZK_ERR_BUSY &&
+                  strstr(err.message, "1 jobs waiting") && strstr(err.message, "--queue-max-queued"),
+              "%s", err.message);
+    over.max_queued = 2;
+    job_id(id, 50);
+    CHECK(pgq_submit(b, &over, &known, existing, &err) == CUZK_OK && known == PGQ_NEW);
+    CHECK(pgq_cancel(b, id, &known, &err) == CUZK_OK && known == CUZK_JOB_CANCELLED);
+    job_id(id, 10);
     pgq_claimed c;
-    CHECK(pgq_claim(b, 60, &c, &err) == CUZK_OK && c.witness_len == sizeof(wit) && !memcmp(c.witness, wit, sizeof(wit)));
+    CHECK(pgq_claim(b, 60, held_k, 1, &c, &err) == CUZK_OK && c.witness_len == sizeof(wit) && !memcmp(c.witness, wit, sizeof(wit)));
     CHECK(pgq_get(a, id, &j, &err) == CUZK_ERR_NOT_FOUND); /* job 10 was never stored */
     CHECK(pgq_finish(b, c.id, c.token, CUZK_JOB_DONE, "{}", NULL, &err) == CUZK_OK);
     pgq_claimed_free(&c);
+
+    test_context = "keys";
+    {
+        static const char *const reqs[3] = {"{\"key_path\": \"/k/a \\\"1\\\".zkey\"}", "{\"key_id\": \"porep\"}",
+                                            "{\"key_path\": \"/k/b.params\", \"r1cs_path\": \"/k/b.r1cs\"}"};
+        for (int k = 0; k < 3; k++) {
+            job_id(id, 60 + (unsigned)k);
+            pgq_new_job kj = {.id = id, .priority = 1, .request_json = reqs[k], .max_attempts = 1};
+            CHECK_MSG(pgq_submit(a, &kj, &known, existing, &err) == CUZK_OK, "%s", err.message);
+        }
+        pgq_claimed kc;
+        CHECK(pgq_claim(a, 60, NULL, 0, &kc, &err) == CUZK_ERR_NOT_FOUND); /* no key held */
+        char **want;
+        size_t n_want;
+        CHECK_MSG(pgq_wanted_keys(a, NULL, 0, &want, &n_want, &err) == CUZK_OK, "%s", err.message);
+        CHECK(n_want == 4);
+        int seen = 0;
+        for (size_t i = 0; i < n_want; i++)
+            seen |= (!strcmp(want[i], "/k/a \"1\".zkey") ? 1 : 0) | (!strcmp(want[i], "id:porep") ? 2 : 0) |
+                    (!strcmp(want[i], "/k/b.params") ? 4 : 0) | (!strcmp(want[i], "/k/b.r1cs") ? 8 : 0);
+        CHECK(seen == 15);
+        pgq_strings_free(want, n_want);
+        const char *held[3] = {"/k/b.params", "id:porep", "/k/a \"1\".zkey"};
+        CHECK(pgq_wanted_keys(a, held, 3, &want, &n_want, &err) == CUZK_OK && n_want == 1 &&
+              !strcmp(want[0], "/k/b.r1cs"));
+        pgq_strings_free(want, n_want);
+        CHECK(pgq_claim(a, 60, held, 1, &kc, &err) == CUZK_ERR_NOT_FOUND); /* the circuit missing */
+        CHECK(pgq_claim(a, 60, held, 2, &kc, &err) == CUZK_OK && kc.id[31] == 'd'); /* 61: id:porep */
+        CHECK(pgq_finish(a, kc.id, kc.token, CUZK_JOB_DONE, "{}", NULL, &err) == CUZK_OK);
+        pgq_claimed_free(&kc);
+        CHECK(pgq_claim(a, 60, held, 3, &kc, &err) == CUZK_OK && kc.id[31] == 'c'); /* 60: the quoted path */
+        CHECK(pgq_finish(a, kc.id, kc.token, CUZK_JOB_DONE, "{}", NULL, &err) == CUZK_OK);
+        pgq_claimed_free(&kc);
+        job_id(id, 62);
+        CHECK(pgq_cancel(a, id, &known, &err) == CUZK_OK);
+        unsigned char d1k[PGQ_KEY_DIGEST_LEN] = {1, 2, 3}, d2k[PGQ_KEY_DIGEST_LEN] = {9}, reg[PGQ_KEY_DIGEST_LEN];
+        char by[64];
+        CHECK(pgq_key_register(b, "/k/a.zkey", d1k, 1000, reg, by, &err) == CUZK_OK && !memcmp(reg, d1k, 32) &&
+              !strcmp(by, "node-b"));
+        CHECK(pgq_key_register(a, "/k/a.zkey", d2k, 1000, reg, by, &err) == CUZK_OK && !memcmp(reg, d1k, 32) &&
+              !strcmp(by, "node-b")); /* the first stays */
+    }
 
     test_context = "claims racing";
     for (unsigned k = 100; k < 300; k++)
@@ -200,7 +258,7 @@ int main(int argc, char **argv)
     pthread_t th[8];
     for (int i = 0; i < 8; i++) {
         memset(&r[i], 0, sizeof(r[i]));
-        CHECK_MSG(pgq_open(&r[i].q, conninfo, i % 2 ? "node-b" : "node-a", &err) == CUZK_OK, "%s", err.message);
+        CHECK_MSG(pgq_open(&r[i].q, conninfo, i % 2 ? "node-b" : "node-a", 10, &err) == CUZK_OK, "%s", err.message);
         CHECK(pthread_create(&th[i], NULL, race, &r[i]) == 0);
     }
     unsigned char seen[300] = {0};
@@ -236,7 +294,7 @@ int main(int argc, char **argv)
     int64_t t11 = 0;
     for (int tries = 0; tries < 3 && !t11; tries++) { /* the first call after finds the connection broken */
         pgq_claimed cc;
-        int rc = pgq_claim(a, 60, &cc, &err);
+        int rc = pgq_claim(a, 60, held_k, 1, &cc, &err);
         if (rc == CUZK_OK) {
             t11 = cc.token;
             CHECK(!strcmp(cc.id, id));
@@ -251,14 +309,23 @@ int main(int argc, char **argv)
     pgq_close(a);
     pgq_close(b);
 
-    test_context = "a newer schema";
+    test_context = "a newer schema, an older one";
     PGconn *raw = PQconnectdb(conninfo);
     CHECK(PQstatus(raw) == CONNECTION_OK);
     PQclear(PQexec(raw, "UPDATE cuzk_schema SET version = 99"));
-    CHECK(pgq_open(&a, conninfo, "node-a", &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "version 99"));
-    PQclear(PQexec(raw, "UPDATE cuzk_schema SET version = 1"));
+    CHECK(pgq_open(&a, conninfo, "node-a", 10, &err) == CUZK_ERR_UNSUPPORTED && strstr(err.message, "version 99"));
+    /* version 1 as an older daemon left it, a job queued: migrated to 2,
+     * the job's keys found */
+    PQclear(PQexec(raw, "ALTER TABLE cuzk_jobs DROP COLUMN keys; DROP TABLE cuzk_keys; "
+                        "UPDATE cuzk_schema SET version = 1"));
+    PQclear(PQexec(raw, "INSERT INTO cuzk_jobs (id, priority, state, request, max_attempts) VALUES "
+                        "('0000000000000000000000000000abcd', 1, 'queued', '{\"key_path\": \"/k/v1.zkey\"}', 1)"));
     PQfinish(raw);
-    CHECK(pgq_open(&a, conninfo, "node-a", &err) == CUZK_OK);
+    CHECK_MSG(pgq_open(&a, conninfo, "node-a", 10, &err) == CUZK_OK, "%s", err.message);
+    char **want;
+    size_t n_want;
+    CHECK_MSG(pgq_wanted_keys(a, NULL, 0, &want, &n_want, &err) == CUZK_OK && n_want == 1 && !strcmp(want[0], "/k/v1.zkey"), "%s %zu %s", err.message, n_want, n_want ? want[0] : "");
+    pgq_strings_free(want, n_want);
     pgq_close(a);
     test_done("test_pgqueue");
     return 0;

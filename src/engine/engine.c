@@ -455,6 +455,11 @@ int cuzk_engine_key_evict(cuzk_engine *e, const char *key, cuzk_error *err)
     return key_cache_evict(e->keys, key, err);
 }
 
+int cuzk_engine_key_known(cuzk_engine *e, const char *key_id)
+{
+    return e && key_id && key_cache_known(e->keys, key_id);
+}
+
 /* A job from the request's key and witness fields, its witness
  * witness_path or wtns (a partition of a job of several: the request's
  * entries for it). NULL: out of memory. */

@@ -468,6 +468,8 @@ static enum MHD_Result post_proof_queued(server *s, struct MHD_Connection *c, js
     free(packed);
     if (rc == CUZK_ERR_INVALID_ARGUMENT)
         return reply_error(s, c, 413, "%s", err.message);
+    if (rc == CUZK_ERR_BUSY)
+        return reply_error(s, c, 429, "%s", err.message);
     if (rc != CUZK_OK)
         return reply_error(s, c, 503, "%s", err.message);
     if (known == PGQ_CONFLICT)
@@ -915,23 +917,55 @@ static void queue_metrics(char *t, size_t cap, const char *queue)
         n += (size_t)snprintf(t + n, cap - n,
                               "# HELP cuzk_queue_claimed_again jobs claimed more than once (a lease lost or given back)\n"
                               "# TYPE cuzk_queue_claimed_again gauge\ncuzk_queue_claimed_again %lld\n"
-                              "# HELP cuzk_queue_nodes nodes of the queue; heartbeat age in seconds each\n"
+                              "# HELP cuzk_queue_nodes nodes of the queue (every one that ever heartbeat)\n"
                               "# TYPE cuzk_queue_nodes gauge\ncuzk_queue_nodes %zu\n",
                               (long long)json_integer_value(json_object_get(q, "claimed_again")),
                               json_array_size(json_object_get(q, "nodes")));
+    if (n < cap && json_is_number(json_object_get(q, "next_lease_expiry_s")))
+        n += (size_t)snprintf(t + n, cap - n,
+                              "# HELP cuzk_queue_next_lease_expiry_seconds time left on the soonest running lease\n"
+                              "# TYPE cuzk_queue_next_lease_expiry_seconds gauge\n"
+                              "cuzk_queue_next_lease_expiry_seconds %.3f\n",
+                              json_number_value(json_object_get(q, "next_lease_expiry_s")));
+    /* per node, one family at a time (the text format groups a family's samples) */
+    static const struct {
+        const char *name, *help, *field, *sub; /* the node's value: its field, or info's, or info.keys' */
+    } per_node[] = {
+        {"cuzk_queue_node_heartbeat_age_seconds", "seconds since the node's last heartbeat", "heartbeat_age_s", NULL},
+        {"cuzk_queue_node_gpus", "GPUs the node proves on", "gpus", "info"},
+        {"cuzk_queue_node_claims", "proofs the node holds claimed", "claims", "info"},
+        {"cuzk_queue_node_keys_ready", "keys queued jobs need that the node holds (digest checked)", "ready", "keys"},
+        {"cuzk_queue_node_keys_absent", "keys queued jobs need that the node lacks (a few listed in /v1/status)",
+         "absent_total", "keys"},
+        {"cuzk_queue_node_keys_mismatch", "keys whose copy on the node has another digest than the registry's",
+         "mismatch_total", "keys"},
+    };
     json_t *nodes = json_object_get(q, "nodes"), *node;
-    size_t i;
-    json_array_foreach(nodes, i, node)
-    {
-        char name[70];
-        const char *nm = json_string_value(json_object_get(node, "name"));
-        snprintf(name, sizeof(name), "%s", nm ? nm : "?");
-        for (char *p = name; *p; p++)
-            if (*p == '"' || *p == '\\')
-                *p = '_';
-        if (n < cap)
-            n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_node_heartbeat_age_seconds{node=\"%s\"} %.3f\n", name,
-                                  json_number_value(json_object_get(node, "heartbeat_age_s")));
+    for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]) && n < cap; m++) {
+        n += (size_t)snprintf(t + n, cap - n, "# HELP %s %s\n# TYPE %s gauge\n", per_node[m].name, per_node[m].help,
+                              per_node[m].name);
+        size_t i;
+        json_array_foreach(nodes, i, node)
+        {
+            char name[70];
+            const char *nm = json_string_value(json_object_get(node, "name"));
+            snprintf(name, sizeof(name), "%s", nm ? nm : "?");
+            for (char *p = name; *p; p++)
+                if (*p == '"' || *p == '\\')
+                    *p = '_';
+            json_t *from = node;
+            if (per_node[m].sub) {
+                from = json_object_get(node, "info");
+                if (!strcmp(per_node[m].sub, "keys"))
+                    from = json_object_get(from, "keys");
+            }
+            json_t *v = json_object_get(from, per_node[m].field);
+            if (!v)
+                continue; /* a node that does not report it (an older one) */
+            if (n < cap)
+                n += (size_t)snprintf(t + n, cap - n, "%s{node=\"%s\"} %.3f\n", per_node[m].name, name,
+                                      json_number_value(v));
+        }
     }
     json_decref(q);
 }

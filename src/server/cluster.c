@@ -10,21 +10,33 @@
  * nothing), expires the leases of dead nodes and forgets results past
  * their TTL. The listener thread wakes the parked long polls.
  *
+ * A node claims only jobs whose keys it holds: a key path it found at
+ * that path, with the digest the queue's registry has for it (the first
+ * node to hash a path registers what every other must find), a key id it
+ * has loaded. The node thread learns which keys queued jobs need and looks
+ * at each; the hasher thread takes the digests (of 47 GB keys: not in the
+ * loop that renews leases) and compares them with the registry.
+ *
  * Threads and connections: a libpq connection serves one thread at a
- * time, so the node thread and the listener have their own and the HTTP
- * threads share a small pool. The claims are the node thread's alone. */
+ * time, so the node thread, the listener and the hasher have their own and
+ * the HTTP threads share a small pool. The claims are the node thread's
+ * alone. */
 #include "../../include/cuzk.h"
 
 #if CUZK_HAVE_SERVER
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/file_digest.h"
 #include "pgqueue.h"
 #include "server_impl.h"
 
@@ -51,6 +63,31 @@ int cluster_pack(const request_witness *w, unsigned char **out, size_t *len)
 #if CUZK_HAVE_PG
 
 #define CLUSTER_POOL 4 /* connections the HTTP threads share */
+#define CLUSTER_MAX_KEYS 4096 /* keys a node keeps track of */
+
+/* What a node knows of a key that queued jobs need. */
+enum { KEY_NEW, KEY_HASHING, KEY_READY, KEY_ABSENT, KEY_MISMATCH };
+
+typedef struct node_key {
+    char *name;              /* as jobs name it: a path, or "id:" and a key id */
+    /* the rest under keys_mu */
+    int state;
+    int recheck;             /* ask the registry again (it may have changed) */
+    char resolved[PATH_MAX]; /* the path's file here */
+    struct stat seen;        /* that file when its digest was taken */
+    int hashed;              /* digest is of `seen` */
+    unsigned char digest[FILE_DIGEST_LEN];
+    double checked;          /* when the node thread last looked */
+    char why[600];           /* absent, mismatch: the reason */
+} node_key;
+
+/* A digest taken before, by the file's identity (kept in the state
+ * directory: a restart does not read a 47 GB key again). */
+typedef struct digest_cached {
+    char *path;
+    struct stat st;
+    unsigned char digest[FILE_DIGEST_LEN];
+} digest_cached;
 
 typedef struct claim {
     char id[33];
@@ -77,6 +114,17 @@ struct cluster {
     claim *claims; /* the node thread's */
     unsigned in_flight;
     char node[64];
+    /* the keys: entries added by the node thread, their fields under keys_mu */
+    node_key **keys;
+    size_t n_keys;
+    pthread_mutex_t keys_mu;
+    pthread_cond_t keys_cv;
+    pthread_t hasher;
+    int hasher_started;
+    pgq *hash_q;
+    digest_cached *cache; /* the hasher's */
+    size_t n_cache;
+    double last_keys;
 };
 
 static pgq *pool_take(struct cluster *cl)
@@ -115,7 +163,7 @@ int cluster_submit(server *s, const char *id, const char *request_json, const un
                               "es", wlen, (unsigned long long)s->cfg.queue_max_witness);
     pgq_new_job j = {.id = id, .request_id = request_id && request_id[0] ? request_id : NULL, .digest = digest,
                      .priority = priority, .request_json = request_json, .witness = witness, .witness_len = wlen,
-                     .max_attempts = (int)s->cfg.max_attempts};
+                     .max_attempts = (int)s->cfg.max_attempts, .max_queued = s->cfg.queue_max_queued};
     pgq *q = pool_take(s->cluster);
     int rc = pgq_submit(q, &j, known, existing, err);
     pool_give(s->cluster, q);
@@ -243,19 +291,396 @@ static int write_uploads(server *s, claim *c, json_t *req, const unsigned char *
     return 0;
 }
 
+/* ------------------------------------------------------------ the keys */
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+static void hex_of(const unsigned char *d, char out[2 * FILE_DIGEST_LEN + 1])
+{
+    for (int i = 0; i < FILE_DIGEST_LEN; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+#define DIGEST_CACHE_FILE "key-digests"
+
+/* The digests taken before, from the state directory: a line a file,
+ * "<hex> <dev> <ino> <size> <mtime s> <mtime ns> <path>". */
+static void cache_load(struct cluster *cl)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s", cl->s->cfg.state_dir, DIGEST_CACHE_FILE);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[PATH_MAX + 200];
+    while (cl->n_cache < CLUSTER_MAX_KEYS && fgets(line, sizeof(line), f)) {
+        char hex[2 * FILE_DIGEST_LEN + 1];
+        unsigned long long dev, ino, size;
+        long long sec;
+        long nsec;
+        int at = 0;
+        if (sscanf(line, "%64s %llu %llu %llu %lld %ld %n", hex, &dev, &ino, &size, &sec, &nsec, &at) != 6 || !at ||
+            strlen(hex) != 2 * FILE_DIGEST_LEN)
+            continue;
+        line[strcspn(line, "\n")] = 0;
+        digest_cached *n = realloc(cl->cache, (cl->n_cache + 1) * sizeof(*n));
+        if (!n)
+            break;
+        cl->cache = n;
+        digest_cached *c = &cl->cache[cl->n_cache];
+        memset(c, 0, sizeof(*c));
+        if (!(c->path = strdup(line + at)))
+            break;
+        c->st.st_dev = (dev_t)dev, c->st.st_ino = (ino_t)ino, c->st.st_size = (off_t)size;
+        c->st.st_mtim.tv_sec = (time_t)sec, c->st.st_mtim.tv_nsec = nsec;
+        for (int i = 0; i < FILE_DIGEST_LEN; i++) {
+            unsigned b = 0;
+            sscanf(hex + 2 * i, "%2x", &b);
+            c->digest[i] = (unsigned char)b;
+        }
+        cl->n_cache++;
+    }
+    fclose(f);
+}
+
+static int cache_find(struct cluster *cl, const char *path, const struct stat *st, unsigned char out[FILE_DIGEST_LEN])
+{
+    for (size_t i = 0; i < cl->n_cache; i++)
+        if (!strcmp(cl->cache[i].path, path) && same_file(&cl->cache[i].st, st)) {
+            memcpy(out, cl->cache[i].digest, FILE_DIGEST_LEN);
+            return 1;
+        }
+    return 0;
+}
+
+/* Remembers a digest (replacing the path's older one) and writes the lot. */
+static void cache_store(struct cluster *cl, const char *path, const struct stat *st,
+                        const unsigned char d[FILE_DIGEST_LEN])
+{
+    if (strchr(path, '\n'))
+        return;
+    size_t i = 0;
+    while (i < cl->n_cache && strcmp(cl->cache[i].path, path))
+        i++;
+    if (i == cl->n_cache) {
+        digest_cached *n = cl->n_cache < CLUSTER_MAX_KEYS ? realloc(cl->cache, (i + 1) * sizeof(*n)) : NULL;
+        char *p = n ? strdup(path) : NULL;
+        if (n)
+            cl->cache = n;
+        if (!p)
+            return;
+        cl->cache[i].path = p;
+        cl->n_cache++;
+    }
+    cl->cache[i].st = *st;
+    memcpy(cl->cache[i].digest, d, FILE_DIGEST_LEN);
+    size_t len = 0;
+    for (size_t k = 0; k < cl->n_cache; k++)
+        len += strlen(cl->cache[k].path) + 2 * FILE_DIGEST_LEN + 120;
+    char *text = malloc(len + 1), *o = text;
+    if (!text)
+        return;
+    for (size_t k = 0; k < cl->n_cache; k++) {
+        const digest_cached *c = &cl->cache[k];
+        char hex[2 * FILE_DIGEST_LEN + 1];
+        hex_of(c->digest, hex);
+        o += sprintf(o, "%s %llu %llu %llu %lld %ld %s\n", hex, (unsigned long long)c->st.st_dev,
+                     (unsigned long long)c->st.st_ino, (unsigned long long)c->st.st_size,
+                     (long long)c->st.st_mtim.tv_sec, (long)c->st.st_mtim.tv_nsec, c->path);
+    }
+    if (journal_write_in(cl->s->cfg.state_dir, DIGEST_CACHE_FILE, text, (size_t)(o - text)) != 0)
+        server_log(cl->s, CUZK_LOG_WARN, "cannot keep the keys' digests in %s: %s", cl->s->cfg.state_dir,
+                   strerror(errno));
+    free(text);
+}
+
+static void key_set(struct cluster *cl, node_key *k, int state, const char *why)
+{
+    /* under keys_mu; a change is logged */
+    if (k->state != state && state != KEY_HASHING) {
+        if (state == KEY_READY)
+            server_log(cl->s, CUZK_LOG_INFO, "key %s: ready (this node claims its jobs)", k->name);
+        else
+            server_log(cl->s, CUZK_LOG_WARN, "key %s: %s; this node claims none of its jobs", k->name, why);
+    }
+    k->state = state;
+    snprintf(k->why, sizeof(k->why), "%s", state == KEY_READY ? "" : why);
+}
+
+/* Looks at a key again (node thread): an id loaded or not; a path allowed
+ * and there, its digest to take when the file is new or changed, else
+ * the registry asked again. */
+static void key_examine(struct cluster *cl, node_key *k, double now)
+{
+    server *s = cl->s;
+    char why[600] = "", resolved[PATH_MAX] = "";
+    int state = KEY_HASHING;
+    struct stat st;
+    if (!strncmp(k->name, "id:", 3)) {
+        const char *id = k->name + 3;
+        state = cuzk_engine_key_known(s->engine, id) ? KEY_READY : KEY_ABSENT;
+        if (state == KEY_ABSENT)
+            snprintf(why, sizeof(why), "key id '%.150s' is not loaded here (--key %.150s=PATH, or POST /v1/keys/%.150s)",
+                     id, id, id);
+    } else {
+        char msg[500];
+        if (paths_check(s, PATHS_KEY, k->name, resolved, sizeof(resolved), msg, sizeof(msg))) {
+            state = KEY_ABSENT;
+            snprintf(why, sizeof(why), "%s", msg);
+        } else if (stat(resolved, &st) != 0) {
+            state = KEY_ABSENT;
+            snprintf(why, sizeof(why), "%.400s: %s", resolved, strerror(errno));
+        }
+    }
+    pthread_mutex_lock(&cl->keys_mu);
+    k->checked = now;
+    if (state == KEY_HASHING) {
+        snprintf(k->resolved, sizeof(k->resolved), "%s", resolved);
+        if (k->hashed && same_file(&st, &k->seen) && (k->state == KEY_READY || k->state == KEY_MISMATCH))
+            k->recheck = 1; /* the same file: only the registry asked */
+        else if (k->state != KEY_HASHING)
+            k->state = KEY_HASHING;
+        pthread_cond_signal(&cl->keys_cv);
+    } else
+        key_set(cl, k, state, why);
+    pthread_mutex_unlock(&cl->keys_mu);
+}
+
+/* The keys queued jobs need that this node has not met yet, and another
+ * look at those it has: absent and mismatched ones every 5 s, ready ones
+ * every 30 s (a claim also checks its job's key files first). */
+static void keys_refresh(struct cluster *cl)
+{
+    double now = cuzk_now();
+    const char **names = malloc((cl->n_keys + 1) * sizeof(*names));
+    if (!names)
+        return;
+    for (size_t i = 0; i < cl->n_keys; i++)
+        names[i] = cl->keys[i]->name;
+    char **want = NULL;
+    size_t n_want = 0;
+    cuzk_error err;
+    if (pgq_wanted_keys(cl->node_q, names, cl->n_keys, &want, &n_want, &err) != CUZK_OK)
+        server_log(cl->s, CUZK_LOG_WARN, "%s", err.message);
+    free(names);
+    for (size_t i = 0; i < n_want && cl->n_keys < CLUSTER_MAX_KEYS; i++) {
+        node_key *k = calloc(1, sizeof(*k));
+        node_key **grown = k ? realloc(cl->keys, (cl->n_keys + 1) * sizeof(*grown)) : NULL;
+        if (!grown) {
+            free(k);
+            break;
+        }
+        k->name = want[i];
+        want[i] = NULL;
+        pthread_mutex_lock(&cl->keys_mu);
+        cl->keys = grown;
+        cl->keys[cl->n_keys++] = k;
+        pthread_mutex_unlock(&cl->keys_mu);
+    }
+    pgq_strings_free(want, n_want);
+    for (size_t i = 0; i < cl->n_keys; i++) {
+        node_key *k = cl->keys[i];
+        pthread_mutex_lock(&cl->keys_mu);
+        int state = k->state;
+        double age = now - k->checked;
+        pthread_mutex_unlock(&cl->keys_mu);
+        if (state == KEY_NEW || (state == KEY_READY && age >= 30) ||
+            ((state == KEY_ABSENT || state == KEY_MISMATCH) && age >= 5))
+            key_examine(cl, k, now);
+    }
+}
+
+/* The keys ready here (their names, which live as long as the node):
+ * what a claim may take. NULL: out of memory. */
+static const char **keys_ready(struct cluster *cl, size_t *n)
+{
+    const char **ready = malloc((cl->n_keys + 1) * sizeof(*ready));
+    *n = 0;
+    if (!ready)
+        return NULL;
+    pthread_mutex_lock(&cl->keys_mu);
+    for (size_t i = 0; i < cl->n_keys; i++)
+        if (cl->keys[i]->state == KEY_READY)
+            ready[(*n)++] = cl->keys[i]->name;
+    pthread_mutex_unlock(&cl->keys_mu);
+    return ready;
+}
+
+/* Whether a claimed job's key files are still those whose digests were
+ * checked; a changed one is hashed again (and the claim given back). */
+static int keys_unchanged(struct cluster *cl, json_t *req)
+{
+    static const char *const fields[2] = {"key_path", "r1cs_path"};
+    int same = 1;
+    for (int f = 0; f < 2; f++) {
+        const char *name = json_string_value(json_object_get(req, fields[f]));
+        for (size_t i = 0; name && i < cl->n_keys; i++) {
+            node_key *k = cl->keys[i];
+            if (strcmp(k->name, name))
+                continue;
+            pthread_mutex_lock(&cl->keys_mu);
+            struct stat st;
+            if (k->state != KEY_READY || stat(k->resolved, &st) != 0 || !same_file(&st, &k->seen)) {
+                if (k->state == KEY_READY)
+                    server_log(cl->s, CUZK_LOG_INFO, "key %s: the file changed; its digest is taken again", k->name);
+                k->state = KEY_HASHING;
+                pthread_cond_signal(&cl->keys_cv);
+                same = 0;
+            }
+            pthread_mutex_unlock(&cl->keys_mu);
+        }
+    }
+    return same;
+}
+
+/* The hasher: takes the digests of the keys to hash (half the cores; a
+ * digest taken before of the same file is reused) and compares each with
+ * the registry's, registering it when the registry has none. */
+static void *hash_main(void *arg)
+{
+    struct cluster *cl = arg;
+    server *s = cl->s;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = cores > 1 ? (unsigned)(cores / 2) : 1;
+    pthread_mutex_lock(&cl->keys_mu);
+    while (!cl->stop) {
+        node_key *k = NULL;
+        for (size_t i = 0; i < cl->n_keys && !k; i++)
+            if (cl->keys[i]->state == KEY_HASHING || cl->keys[i]->recheck)
+                k = cl->keys[i];
+        if (!k) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            pthread_cond_timedwait(&cl->keys_cv, &cl->keys_mu, &until);
+            continue;
+        }
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%s", k->resolved);
+        int hash = k->state == KEY_HASHING;
+        struct stat st = k->seen;
+        unsigned char d[FILE_DIGEST_LEN];
+        memcpy(d, k->digest, sizeof(d));
+        k->recheck = 0;
+        pthread_mutex_unlock(&cl->keys_mu);
+
+        cuzk_error err = {0};
+        int rc = CUZK_OK, failed = 0;
+        char why[600] = "";
+        if (hash) {
+            struct stat after;
+            uint64_t size = 0;
+            if (stat(path, &st) != 0)
+                rc = cuzk_error_set(&err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+            else if (!cache_find(cl, path, &st, d)) {
+                double t0 = cuzk_now();
+                server_log(s, CUZK_LOG_INFO, "key %s: taking its digest (%.1f GB, %u threads)", k->name,
+                           (double)st.st_size / 1e9, threads);
+                rc = file_digest(path, threads, &cl->stop, d, &size, &err);
+                if (rc == CUZK_OK && (stat(path, &after) != 0 || !same_file(&st, &after)))
+                    rc = CUZK_ERR_BUSY; /* changed while read: again */
+                if (rc == CUZK_OK) {
+                    char hex[2 * FILE_DIGEST_LEN + 1];
+                    hex_of(d, hex);
+                    server_log(s, CUZK_LOG_INFO, "key %s: digest %.16s... in %.1f s", k->name, hex, cuzk_now() - t0);
+                    cache_store(cl, path, &st, d);
+                }
+            }
+            if (rc != CUZK_OK && rc != CUZK_ERR_BUSY && rc != CUZK_ERR_CANCELLED) {
+                failed = 1;
+                snprintf(why, sizeof(why), "%s", err.message);
+            }
+        }
+        int state = failed ? KEY_ABSENT : -1;
+        if (rc == CUZK_OK) {
+            unsigned char reg[FILE_DIGEST_LEN];
+            char by[64];
+            rc = pgq_key_register(cl->hash_q, k->name, d, (uint64_t)st.st_size, reg, by, &err);
+            if (rc == CUZK_OK && !memcmp(reg, d, FILE_DIGEST_LEN))
+                state = KEY_READY;
+            else if (rc == CUZK_OK) {
+                char mine[2 * FILE_DIGEST_LEN + 1], theirs[2 * FILE_DIGEST_LEN + 1];
+                hex_of(d, mine);
+                hex_of(reg, theirs);
+                state = KEY_MISMATCH;
+                snprintf(why, sizeof(why),
+                         "this node's copy has digest %.16s..., the queue's registry %.16s... (registered by node "
+                         "%s): replace this copy, or, when the registry's is the wrong one, delete its row "
+                         "(DELETE FROM cuzk_keys WHERE path = ...) and the nodes register it anew",
+                         mine, theirs, by);
+            } else {
+                server_log(s, CUZK_LOG_WARN, "%s", err.message); /* the database away: tried again */
+                usleep(500000);
+            }
+        }
+        pthread_mutex_lock(&cl->keys_mu);
+        if (state >= 0) {
+            if (state != KEY_ABSENT) {
+                k->seen = st;
+                k->hashed = 1;
+                memcpy(k->digest, d, FILE_DIGEST_LEN);
+            }
+            if (k->state == KEY_HASHING || k->state == KEY_READY || k->state == KEY_MISMATCH)
+                key_set(cl, k, state, why);
+        } else if (!hash)
+            k->recheck = 1; /* the registry was away: asked again */
+    }
+    pthread_mutex_unlock(&cl->keys_mu);
+    return NULL;
+}
+
+/* The node's keys for its heartbeat: how many are ready, hashing, absent
+ * and mismatched, and of the last two 8 each with the reason. */
+static json_t *keys_json(struct cluster *cl)
+{
+    json_t *o = json_object(), *absent = json_array(), *mismatch = json_array();
+    unsigned ready = 0, hashing = 0, n_absent = 0, n_mismatch = 0;
+    pthread_mutex_lock(&cl->keys_mu);
+    for (size_t i = 0; o && absent && mismatch && i < cl->n_keys; i++) {
+        const node_key *k = cl->keys[i];
+        ready += k->state == KEY_READY;
+        hashing += k->state == KEY_HASHING || k->state == KEY_NEW;
+        n_absent += k->state == KEY_ABSENT;
+        n_mismatch += k->state == KEY_MISMATCH;
+        json_t *list = k->state == KEY_ABSENT ? absent : k->state == KEY_MISMATCH ? mismatch : NULL;
+        if (list && json_array_size(list) < 8)
+            json_array_append_new(list, json_pack("{s:s, s:s}", "key", k->name, "why", k->why));
+    }
+    pthread_mutex_unlock(&cl->keys_mu);
+    if (o) {
+        json_object_set_new(o, "ready", json_integer(ready));
+        json_object_set_new(o, "hashing", json_integer(hashing));
+        json_object_set_new(o, "absent_total", json_integer(n_absent));
+        json_object_set_new(o, "mismatch_total", json_integer(n_mismatch));
+        json_object_set_new(o, "absent", absent ? absent : json_array());
+        json_object_set_new(o, "mismatch", mismatch ? mismatch : json_array());
+    } else {
+        json_decref(absent);
+        json_decref(mismatch);
+    }
+    return o;
+}
+
 static void heartbeat(struct cluster *cl)
 {
     cuzk_engine_stats st;
     cuzk_engine_get_stats(cl->s->engine, &st);
-    char info[256];
-    snprintf(info, sizeof(info), "{\"gpus\": %d, \"workers\": %d, \"running\": %u, \"claims\": %u}", st.gpus,
-             st.workers, st.running, cl->in_flight);
+    json_t *info = json_pack("{s:i, s:i, s:i, s:i, s:o*}", "gpus", st.gpus, "workers", st.workers, "running",
+                             (int)st.running, "claims", (int)cl->in_flight, "keys", keys_json(cl));
+    char *text = info ? json_dumps(info, JSON_COMPACT) : NULL;
+    json_decref(info);
     cuzk_error err;
-    if (pgq_heartbeat(cl->node_q, info, &err) != CUZK_OK)
+    if (text && pgq_heartbeat(cl->node_q, text, &err) != CUZK_OK)
         server_log(cl->s, CUZK_LOG_WARN, "%s", err.message);
+    free(text);
 }
 
-/* Claims while the engine has room (one job always when it holds none). */
+/* Claims while the engine has room (one job always when it holds none),
+ * jobs whose keys are ready here. */
 static void claim_some(struct cluster *cl)
 {
     server *s = cl->s;
@@ -264,18 +689,29 @@ static void claim_some(struct cluster *cl)
     cuzk_engine_stats st;
     cuzk_engine_get_stats(s->engine, &st);
     unsigned room = (unsigned)st.workers + st.ready_queue_depth;
-    while (!cl->stop && (cl->in_flight < room || !cl->in_flight)) {
+    size_t n_ready;
+    const char **ready = keys_ready(cl, &n_ready);
+    while (ready && !cl->stop && (cl->in_flight < room || !cl->in_flight)) {
         pgq_claimed got;
         cuzk_error err = {0};
-        int rc = pgq_claim(cl->node_q, s->cfg.lease, &got, &err);
+        int rc = pgq_claim(cl->node_q, s->cfg.lease, ready, n_ready, &got, &err);
         if (rc == CUZK_ERR_NOT_FOUND)
-            return;
+            break;
         if (rc != CUZK_OK) {
             server_log(s, CUZK_LOG_WARN, "%s", err.message);
-            return;
+            break;
+        }
+        json_t *req = json_loads(got.request_json, 0, NULL);
+        if (req && !keys_unchanged(cl, req)) { /* given back until its key is checked again */
+            if (pgq_release(cl->node_q, got.id, got.token, &err) != CUZK_OK)
+                server_log(s, CUZK_LOG_WARN, "job %s: %s", got.id, err.message);
+            json_decref(req);
+            pgq_claimed_free(&got);
+            free(ready);
+            ready = keys_ready(cl, &n_ready);
+            continue;
         }
         claim *c = calloc(1, sizeof(*c));
-        json_t *req = json_loads(got.request_json, 0, NULL);
         const char *why = NULL;
         if (!c || !req)
             why = c ? "its request is not JSON" : "out of memory";
@@ -306,6 +742,7 @@ static void claim_some(struct cluster *cl)
         json_decref(req);
         pgq_claimed_free(&got);
     }
+    free(ready);
 }
 
 static void renew_all(struct cluster *cl)
@@ -420,6 +857,11 @@ static void *node_main(void *arg)
             renew_all(cl);
             last_renew = now;
         }
+        if (now - cl->last_keys >= 1) {
+            keys_refresh(cl);
+            cl->last_keys = now;
+            queued = 1; /* a key may be ready now */
+        }
         unsigned before = cl->in_flight;
         finish_ended(cl);
         if (queued || cl->in_flight < before || now - last_claim >= 1) {
@@ -496,6 +938,9 @@ int cluster_start(server *s, cuzk_error *err)
     cl->s = s;
     pthread_mutex_init(&cl->pool_mu, NULL);
     pthread_cond_init(&cl->pool_cv, NULL);
+    pthread_mutex_init(&cl->keys_mu, NULL);
+    pthread_cond_init(&cl->keys_cv, NULL);
+    cache_load(cl);
     s->cluster = cl;
     if (!s->cfg.node || !*s->cfg.node) { /* the host name, its first label */
         if (gethostname(cl->node, sizeof(cl->node) - 1) != 0 || !cl->node[0])
@@ -505,11 +950,23 @@ int cluster_start(server *s, cuzk_error *err)
             snprintf(cl->node, sizeof(cl->node), "node-%d", (int)getpid());
     } else
         snprintf(cl->node, sizeof(cl->node), "%s", s->cfg.node);
-    int rc = pgq_open(&cl->node_q, s->cfg.queue, cl->node, err);
+    /* A statement unanswered for half a lease (5 s at least: a loaded
+     * server is not a dead one) ends, and the connection is made again:
+     * the node hears of a dead path while its leases may still be renewed */
+    double timeout = s->cfg.lease / 2 > 5 ? s->cfg.lease / 2 : 5;
+    int rc = pgq_open(&cl->node_q, s->cfg.queue, cl->node, timeout, err);
     if (rc == CUZK_OK)
-        rc = pgq_open(&cl->listen_q, s->cfg.queue, cl->node, err);
+        rc = pgq_open(&cl->listen_q, s->cfg.queue, cl->node, timeout, err);
     for (int i = 0; rc == CUZK_OK && i < CLUSTER_POOL; i++)
-        rc = pgq_open(&cl->pool[i], s->cfg.queue, cl->node, err);
+        rc = pgq_open(&cl->pool[i], s->cfg.queue, cl->node, timeout, err);
+    if (rc == CUZK_OK)
+        rc = pgq_open(&cl->hash_q, s->cfg.queue, cl->node, timeout, err);
+    if (rc == CUZK_OK) {
+        if (pthread_create(&cl->hasher, NULL, hash_main, cl) != 0)
+            rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the hasher thread");
+        else
+            cl->hasher_started = 1;
+    }
     if (rc == CUZK_OK && pthread_create(&cl->node_thread, NULL, node_main, cl) != 0)
         rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the node thread");
     if (rc == CUZK_OK && pthread_create(&cl->listener, NULL, listen_main, cl) != 0) {
@@ -535,6 +992,23 @@ void cluster_stop(server *s)
         pthread_join(cl->node_thread, NULL);
         pthread_join(cl->listener, NULL);
     }
+    if (cl->hasher_started) {
+        pthread_mutex_lock(&cl->keys_mu);
+        pthread_cond_signal(&cl->keys_cv);
+        pthread_mutex_unlock(&cl->keys_mu);
+        pthread_join(cl->hasher, NULL); /* a digest under way stops at its next chunk */
+    }
+    pgq_close(cl->hash_q);
+    for (size_t i = 0; i < cl->n_keys; i++) {
+        free(cl->keys[i]->name);
+        free(cl->keys[i]);
+    }
+    free(cl->keys);
+    for (size_t i = 0; i < cl->n_cache; i++)
+        free(cl->cache[i].path);
+    free(cl->cache);
+    pthread_mutex_destroy(&cl->keys_mu);
+    pthread_cond_destroy(&cl->keys_cv);
     pgq_close(cl->node_q);
     pgq_close(cl->listen_q);
     for (int i = 0; i < CLUSTER_POOL; i++)

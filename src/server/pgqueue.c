@@ -18,9 +18,13 @@
 
 struct pgq {
     PGconn *conn;
-    char *conninfo;
     char node[64];
     int listening; /* LISTEN again after a reconnection */
+    int broken;    /* a statement went unanswered: connect again before the next */
+    double timeout_s; /* how long a statement may go unanswered */
+    double last_io;   /* when the server last answered (pgq_wait's liveness check) */
+    long queued;      /* jobs queued when last counted (pgq_submit's bound), at queued_at */
+    double queued_at;
     char sqlstate[6], constraint[64]; /* the last statement's error, "" none */
 };
 
@@ -60,10 +64,76 @@ static const char *const migrations[PGQ_SCHEMA_VERSION] = {
     "CREATE INDEX cuzk_jobs_leases ON cuzk_jobs (lease_expires) WHERE state = 'running';"
     "CREATE TABLE cuzk_nodes (name text PRIMARY KEY, started timestamptz NOT NULL,"
     " heartbeat timestamptz NOT NULL, info jsonb);",
+    /* 2: the keys a job needs (its key's path and circuit's, or "id:" and
+     * the id of a key the nodes preload), which a node claims only when it
+     * holds them all; the digests the nodes' copies of a key path must
+     * have */
+    "ALTER TABLE cuzk_jobs ADD COLUMN keys text[] NOT NULL GENERATED ALWAYS AS (array_remove(ARRAY["
+    " request->>'key_path', request->>'r1cs_path', 'id:' || (request->>'key_id')], NULL)) STORED;"
+    "CREATE TABLE cuzk_keys (path text PRIMARY KEY, digest bytea NOT NULL, size bigint NOT NULL,"
+    " node text NOT NULL, registered timestamptz NOT NULL DEFAULT clock_timestamp());",
 };
 
 /* an advisory lock's key: "cuzk" */
 #define PGQ_LOCK_KEY "1668643435"
+
+static int result_ok(const PGresult *r)
+{
+    ExecStatusType st = PQresultStatus(r);
+    return st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK;
+}
+
+/* Sends one statement (with parameters, or several without) and waits for
+ * its result until q->timeout_s has passed. NULL when the connection broke
+ * or the server did not answer in time (*timed_out; the connection is then
+ * marked broken: a statement may be half way, so it is dropped and made
+ * again before the next). Of several results the first error, else the
+ * last. The wait is ours, not the socket's: a server behind a stalled
+ * network path (a router dropping nothing but forwarding nothing, TCP
+ * keepalives answered by a proxy) never closes the connection. */
+static PGresult *run(pgq *q, const char *sql, int n, const char *const *values, const int *lens, const int *formats,
+                     int *timed_out)
+{
+    *timed_out = 0;
+    int sent = n || values ? PQsendQueryParams(q->conn, sql, n, NULL, values, lens, formats, 0)
+                           : PQsendQuery(q->conn, sql);
+    if (!sent)
+        return NULL;
+    double deadline = cuzk_now() + q->timeout_s;
+    PGresult *keep = NULL;
+    for (;;) {
+        while (PQisBusy(q->conn)) {
+            double left = deadline - cuzk_now();
+            struct pollfd p = {.fd = PQsocket(q->conn), .events = POLLIN};
+            if (left <= 0 || p.fd < 0) {
+                *timed_out = left <= 0;
+                q->broken = 1;
+                PQclear(keep);
+                return NULL;
+            }
+            if (poll(&p, 1, left > 1.0 ? 1000 : (int)(left * 1000) + 1) < 0 && errno != EINTR) {
+                q->broken = 1;
+                PQclear(keep);
+                return NULL;
+            }
+            if (!PQconsumeInput(q->conn)) {
+                q->broken = 1;
+                PQclear(keep);
+                return NULL;
+            }
+        }
+        PGresult *r = PQgetResult(q->conn);
+        if (!r) {
+            q->last_io = cuzk_now();
+            return keep;
+        }
+        if (!keep || result_ok(keep)) { /* the first error, else the last */
+            PQclear(keep);
+            keep = r;
+        } else
+            PQclear(r);
+    }
+}
 
 static int db_error(pgq *q, const PGresult *r, const char *what, cuzk_error *err)
 {
@@ -78,20 +148,55 @@ static int db_error(pgq *q, const PGresult *r, const char *what, cuzk_error *err
     return cuzk_error_set(err, CUZK_ERR_IO, "the job queue's database: %s: %s", what, text[0] ? text : "failed");
 }
 
-/* The connection, re-established when it broke (the database restarted). */
+static int timeout_error(pgq *q, const char *what, cuzk_error *err)
+{
+    return cuzk_error_set(err, CUZK_ERR_IO,
+                          "the job queue's database: %s: no answer in %.0f s (the connection is made again)", what,
+                          q->timeout_s);
+}
+
+/* What every connection sets first. Bitmap scans off: with a claim's key
+ * filter the planner estimated one row and took a bitmap scan of the
+ * queued jobs' index and a sort over an ordered index scan that stops at
+ * the first row; a bitmap scan also visits the index's dead entries (jobs
+ * claimed since, until a vacuum) where an index scan learns to skip them:
+ * 3,115 entries for 2 queued jobs after a 2 s bench_pgqueue, and the
+ * queue's ceiling fell from 2,040 to 1,485 jobs/s (4 connections) until
+ * this was set (2,050). */
+static int session_setup(pgq *q, cuzk_error *err)
+{
+    int late;
+    PGresult *r = run(q, "SET enable_bitmapscan = off", 0, NULL, NULL, NULL, &late);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok)
+        return late ? timeout_error(q, "setting up the connection", err)
+                    : db_error(q, NULL, "setting up the connection", err);
+    return CUZK_OK;
+}
+
+/* The connection, re-established when it broke (the database restarted,
+ * or a statement went unanswered). */
 static int ready(pgq *q, cuzk_error *err)
 {
-    if (PQstatus(q->conn) == CONNECTION_OK)
+    if (PQstatus(q->conn) == CONNECTION_OK && !q->broken)
         return CUZK_OK;
-    PQreset(q->conn);
+    PQreset(q->conn); /* bounded by connect_timeout (pgq_open) */
     if (PQstatus(q->conn) != CONNECTION_OK)
         return db_error(q, NULL, "cannot connect", err);
+    q->broken = 0;
+    q->last_io = cuzk_now();
+    int rc = session_setup(q, err);
+    if (rc != CUZK_OK)
+        return rc;
     if (q->listening) {
-        PGresult *r = PQexec(q->conn, "LISTEN " PGQ_CHANNEL);
+        int late;
+        PGresult *r = run(q, "LISTEN " PGQ_CHANNEL, 0, NULL, NULL, NULL, &late);
         int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         PQclear(r);
         if (!ok)
-            return db_error(q, NULL, "LISTEN after reconnecting", err);
+            return late ? timeout_error(q, "LISTEN after reconnecting", err)
+                        : db_error(q, NULL, "LISTEN after reconnecting", err);
     }
     return CUZK_OK;
 }
@@ -104,22 +209,27 @@ static int exec(pgq *q, const char *sql, int n, const char *const *values, const
     int rc = ready(q, err);
     if (rc != CUZK_OK)
         return rc;
-    int formats[16] = {0};
+    int formats[16] = {0}, late = 0;
     for (int i = 0; lens && i < n; i++)
         formats[i] = lens[i] > 0;
-    PGresult *r = PQexecParams(q->conn, sql, n, NULL, values, lens, formats, 0);
+    PGresult *r = run(q, sql, n, values, lens, formats, &late);
     ExecStatusType st = PQresultStatus(r);
-    if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK && PQstatus(q->conn) == CONNECTION_BAD) {
+    if (!late && st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK && PQstatus(q->conn) == CONNECTION_BAD) {
         /* the connection was found broken (the server restarted while it
          * was idle): made again and the statement sent once more. Had it
          * run before the break, its second run says so (a job stored twice
          * is a key violation pgq_submit takes as stored; a claim whose
-         * answer was lost expires and is claimed again) */
+         * answer was lost expires and is claimed again). One that went
+         * unanswered is not sent again: the caller hears of it at once */
         PQclear(r);
         if ((rc = ready(q, err)) != CUZK_OK)
             return rc;
-        r = PQexecParams(q->conn, sql, n, NULL, values, lens, formats, 0);
+        r = run(q, sql, n, values, lens, formats, &late);
         st = PQresultStatus(r);
+    }
+    if (late) {
+        PQclear(r);
+        return timeout_error(q, what, err);
     }
     const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE), *con = PQresultErrorField(r, PG_DIAG_CONSTRAINT_NAME);
     snprintf(q->sqlstate, sizeof(q->sqlstate), "%s", state ? state : "");
@@ -131,6 +241,16 @@ static int exec(pgq *q, const char *sql, int n, const char *const *values, const
     }
     *res = r;
     return CUZK_OK;
+}
+
+/* A statement whose outcome does not matter (a ROLLBACK, an unlock that a
+ * broken connection makes anyway). */
+static void exec_quietly(pgq *q, const char *sql)
+{
+    PGresult *r = NULL;
+    cuzk_error ignored;
+    if (exec(q, sql, 0, NULL, NULL, &r, "", &ignored) == CUZK_OK)
+        PQclear(r);
 }
 
 static char *dup_value(const PGresult *r, int row, int col)
@@ -181,21 +301,20 @@ static int migrate(pgq *q, cuzk_error *err)
         char sql[4096];
         snprintf(sql, sizeof(sql), "BEGIN; %s DELETE FROM cuzk_schema; INSERT INTO cuzk_schema VALUES (%d); COMMIT",
                  migrations[version], version + 1);
-        r = PQexec(q->conn, sql);
-        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-            char what[64];
-            snprintf(what, sizeof(what), "migrating the schema to version %d", version + 1);
-            rc = db_error(q, r, what, err);
+        char what[64];
+        snprintf(what, sizeof(what), "migrating the schema to version %d", version + 1);
+        r = NULL;
+        rc = exec(q, sql, 0, NULL, NULL, &r, what, err); /* several statements: one transaction */
+        if (rc == CUZK_OK)
             PQclear(r);
-            PQclear(PQexec(q->conn, "ROLLBACK"));
-        } else
-            PQclear(r);
+        if (rc != CUZK_OK && !q->broken)
+            exec_quietly(q, "ROLLBACK");
     }
-    PQclear(PQexec(q->conn, "SELECT pg_advisory_unlock(" PGQ_LOCK_KEY ")"));
+    exec_quietly(q, "SELECT pg_advisory_unlock(" PGQ_LOCK_KEY ")");
     return rc;
 }
 
-int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err)
+int pgq_open(pgq **out, const char *conninfo, const char *node, double timeout_s, cuzk_error *err)
 {
     *out = NULL;
     size_t nl = node ? strlen(node) : 0;
@@ -204,16 +323,30 @@ int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "a node name is 1 to 63 letters, digits, '.', '_' or '-'");
     pgq *q = calloc(1, sizeof(*q));
-    if (!q || !(q->conninfo = malloc(strlen(conninfo) + 1))) {
-        free(q);
+    if (!q)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    }
-    memcpy(q->conninfo, conninfo, strlen(conninfo) + 1);
     memcpy(q->node, node, nl + 1);
-    q->conn = PQconnectdb(conninfo);
+    q->timeout_s = timeout_s >= 1 ? timeout_s : 1;
+    /* A dead path to the server is found within about timeout_s: the
+     * connection's setup, TCP keepalives (idle a third of it, then probes a
+     * second apart) and unacknowledged writes (tcp_user_timeout) are bounded
+     * by it. First in the list, so that what conninfo says wins (libpq takes
+     * the last of a repeated keyword; expand_dbname puts conninfo's there). */
+    unsigned t = (unsigned)q->timeout_s;
+    char connect[16], idle[16], user_ms[24];
+    snprintf(connect, sizeof(connect), "%u", t < 2 ? 2 : t);
+    snprintf(idle, sizeof(idle), "%u", t / 3 ? t / 3 : 1);
+    snprintf(user_ms, sizeof(user_ms), "%u", t * 1000);
+    const char *const keys[] = {"connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
+                                "keepalives_count", "tcp_user_timeout", "dbname", NULL};
+    const char *const values[] = {connect, "1", idle, "1", "3", user_ms, conninfo, NULL};
+    q->conn = PQconnectdbParams(keys, values, 1);
     if (q->conn)
         PQsetNoticeProcessor(q->conn, quiet_notices, NULL); /* kept across PQreset */
+    q->last_io = cuzk_now();
     int rc = PQstatus(q->conn) == CONNECTION_OK ? CUZK_OK : db_error(q, NULL, "cannot connect", err);
+    if (rc == CUZK_OK)
+        rc = session_setup(q, err);
     if (rc == CUZK_OK)
         rc = migrate(q, err);
     if (rc == CUZK_OK)
@@ -231,8 +364,28 @@ void pgq_close(pgq *q)
     if (!q)
         return;
     PQfinish(q->conn);
-    free(q->conninfo);
     free(q);
+}
+
+/* A request id stored before: *known and existing_id set, 1; else 0. -1
+ * with err. */
+static int known_request(pgq *q, const pgq_new_job *job, int *known, char existing_id[33], cuzk_error *err)
+{
+    PGresult *r = NULL;
+    const char *w[1] = {job->request_id};
+    if (exec(q, "SELECT id, request_digest FROM cuzk_jobs WHERE request_id = $1", 1, w, NULL, &r,
+             "looking up a request id", err) != CUZK_OK)
+        return -1;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        size_t dl = 0;
+        unsigned char *d = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 1), &dl);
+        *known = d && dl == PGQ_DIGEST_LEN && !memcmp(d, job->digest, dl) ? PGQ_DUPLICATE : PGQ_CONFLICT;
+        snprintf(existing_id, 33, "%s", PQgetvalue(r, 0, 0));
+        PQfreemem(d);
+    }
+    PQclear(r);
+    return found;
 }
 
 int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33], cuzk_error *err)
@@ -255,6 +408,35 @@ int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33],
         "WITH ins AS (INSERT INTO cuzk_jobs (id, request_id, request_digest, priority, state, request, witness, "
         "max_attempts) VALUES ($1, $2, $3, $4, 'queued', $5::jsonb, $6, $7) ON CONFLICT (request_id) DO NOTHING "
         "RETURNING id) SELECT id, pg_notify('" PGQ_CHANNEL "', id || ' queued') FROM ins";
+    /* The bound: the queued jobs counted (the index of queued jobs,
+     * max_queued entries at most) at most every half second, not at every
+     * submit: a deep queue makes the count cost a scan of its entries */
+    double now = cuzk_now();
+    if (job->max_queued && (now - q->queued_at > 0.5 || q->queued >= (long)job->max_queued)) {
+        char lim[16];
+        snprintf(lim, sizeof(lim), "%u", job->max_queued);
+        const char *w[1] = {lim};
+        PGresult *r = NULL;
+        int rc = exec(q, "SELECT count(*) FROM (SELECT 1 FROM cuzk_jobs WHERE state = 'queued' LIMIT $1) t", 1, w,
+                      NULL, &r, "counting the queued jobs", err);
+        if (rc != CUZK_OK)
+            return rc;
+        q->queued = atol(PQgetvalue(r, 0, 0));
+        q->queued_at = now;
+        PQclear(r);
+    }
+    if (job->max_queued) {
+        long queued = q->queued;
+        if (queued >= (long)job->max_queued) {
+            int found = job->request_id ? known_request(q, job, known, existing_id, err) : 0;
+            if (found)
+                return found < 0 ? CUZK_ERR_IO : CUZK_OK; /* a retry is answered, full or not */
+            return cuzk_error_set(err, CUZK_ERR_BUSY,
+                                  "the queue holds %ld jobs waiting for a node (its limit, --queue-max-queued): "
+                                  "retry later",
+                                  queued);
+        }
+    }
     for (int tries = 0; tries < 3; tries++) {
         PGresult *r = NULL;
         int rc = exec(q, sql, 7, v, lens, &r, "storing a job", err);
@@ -267,40 +449,61 @@ int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33],
         if (stored)
             return CUZK_OK;
         /* the request id names a job: the same request, or another */
-        const char *w[1] = {job->request_id};
-        if ((rc = exec(q, "SELECT id, request_digest FROM cuzk_jobs WHERE request_id = $1", 1, w, NULL, &r,
-                       "looking up a request id", err)) != CUZK_OK)
-            return rc;
-        if (PQntuples(r) == 1) {
-            size_t dl = 0;
-            unsigned char *d = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 1), &dl);
-            *known = d && dl == PGQ_DIGEST_LEN && !memcmp(d, job->digest, dl) ? PGQ_DUPLICATE : PGQ_CONFLICT;
-            snprintf(existing_id, 33, "%s", PQgetvalue(r, 0, 0));
-            PQfreemem(d);
-            PQclear(r);
-            return CUZK_OK;
-        }
-        PQclear(r); /* deleted meanwhile: store it */
+        int found = known_request(q, job, known, existing_id, err);
+        if (found)
+            return found < 0 ? CUZK_ERR_IO : CUZK_OK;
+        /* deleted meanwhile: store it */
     }
     return cuzk_error_set(err, CUZK_ERR_BUSY, "request id %s: its job was being removed; retry", job->request_id);
 }
 
-int pgq_claim(pgq *q, double lease_s, pgq_claimed *out, cuzk_error *err)
+/* A text[] literal of v[0..n): "{"a","b"}", each element quoted. NULL: out
+ * of memory. */
+static char *text_array(const char *const *v, size_t n)
+{
+    size_t len = 3;
+    for (size_t i = 0; i < n; i++)
+        len += 2 * strlen(v[i]) + 3;
+    char *out = malloc(len), *o = out;
+    if (!out)
+        return NULL;
+    *o++ = '{';
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *o++ = ',';
+        *o++ = '"';
+        for (const char *c = v[i]; *c; c++) {
+            if (*c == '"' || *c == '\\')
+                *o++ = '\\';
+            *o++ = *c;
+        }
+        *o++ = '"';
+    }
+    *o++ = '}';
+    *o = 0;
+    return out;
+}
+
+int pgq_claim(pgq *q, double lease_s, const char *const *keys, size_t n_keys, pgq_claimed *out, cuzk_error *err)
 {
     memset(out, 0, sizeof(*out));
     char lease[32];
     snprintf(lease, sizeof(lease), "%.3f", lease_s);
-    const char *v[2] = {q->node, lease};
+    char *have = text_array(keys, n_keys);
+    if (!have)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    const char *v[3] = {q->node, lease, have};
     static const char sql[] =
-        "WITH c AS (SELECT id FROM cuzk_jobs WHERE state = 'queued' ORDER BY priority DESC, submitted, id "
-        "FOR UPDATE SKIP LOCKED LIMIT 1), "
+        "WITH c AS (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND keys <@ $3::text[] "
+        "ORDER BY priority DESC, submitted, id FOR UPDATE SKIP LOCKED LIMIT 1), "
         "u AS (UPDATE cuzk_jobs j SET state = 'running', node = $1, lease_token = nextval('cuzk_lease_token'), "
         "lease_expires = clock_timestamp() + make_interval(secs => $2::double precision), attempts = attempts + 1, "
         "claimed = clock_timestamp() FROM c WHERE j.id = c.id "
         "RETURNING j.id, j.lease_token, j.priority, j.attempts, j.request::text, j.witness) "
         "SELECT u.*, pg_notify('" PGQ_CHANNEL "', u.id || ' running') FROM u";
     PGresult *r = NULL;
-    int rc = exec(q, sql, 2, v, NULL, &r, "claiming a job", err);
+    int rc = exec(q, sql, 3, v, NULL, &r, "claiming a job", err);
+    free(have);
     if (rc != CUZK_OK)
         return rc;
     if (PQntuples(r) != 1) {
@@ -465,7 +668,10 @@ int pgq_stats(pgq *q, char **json, cuzk_error *err)
                   "'next_lease_expiry_s', extract(epoch FROM min(lease_expires) - clock_timestamp()),"
                   "'nodes', (SELECT coalesce(json_agg(json_build_object('name', name, 'heartbeat_age_s',"
                   " extract(epoch FROM clock_timestamp() - heartbeat), 'started', started, 'info', info)"
-                  " ORDER BY name), '[]'::json) FROM cuzk_nodes))::text FROM cuzk_jobs",
+                  " ORDER BY name), '[]'::json) FROM cuzk_nodes),"
+                  "'keys', (SELECT coalesce(json_agg(json_build_object('path', path, 'digest', encode(digest, 'hex'),"
+                  " 'size', size, 'node', node, 'registered', registered) ORDER BY path), '[]'::json)"
+                  " FROM (SELECT * FROM cuzk_keys ORDER BY path LIMIT 100) k))::text FROM cuzk_jobs",
                   0, NULL, NULL, &r, "reading the queue's counts", err);
     if (rc != CUZK_OK)
         return rc;
@@ -587,11 +793,21 @@ int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err)
             return db_error(q, NULL, "waiting for notifications", err);
         PGnotify *note = PQnotifies(q->conn);
         if (note) {
+            q->last_io = cuzk_now();
             snprintf(payload, n, "%s", note->extra ? note->extra : "");
             PQfreemem(note);
             return CUZK_OK;
         }
         double left = deadline - cuzk_now();
+        if (cuzk_now() - q->last_io > q->timeout_s) {
+            /* quiet for long: is the server still there? (a stalled path
+             * would leave this wait deaf for good) */
+            PGresult *r = NULL;
+            if ((rc = exec(q, "SELECT 1", 0, NULL, NULL, &r, "waiting for notifications", err)) != CUZK_OK)
+                return rc;
+            PQclear(r);
+            continue;
+        }
         if (left <= 0)
             return CUZK_ERR_BUSY;
         struct pollfd p = {.fd = PQsocket(q->conn), .events = POLLIN};
@@ -601,6 +817,78 @@ int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err)
         if (poll(&p, 1, ms) < 0 && errno != EINTR)
             return cuzk_error_set(err, CUZK_ERR_IO, "waiting for notifications: %s", strerror(errno));
     }
+}
+
+int pgq_wanted_keys(pgq *q, const char *const *known, size_t n_known, char ***out, size_t *n_out, cuzk_error *err)
+{
+    *out = NULL;
+    *n_out = 0;
+    char *have = text_array(known, n_known);
+    if (!have)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    const char *v[1] = {have};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "SELECT DISTINCT k FROM cuzk_jobs, unnest(keys) k WHERE state = 'queued' AND k <> ALL ($1::text[]) "
+                  "LIMIT " PGQ_WANTED_MAX_TEXT,
+                  1, v, NULL, &r, "reading the keys queued jobs need", err);
+    free(have);
+    if (rc != CUZK_OK)
+        return rc;
+    size_t n = (size_t)PQntuples(r);
+    char **list = calloc(n ? n : 1, sizeof(*list));
+    for (size_t i = 0; list && i < n; i++)
+        if (!(list[i] = dup_value(r, (int)i, 0))) {
+            pgq_strings_free(list, i);
+            list = NULL;
+        }
+    PQclear(r);
+    if (!list)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    *out = list;
+    *n_out = n;
+    return CUZK_OK;
+}
+
+void pgq_strings_free(char **list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+int pgq_key_register(pgq *q, const char *path, const unsigned char digest[PGQ_KEY_DIGEST_LEN], uint64_t size,
+                     unsigned char registered[PGQ_KEY_DIGEST_LEN], char node[64], cuzk_error *err)
+{
+    char hex[2 * PGQ_KEY_DIGEST_LEN + 1], sz[24];
+    for (int i = 0; i < PGQ_KEY_DIGEST_LEN; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
+    const char *v[4] = {path, hex, sz, q->node};
+    PGresult *r = NULL;
+    /* the insert's row is not in the statement's snapshot: the union reads
+     * either it or the one stored before */
+    int rc = exec(q,
+                  "WITH ins AS (INSERT INTO cuzk_keys (path, digest, size, node) VALUES ($1, decode($2, 'hex'), $3, $4) "
+                  "ON CONFLICT (path) DO NOTHING RETURNING encode(digest, 'hex') AS d, node) "
+                  "SELECT d, node FROM ins UNION ALL SELECT encode(digest, 'hex'), node FROM cuzk_keys "
+                  "WHERE path = $1 AND NOT EXISTS (SELECT 1 FROM ins)",
+                  4, v, NULL, &r, "registering a key's digest", err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (PQntuples(r) != 1) { /* removed between the two: the next check registers it */
+        PQclear(r);
+        return cuzk_error_set(err, CUZK_ERR_IO, "the job queue's database: key %s: its digest was being removed", path);
+    }
+    const char *d = PQgetvalue(r, 0, 0);
+    for (int i = 0; i < PGQ_KEY_DIGEST_LEN; i++) {
+        unsigned byte = 0;
+        sscanf(d + 2 * i, "%2x", &byte);
+        registered[i] = (unsigned char)byte;
+    }
+    snprintf(node, 64, "%s", PQgetvalue(r, 0, 1));
+    PQclear(r);
+    return CUZK_OK;
 }
 
 #endif

@@ -19,7 +19,7 @@
 
 #include "../../include/cuzk.h"
 
-#define PGQ_SCHEMA_VERSION 1
+#define PGQ_SCHEMA_VERSION 2
 #define PGQ_DIGEST_LEN 32 /* the request digest (server_impl.h's REQUEST_DIGEST_LEN) */
 #define PGQ_CHANNEL "cuzk_jobs" /* NOTIFY channel: payload "<id> <state>" */
 
@@ -28,8 +28,12 @@ typedef struct pgq pgq;
 /* Connects to conninfo (a libpq connection string or postgresql:// URI),
  * brings the schema to PGQ_SCHEMA_VERSION (under an advisory lock: nodes
  * starting together migrate once; a newer schema than this build knows is
- * refused) and registers `node` (1 to 63 letters, digits, '.', '_', '-'). */
-int pgq_open(pgq **out, const char *conninfo, const char *node, cuzk_error *err);
+ * refused) and registers `node` (1 to 63 letters, digits, '.', '_', '-').
+ * A statement the server has not answered in timeout_s seconds (>= 1) ends
+ * with CUZK_ERR_IO and the connection is made again; connecting, TCP
+ * keepalives and unacknowledged writes are bounded by about as much, unless
+ * conninfo sets them itself. */
+int pgq_open(pgq **out, const char *conninfo, const char *node, double timeout_s, cuzk_error *err);
 void pgq_close(pgq *q);
 
 typedef struct pgq_new_job {
@@ -41,13 +45,17 @@ typedef struct pgq_new_job {
     const unsigned char *witness; /* an uploaded witness, or NULL */
     size_t witness_len;
     int max_attempts;            /* >= 1 */
+    unsigned max_queued;         /* refused (CUZK_ERR_BUSY) with this many queued; 0: no bound */
 } pgq_new_job;
 
 enum { PGQ_NEW = 0, PGQ_DUPLICATE = 1, PGQ_CONFLICT = 2 };
 
 /* Stores a queued job and announces it. A request id stored before gives
  * *known = PGQ_DUPLICATE (the same digest: nothing stored) or PGQ_CONFLICT
- * (another request), with that job's id in existing_id; else PGQ_NEW. */
+ * (another request), with that job's id in existing_id; else PGQ_NEW.
+ * CUZK_ERR_BUSY when max_queued jobs wait already (counted on this
+ * connection at most every half second, and again while it is reached:
+ * what arrives in between may pass it). */
 int pgq_submit(pgq *q, const pgq_new_job *job, int *known, char existing_id[33], cuzk_error *err);
 
 typedef struct pgq_claimed {
@@ -59,9 +67,10 @@ typedef struct pgq_claimed {
     size_t witness_len;
 } pgq_claimed;
 
-/* Claims the oldest queued job of the highest priority for this node, for
+/* Claims the oldest queued job of the highest priority whose keys this
+ * node holds (every one among keys[0..n_keys): see pgq_wanted_keys), for
  * lease_s seconds. CUZK_OK, or CUZK_ERR_NOT_FOUND when none is queued. */
-int pgq_claim(pgq *q, double lease_s, pgq_claimed *out, cuzk_error *err);
+int pgq_claim(pgq *q, double lease_s, const char *const *keys, size_t n_keys, pgq_claimed *out, cuzk_error *err);
 void pgq_claimed_free(pgq_claimed *c);
 
 /* Renews a claim's lease: CUZK_OK; CUZK_ERR_CANCELLED when a cancel was
@@ -87,7 +96,8 @@ int pgq_purge(pgq *q, double ttl_s, unsigned *n, cuzk_error *err);
 
 /* The queue at a glance, as JSON (*json malloc'd): jobs queued by priority,
  * running, ended by state, those claimed more than once, the soonest lease
- * expiry, and the nodes with their last heartbeat's age and info. */
+ * expiry, the nodes with their last heartbeat's age and info, and the key
+ * registry (the first 100 paths with their digests). */
 int pgq_stats(pgq *q, char **json, cuzk_error *err);
 
 /* Every running job whose lease has expired goes back to the queue (or
@@ -121,5 +131,23 @@ int pgq_heartbeat(pgq *q, const char *info_json, cuzk_error *err);
  * one notification: CUZK_OK with its payload, CUZK_ERR_BUSY on timeout. */
 int pgq_listen(pgq *q, cuzk_error *err);
 int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err);
+
+/* The keys of a job: its key's path and its circuit's (a .params key's
+ * .r1cs), or "id:" and the id of a key the nodes preload. A node claims a
+ * job only when it holds every key of it: the paths checked against the
+ * digests in the queue's registry (pgq_key_register), the ids loaded. */
+#define PGQ_KEY_DIGEST_LEN 32 /* file_digest.h's FILE_DIGEST_LEN */
+#define PGQ_WANTED_MAX_TEXT "64"
+
+/* Up to 64 keys that queued jobs need and `known` lacks (*out malloc'd,
+ * free with pgq_strings_free). */
+int pgq_wanted_keys(pgq *q, const char *const *known, size_t n_known, char ***out, size_t *n_out, cuzk_error *err);
+void pgq_strings_free(char **list, size_t n);
+
+/* A key path's digest as this node found it, registered unless one is
+ * already (the first node to hash a path sets what every other must
+ * find); *registered the registry's digest, node the node that set it. */
+int pgq_key_register(pgq *q, const char *path, const unsigned char digest[PGQ_KEY_DIGEST_LEN], uint64_t size,
+                     unsigned char registered[PGQ_KEY_DIGEST_LEN], char node[64], cuzk_error *err);
 
 #endif

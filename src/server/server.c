@@ -201,6 +201,8 @@ static int serve_defaults(server *s, cuzk_error *err)
         c->max_attempts = 3;
     if (!c->queue_max_witness)
         c->queue_max_witness = 64u << 20;
+    if (!c->queue_max_queued)
+        c->queue_max_queued = 100000;
     if (c->queue && (c->lease < 1 || c->lease > 3600 || c->max_attempts > 1000))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "--lease expects 1 to 3600 seconds (got %.0f), --max-attempts 1 to 1000 (got %u)",

@@ -73,6 +73,7 @@ enum {
     OPT_LEASE,
     OPT_MAX_ATTEMPTS,
     OPT_QUEUE_MAX_WITNESS,
+    OPT_QUEUE_MAX_QUEUED,
     N_OPTS
 };
 
@@ -140,6 +141,9 @@ static const struct {
     [OPT_QUEUE_MAX_WITNESS] = {"queue-max-witness", "B",
                                "most bytes of uploaded witnesses a job stores in the queue (default 64M);\n"
                                "larger witnesses go by path on storage the nodes share"},
+    [OPT_QUEUE_MAX_QUEUED] = {"queue-max-queued", "N",
+                              "jobs waiting in the queue (not yet claimed by any node) beyond which a\n"
+                              "POST is refused with 429, 1 to 10000000 (default 100000)"},
 };
 
 static void serve_usage(FILE *out)
@@ -386,6 +390,12 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         if (parse_count(label, v, 1, 1000, &n))
             return 2;
         c->max_attempts = (unsigned)n;
+        return 0;
+    }
+    if (!strcmp(name, "queue-max-queued")) {
+        if (parse_count(label, v, 1, 10000000, &n))
+            return 2;
+        c->queue_max_queued = (unsigned)n;
         return 0;
     }
     if (!strcmp(name, "http-threads")) {
