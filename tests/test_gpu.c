@@ -114,6 +114,14 @@ FIELD_TEST(bn254_fr, GPU_FIELD_BN254_FR, 4, BN254_FR_MODULUS)
             F##_rand(&b[i].c0, (i * 3 + 2) % n);                                                      \
             F##_rand(&b[i].c1, (i * 11 + 7) % n);                                                     \
         }                                                                                             \
+        /* every pairing of the edge values (0, 1, -1, 2, p - 1's limbs) in     \
+         * both coefficients of both operands: the lazy product's bounds */       \
+        for (size_t i = 0; i < 625; i++) {                                                            \
+            F##_rand(&a[2048 - 625 + i].c0, i % 5);                                                   \
+            F##_rand(&a[2048 - 625 + i].c1, i / 5 % 5);                                               \
+            F##_rand(&b[2048 - 625 + i].c0, i / 25 % 5);                                              \
+            F##_rand(&b[2048 - 625 + i].c1, i / 125);                                                 \
+        }                                                                                             \
         for (int op = GPU_OP_ADD; op <= GPU_OP_INV; op++) {                                           \
             cuzk_gpu_msg m;                                                                           \
             gpu_check(cuzk_gpu_test_field(FID, op, a, b, got, n, &m), &m);                            \

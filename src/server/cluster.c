@@ -125,6 +125,8 @@ struct cluster {
     digest_cached *cache; /* the hasher's */
     size_t n_cache;
     double last_keys;
+    int keys_wanted;  /* the last claim found nothing with room left: ask which keys queued jobs need */
+    int keys_full;    /* CLUSTER_MAX_KEYS reached (said once) */
 };
 
 static pgq *pool_take(struct cluster *cl)
@@ -450,23 +452,34 @@ static void key_examine(struct cluster *cl, node_key *k, double now)
     pthread_mutex_unlock(&cl->keys_mu);
 }
 
-/* The keys queued jobs need that this node has not met yet, and another
- * look at those it has: absent and mismatched ones every 5 s, ready ones
- * every 30 s (a claim also checks its job's key files first). */
+/* The keys queued jobs need that this node has not met yet (asked only
+ * when the node had room and found nothing to claim: the query reads every
+ * queued job), and another look at those it has: absent and mismatched
+ * ones every 5 s, ready ones every 30 s (a claim also checks its job's key
+ * files first). */
 static void keys_refresh(struct cluster *cl)
 {
     double now = cuzk_now();
-    const char **names = malloc((cl->n_keys + 1) * sizeof(*names));
-    if (!names)
-        return;
-    for (size_t i = 0; i < cl->n_keys; i++)
-        names[i] = cl->keys[i]->name;
     char **want = NULL;
     size_t n_want = 0;
-    cuzk_error err;
-    if (pgq_wanted_keys(cl->node_q, names, cl->n_keys, &want, &n_want, &err) != CUZK_OK)
-        server_log(cl->s, CUZK_LOG_WARN, "%s", err.message);
-    free(names);
+    const char **names = cl->keys_wanted ? malloc((cl->n_keys + 1) * sizeof(*names)) : NULL;
+    if (names) {
+        for (size_t i = 0; i < cl->n_keys; i++)
+            names[i] = cl->keys[i]->name;
+        cuzk_error err;
+        if (pgq_wanted_keys(cl->node_q, names, cl->n_keys, &want, &n_want, &err) != CUZK_OK)
+            server_log(cl->s, CUZK_LOG_WARN, "%s", err.message);
+        else
+            cl->keys_wanted = 0;
+        free(names);
+    }
+    if (n_want && cl->n_keys + n_want > CLUSTER_MAX_KEYS && !cl->keys_full) {
+        cl->keys_full = 1;
+        server_log(cl->s, CUZK_LOG_WARN,
+                   "this node keeps track of %d keys at most: jobs of further keys are left to other nodes "
+                   "(restart it to start afresh)",
+                   CLUSTER_MAX_KEYS);
+    }
     for (size_t i = 0; i < n_want && cl->n_keys < CLUSTER_MAX_KEYS; i++) {
         node_key *k = calloc(1, sizeof(*k));
         node_key **grown = k ? realloc(cl->keys, (cl->n_keys + 1) * sizeof(*grown)) : NULL;
@@ -695,8 +708,10 @@ static void claim_some(struct cluster *cl)
         pgq_claimed got;
         cuzk_error err = {0};
         int rc = pgq_claim(cl->node_q, s->cfg.lease, ready, n_ready, &got, &err);
-        if (rc == CUZK_ERR_NOT_FOUND)
+        if (rc == CUZK_ERR_NOT_FOUND) {
+            cl->keys_wanted = 1; /* room, and nothing this node holds the keys of */
             break;
+        }
         if (rc != CUZK_OK) {
             server_log(s, CUZK_LOG_WARN, "%s", err.message);
             break;
