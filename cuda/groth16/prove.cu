@@ -104,13 +104,14 @@ template <class Curve> struct key_impl : key_base {
     ~key_impl() override
     {
         // persistent allocations: plain cudaFree, at key release only
-        // (never while proofs run)
+        // (the key cache's eviction or the engine's end: no proof uses the
+        // key then, though another key's may run on the device)
         for (void *p : {(void *)a, (void *)b1, (void *)c, (void *)h, (void *)b2, (void *)a_vars, (void *)b_vars,
                         (void *)row_ptr[0], (void *)row_ptr[1], (void *)col[0], (void *)col[1], (void *)coef[0],
                         (void *)coef[1], (void *)table})
-            if (p)
+            if (p) // device-global: at a key's release
                 (void)cudaFree(p);
-        if (counts_host)
+        if (counts_host) // device-global: at a key's release
             (void)cudaFreeHost(counts_host);
     }
 
@@ -148,6 +149,7 @@ template <class Curve> struct key_impl : key_base {
 
     template <class T> int upload(T **dst, const unsigned char *src, size_t count, cuzk_gpu_msg *msg)
     {
+        // device-global: at a key's load (persistent, outside the pool)
         GPU_TRY(msg, cudaMalloc((void **)dst, (count ? count : 1) * sizeof(T)));
         GPU_RC(copy_to_device(up_ctx, LANE_COPY, *dst, src, count * sizeof(T), up_ctx->copy_stream, up_pinned, msg));
         up_done += count * sizeof(T);
@@ -223,7 +225,7 @@ template <class Curve> struct key_impl : key_base {
             GPU_RC(upload(&a_vars, (const unsigned char *)in->a_vars, n_a, msg));
             GPU_RC(upload(&b_vars, (const unsigned char *)in->b_vars, n_b, msg));
         }
-        GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 24 * sizeof(uint32_t)));
+        GPU_TRY(msg, cudaMallocHost((void **)&counts_host, 24 * sizeof(uint32_t))); // device-global: at a key's load
         if (in->mat)
             GPU_RC(upload_matrices(in->mat, msg));
         if (resident_matrices)

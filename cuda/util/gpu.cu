@@ -69,7 +69,7 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
         if (e == cudaSuccess)
             e = cudaDeviceGetDefaultMemPool(&pool, device);
         uint64_t threshold = UINT64_MAX;
-        if (e == cudaSuccess)
+        if (e == cudaSuccess) // device-global: once, at the device's first use
             e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
         // an allocation on the copy stream (a pre-staged witness) must not
         // wait for the compute stream's frees: that would start the copy
@@ -78,7 +78,7 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
         // the lock). The pool grows instead; same-stream reuse is unchanged.
         // (an optimization: a driver that refuses it costs speed, not
         // correctness, so its error is cleared rather than returned)
-        int no = 0;
+        int no = 0; // device-global: once, at the device's first use
         if (e == cudaSuccess && cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no) !=
                                     cudaSuccess)
             (void)cudaGetLastError();
@@ -134,7 +134,7 @@ int copy_to_device(device_ctx *ctx, int lane, void *dst, const void *src, size_t
         if (!b.slot[0] && !b.failed) {
             // allocated once and kept: freeing pinned memory synchronizes
             // the device, so the slots live as long as the process
-            for (int i = 0; i < 2 && !b.failed; i++)
+            for (int i = 0; i < 2 && !b.failed; i++) // device-global: a lane's first large upload, once
                 if (cudaHostAlloc((void **)&b.slot[i], BOUNCE_SLOT, cudaHostAllocDefault) != cudaSuccess ||
                     cudaEventCreateWithFlags(&b.reusable[i], cudaEventDisableTiming) != cudaSuccess) {
                     (void)cudaGetLastError(); // no pinned memory to spare: the driver's staging still works
