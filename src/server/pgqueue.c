@@ -161,8 +161,8 @@ static int timeout_error(pgq *q, const char *what, cuzk_error *err)
  * the first row; a bitmap scan also visits the index's dead entries (jobs
  * claimed since, until a vacuum) where an index scan learns to skip them:
  * 3,115 entries for 2 queued jobs after a 2 s bench_pgqueue, and the
- * queue's ceiling fell from 2,040 to 1,485 jobs/s (4 connections) until
- * this was set (2,050). */
+ * queue's ceiling fell from 2,040 to 1,485 jobs/s (4 connections); with
+ * this set, 1,919 (BENCHMARKS.md). */
 static int session_setup(pgq *q, cuzk_error *err)
 {
     int late;
