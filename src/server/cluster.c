@@ -301,11 +301,8 @@ static int same_file(const struct stat *a, const struct stat *b)
            a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-static void hex_of(const unsigned char *d, char out[2 * FILE_DIGEST_LEN + 1])
-{
-    for (int i = 0; i < FILE_DIGEST_LEN; i++)
-        snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
+/* key digests are written and read as the journal's request digests are */
+_Static_assert(FILE_DIGEST_LEN == REQUEST_DIGEST_LEN, "one hex form for both digests");
 
 #define DIGEST_CACHE_FILE "key-digests"
 
@@ -325,8 +322,9 @@ static void cache_load(struct cluster *cl)
         long long sec;
         long nsec;
         int at = 0;
+        unsigned char d[FILE_DIGEST_LEN];
         if (sscanf(line, "%64s %llu %llu %llu %lld %ld %n", hex, &dev, &ino, &size, &sec, &nsec, &at) != 6 || !at ||
-            strlen(hex) != 2 * FILE_DIGEST_LEN)
+            journal_digest_from_hex(hex, d) != 0)
             continue;
         line[strcspn(line, "\n")] = 0;
         digest_cached *n = realloc(cl->cache, (cl->n_cache + 1) * sizeof(*n));
@@ -339,11 +337,7 @@ static void cache_load(struct cluster *cl)
             break;
         c->st.st_dev = (dev_t)dev, c->st.st_ino = (ino_t)ino, c->st.st_size = (off_t)size;
         c->st.st_mtim.tv_sec = (time_t)sec, c->st.st_mtim.tv_nsec = nsec;
-        for (int i = 0; i < FILE_DIGEST_LEN; i++) {
-            unsigned b = 0;
-            sscanf(hex + 2 * i, "%2x", &b);
-            c->digest[i] = (unsigned char)b;
-        }
+        memcpy(c->digest, d, FILE_DIGEST_LEN);
         cl->n_cache++;
     }
     fclose(f);
@@ -389,7 +383,7 @@ static void cache_store(struct cluster *cl, const char *path, const struct stat 
     for (size_t k = 0; k < cl->n_cache; k++) {
         const digest_cached *c = &cl->cache[k];
         char hex[2 * FILE_DIGEST_LEN + 1];
-        hex_of(c->digest, hex);
+        journal_digest_hex(c->digest, hex);
         o += sprintf(o, "%s %llu %llu %llu %lld %ld %s\n", hex, (unsigned long long)c->st.st_dev,
                      (unsigned long long)c->st.st_ino, (unsigned long long)c->st.st_size,
                      (long long)c->st.st_mtim.tv_sec, (long)c->st.st_mtim.tv_nsec, c->path);
@@ -598,7 +592,7 @@ static void *hash_main(void *arg)
                     rc = CUZK_ERR_BUSY; /* changed while read: again */
                 if (rc == CUZK_OK) {
                     char hex[2 * FILE_DIGEST_LEN + 1];
-                    hex_of(d, hex);
+                    journal_digest_hex(d, hex);
                     server_log(s, CUZK_LOG_INFO, "key %s: digest %.16s... in %.1f s", k->name, hex, cuzk_now() - t0);
                     cache_store(cl, path, &st, d);
                 }
@@ -617,8 +611,8 @@ static void *hash_main(void *arg)
                 state = KEY_READY;
             else if (rc == CUZK_OK) {
                 char mine[2 * FILE_DIGEST_LEN + 1], theirs[2 * FILE_DIGEST_LEN + 1];
-                hex_of(d, mine);
-                hex_of(reg, theirs);
+                journal_digest_hex(d, mine);
+                journal_digest_hex(reg, theirs);
                 state = KEY_MISMATCH;
                 snprintf(why, sizeof(why),
                          "this node's copy has digest %.16s..., the queue's registry %.16s... (registered by node "

@@ -206,7 +206,7 @@ void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * 
 }
 
 /* A journaled digest back into bytes; -1 unless exactly 64 hex digits. */
-static int digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN])
+int journal_digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN])
 {
     if (!hex || strlen(hex) != 2 * REQUEST_DIGEST_LEN)
         return -1;
@@ -522,7 +522,7 @@ static void restore_request_id(const server *s, sjob *j, json_t *req)
     if (!rid)
         return;
     if (!request_id_valid(rid) ||
-        digest_from_hex(json_string_value(json_object_get(req, "request_digest")), j->request_digest) != 0) {
+        journal_digest_from_hex(json_string_value(json_object_get(req, "request_digest")), j->request_digest) != 0) {
         server_log(s, CUZK_LOG_WARN,
                    "job %s: its journaled request id or digest is unreadable; a retry of it will make a new job",
                    j->id);

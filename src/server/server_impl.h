@@ -241,6 +241,8 @@ void journal_note(server *s, const char *what, int err_no);
 void journal_request_digest(const char *key_path, const char *key_id, const char *r1cs_path,
                             const request_witness *w, int priority, unsigned char out[REQUEST_DIGEST_LEN]);
 void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * REQUEST_DIGEST_LEN + 1]);
+/* A digest's 64 lower-case hex digits back into bytes: 0, or -1 unless exactly that. */
+int journal_digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN]);
 void journal_free_pending(pending_end *p);
 /* Submits a journaled request (req: its .req JSON) to the engine. */
 int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err);
