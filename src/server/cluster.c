@@ -78,6 +78,7 @@ typedef struct node_key {
     int hashed;              /* digest is of `seen` */
     unsigned char digest[FILE_DIGEST_LEN];
     double checked;          /* when the node thread last looked */
+    double since;            /* when it was met, or last set to be hashed */
     char why[600];           /* absent, mismatch: the reason */
 } node_key;
 
@@ -125,8 +126,8 @@ struct cluster {
     digest_cached *cache; /* the hasher's */
     size_t n_cache;
     double last_keys;
-    int keys_wanted;  /* the last claim found nothing with room left: ask which keys queued jobs need */
     int keys_full;    /* CLUSTER_MAX_KEYS reached (said once) */
+    int claim_again;  /* claims deferred while a key was being checked: try at the next pass */
 };
 
 static pgq *pool_take(struct cluster *cl)
@@ -438,33 +439,35 @@ static void key_examine(struct cluster *cl, node_key *k, double now)
         snprintf(k->resolved, sizeof(k->resolved), "%s", resolved);
         if (k->hashed && same_file(&st, &k->seen) && (k->state == KEY_READY || k->state == KEY_MISMATCH))
             k->recheck = 1; /* the same file: only the registry asked */
-        else if (k->state != KEY_HASHING)
+        else if (k->state != KEY_HASHING) {
             k->state = KEY_HASHING;
+            k->since = now;
+        }
         pthread_cond_signal(&cl->keys_cv);
     } else
         key_set(cl, k, state, why);
     pthread_mutex_unlock(&cl->keys_mu);
 }
 
-/* The keys queued jobs need that this node has not met yet (asked only
- * when the node had room and found nothing to claim: the query reads every
- * queued job), and another look at those it has: absent and mismatched
- * ones every 5 s, ready ones every 30 s (a claim also checks its job's key
- * files first). */
+/* The keys queued jobs need that this node has not met yet (asked every
+ * second, busy or not: a node that learned a key only once it had room
+ * claimed lower-priority jobs of keys it knew ahead of a critical one of a
+ * key it did not -- tests/test_cluster.sh's priorities; the query reads
+ * the queued jobs), and another look at those it has: absent and
+ * mismatched ones every 5 s, ready ones every 30 s (a claim also checks
+ * its job's key files first). */
 static void keys_refresh(struct cluster *cl)
 {
     double now = cuzk_now();
     char **want = NULL;
     size_t n_want = 0;
-    const char **names = cl->keys_wanted ? malloc((cl->n_keys + 1) * sizeof(*names)) : NULL;
+    const char **names = malloc((cl->n_keys + 1) * sizeof(*names));
     if (names) {
         for (size_t i = 0; i < cl->n_keys; i++)
             names[i] = cl->keys[i]->name;
         cuzk_error err;
         if (pgq_wanted_keys(cl->node_q, names, cl->n_keys, &want, &n_want, &err) != CUZK_OK)
             server_log(cl->s, CUZK_LOG_WARN, "%s", err.message);
-        else
-            cl->keys_wanted = 0;
         free(names);
     }
     if (n_want && cl->n_keys + n_want > CLUSTER_MAX_KEYS && !cl->keys_full) {
@@ -482,6 +485,7 @@ static void keys_refresh(struct cluster *cl)
             break;
         }
         k->name = want[i];
+        k->since = now;
         want[i] = NULL;
         pthread_mutex_lock(&cl->keys_mu);
         cl->keys = grown;
@@ -535,6 +539,7 @@ static int keys_unchanged(struct cluster *cl, json_t *req)
                 if (k->state == KEY_READY)
                     server_log(cl->s, CUZK_LOG_INFO, "key %s: the file changed; its digest is taken again", k->name);
                 k->state = KEY_HASHING;
+                k->since = cuzk_now();
                 pthread_cond_signal(&cl->keys_cv);
                 same = 0;
             }
@@ -696,16 +701,35 @@ static void claim_some(struct cluster *cl)
     cuzk_engine_stats st;
     cuzk_engine_get_stats(s->engine, &st);
     unsigned room = (unsigned)st.workers + st.ready_queue_depth;
+    cl->claim_again = 0;
+    if (cl->in_flight >= room && cl->in_flight)
+        return;
+    /* Priorities across keys: a node learns which keys queued jobs need
+     * right before it claims (at most every 0.1 s), and claims nothing for
+     * up to 2 s while a key it just met is being checked (a digest kept
+     * from before takes milliseconds): else a node that had not met the
+     * key of a critical job claimed normal ones of keys it knew ahead of it
+     * (tests/test_cluster.sh's priorities) */
+    double now = cuzk_now();
+    if (now - cl->last_keys >= 0.1) {
+        keys_refresh(cl);
+        cl->last_keys = now;
+    }
+    pthread_mutex_lock(&cl->keys_mu);
+    for (size_t i = 0; i < cl->n_keys && !cl->claim_again; i++)
+        cl->claim_again = (cl->keys[i]->state == KEY_NEW || cl->keys[i]->state == KEY_HASHING) &&
+                          now - cl->keys[i]->since < 2;
+    pthread_mutex_unlock(&cl->keys_mu);
+    if (cl->claim_again)
+        return;
     size_t n_ready;
     const char **ready = keys_ready(cl, &n_ready);
     while (ready && !cl->stop && (cl->in_flight < room || !cl->in_flight)) {
         pgq_claimed got;
         cuzk_error err = {0};
         int rc = pgq_claim(cl->node_q, s->cfg.lease, ready, n_ready, &got, &err);
-        if (rc == CUZK_ERR_NOT_FOUND) {
-            cl->keys_wanted = 1; /* room, and nothing this node holds the keys of */
+        if (rc == CUZK_ERR_NOT_FOUND)
             break;
-        }
         if (rc != CUZK_OK) {
             server_log(s, CUZK_LOG_WARN, "%s", err.message);
             break;
@@ -873,7 +897,7 @@ static void *node_main(void *arg)
         }
         unsigned before = cl->in_flight;
         finish_ended(cl);
-        if (queued || cl->in_flight < before || now - last_claim >= 1) {
+        if (queued || cl->in_flight < before || now - last_claim >= 1 || cl->claim_again) {
             claim_some(cl);
             last_claim = now;
             queued = 0;
