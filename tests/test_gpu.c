@@ -284,10 +284,12 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                 G##_to_affine(&w2, &want_idx);                                                        \
                 G##_to_affine(&w3, &want_sum);                                                        \
                 /* window bits, entries per accumulation slot (1: every entry its */                  \
-                /* own slot, the deepest fix-up trees), buckets per segment */                        \
-                static const cuzk_gpu_msm_tuning tunes[] = {{0, 0, 0, 0}, {4, 1, 0, 1},              \
-                                                            {7, 3, 2, 2},  {13, 2, 1, 3},             \
-                                                            {0, 5, 0, 1},  {0, 64, 64, 2}};           \
+                /* own slot, the deepest fix-up trees), buckets per segment, the */                   \
+                /* accumulation (4..6 batch-affine; G2 takes its default) */                          \
+                static const cuzk_gpu_msm_tuning tunes[] = {                                          \
+                    {0, 0, 0, 0}, {4, 1, 0, 1}, {7, 3, 2, 2},  {13, 2, 1, 3},  {0, 5, 0, 1},          \
+                    {0, 64, 64, 2}, {0, 0, 0, 4}, {4, 1, 0, 5}, {7, 3, 2, 6}, {13, 2, 1, 4},          \
+                    {0, 5, 0, 5}, {0, 0, 0, 6}, {0, 3, 0, 7}};                                        \
                 for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                               \
                     cuzk_gpu_msg m;                                                                   \
                     double ms;                                                                        \
@@ -295,8 +297,8 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                               &m);                                                                    \
                     combine(CURVE, GROUP, &res, &got);                                                \
                     if (memcmp(&got, &w1, sizeof(got)) != 0)                                          \
-                        fprintf(stderr, "n %zu skew %d window %u slice %u segment %u\n", n, skew,     \
-                                tunes[wi].window, tunes[wi].slice, tunes[wi].segment);                \
+                        fprintf(stderr, "n %zu skew %d window %u slice %u segment %u acc %u\n", n, skew, \
+                                tunes[wi].window, tunes[wi].slice, tunes[wi].segment, tunes[wi].accumulate); \
                     CHECK(memcmp(&got, &w1, sizeof(got)) == 0);                                       \
                     gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, idx, ni, 0, &tunes[wi], &res, &ms, &m), \
                               &m);                                                                    \
@@ -314,6 +316,51 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
             free(idx);                                                                                \
         }                                                                                             \
     }
+
+/* G1 at a size where every accumulation lane walks long runs (2^18
+ * entries of 4,096 distinct points, so runs also meet equal and opposite
+ * points): the batch-affine variants and their slot lengths against the
+ * CPU, random and 90 % 0/1 scalars. */
+#define MSM_LARGE_TEST(G, CURVE)                                                                      \
+    static void test_msm_large_##G(void)                                                              \
+    {                                                                                                 \
+        test_context = "msm large " #G;                                                               \
+        const size_t n = (size_t)1 << 18;                                                             \
+        G##_affine *pool = malloc(4096 * sizeof(*pool)), *pts = malloc(n * sizeof(*pts));             \
+        limb_t *k = malloc(n * 32);                                                                   \
+        for (size_t i = 0; i < 4096; i++)                                                             \
+            G##_rand_point(&pool[i], i + 11);                                                         \
+        for (size_t i = 0; i < n; i++)                                                                \
+            pts[i] = pool[test_rand64() % 4096];                                                      \
+        for (int skew = 0; skew <= 3; skew += 3) {                                                    \
+            for (size_t i = 0; i < n; i++)                                                            \
+                rand_scalar(k + 4 * i, skew);                                                         \
+            const unsigned char *P = (const unsigned char *)pts, *K = (const unsigned char *)k;       \
+            G##_jacobian want;                                                                        \
+            CHECK(G##_msm_pippenger_var(&want, P, K, NULL, n, 8) == CUZK_OK);                         \
+            G##_affine w, got;                                                                        \
+            G##_to_affine(&w, &want);                                                                 \
+            static const cuzk_gpu_msm_tuning tunes[] = {{0, 0, 0, 0}, {0, 0, 0, 4}, {0, 0, 0, 5},     \
+                                                        {0, 0, 0, 6}, {0, 7, 0, 5}, {16, 300, 0, 7}}; \
+            for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                                   \
+                cuzk_gpu_msg m;                                                                       \
+                cuzk_gpu_msm_result res;                                                              \
+                double ms;                                                                            \
+                gpu_check(cuzk_gpu_msm(CURVE, 1, P, n, K, NULL, n, 0, &tunes[wi], &res, &ms, &m), &m); \
+                combine(CURVE, 1, &res, &got);                                                        \
+                if (memcmp(&got, &w, sizeof(got)) != 0)                                               \
+                    fprintf(stderr, "skew %d window %u slice %u acc %u\n", skew, tunes[wi].window,    \
+                            tunes[wi].slice, tunes[wi].accumulate);                                   \
+                CHECK(memcmp(&got, &w, sizeof(got)) == 0);                                            \
+            }                                                                                         \
+        }                                                                                             \
+        free(pool);                                                                                   \
+        free(pts);                                                                                    \
+        free(k);                                                                                      \
+    }
+
+MSM_LARGE_TEST(bls12_381_g1, CUZK_CURVE_BLS12_381)
+MSM_LARGE_TEST(bn254_g1, CUZK_CURVE_BN254)
 
 MSM_TEST(bls12_381_g1, CUZK_CURVE_BLS12_381, 1, BLS12_381_R_SCALAR)
 MSM_TEST(bls12_381_g2, CUZK_CURVE_BLS12_381, 2, BLS12_381_R_SCALAR)
@@ -590,6 +637,8 @@ int main(int argc, char **argv)
     test_msm_bn254_g1();
     test_msm_bls12_381_g2();
     test_msm_bn254_g2();
+    test_msm_large_bls12_381_g1();
+    test_msm_large_bn254_g1();
     test_fixed_base_bls12_381_g1();
     test_fixed_base_bls12_381_g2();
     test_fixed_base_bn254_g1();

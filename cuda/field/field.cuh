@@ -481,20 +481,121 @@ template <class P> struct __align__(16) fp {
         return *this * r2;
     }
 
-    // a^(p-2) by square-and-multiply over the constant exponent: for the
-    // few inversions of an MSM's final point (public values only).
+    // The inverse by Kaliski's almost-inverse (binary extended Euclid,
+    // variable time: public values only), then 2^(2W - k) doublings to
+    // turn x^-1 2^k of the Montgomery image x = aR into a^-1 R (W = 32 N).
+    // A chain of dependent word operations, about a fifth of Fermat's
+    // a^(p-2) instructions: the batch-affine MSM has one thread invert for
+    // its block while the block waits (msm_impl.cuh). Inverse of 0: 0.
     __device__ __noinline__ fp inv_var() const
     {
-        fp r = one();
-        for (int i = N - 1; i >= 0; i--) {
-            const uint32_t e = P::pm2(i);
-            for (int b = 31; b >= 0; b--) {
-                r = r.sqr();
-                if ((e >> b) & 1)
-                    r = r * *this;
+        if (is_zero())
+            return zero();
+        // p = u s + v r holds throughout, so r, s <= p until v = 0 and r < 2p
+        // after (p < 2^(32 N - 1) for the four fields)
+        uint32_t u[N], w[N], r[N], s[N];
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            u[i] = P::p(i);
+            w[i] = v[i];
+            r[i] = 0;
+            s[i] = 0;
+        }
+        s[0] = 1;
+        unsigned k = 0;
+        for (;;) {
+            uint32_t any = 0;
+#pragma unroll
+            for (int i = 0; i < N; i++)
+                any |= w[i];
+            if (!any)
+                break;
+            if (!(u[0] & 1)) { // several halvings at once: u >>= t, s <<= t
+                const unsigned t = u[0] ? __ffs(u[0]) - 1 : 31;
+                shift_right(u, t);
+                shift_left(s, t);
+                k += t;
+            } else if (!(w[0] & 1)) {
+                const unsigned t = w[0] ? __ffs(w[0]) - 1 : 31;
+                shift_right(w, t);
+                shift_left(r, t);
+                k += t;
+            } else if (greater(u, w)) { // u = (u - w) / 2, r += s, s *= 2
+                sub_words(u, w);
+                shift_right(u, 1);
+                add_words(r, s);
+                shift_left(s, 1);
+                k++;
+            } else { // w = (w - u) / 2, s += r, r *= 2
+                sub_words(w, u);
+                shift_right(w, 1);
+                add_words(s, r);
+                shift_left(r, 1);
+                k++;
             }
         }
-        return r;
+        // r < 2p: p - (r mod p) = x^-1 2^k
+        uint32_t d[N];
+        d[0] = sub_cc(r[0], P::p(0));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            d[i] = subc_cc(r[i], P::p(i));
+        const uint32_t borrow = subc(0, 0);
+        fp res, pm;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            res.v[i] = borrow ? r[i] : d[i];
+            pm.v[i] = P::p(i);
+        }
+        res = pm - res; // res < p, nonzero
+        for (unsigned i = k; i < 64 * N; i++)
+            res = res.dbl();
+        return res;
+    }
+
+  private:
+    __device__ __forceinline__ static void shift_right(uint32_t *a, unsigned t)
+    {
+        if (!t)
+            return;
+#pragma unroll
+        for (int i = 0; i < N - 1; i++)
+            a[i] = __funnelshift_r(a[i], a[i + 1], t);
+        a[N - 1] >>= t;
+    }
+    __device__ __forceinline__ static void shift_left(uint32_t *a, unsigned t)
+    {
+        if (!t)
+            return;
+#pragma unroll
+        for (int i = N - 1; i > 0; i--)
+            a[i] = __funnelshift_l(a[i - 1], a[i], t);
+        a[0] <<= t;
+    }
+    __device__ __forceinline__ static bool greater(const uint32_t *a, const uint32_t *b)
+    {
+        // b - a borrows iff a > b
+        (void)sub_cc(b[0], a[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            (void)subc_cc(b[i], a[i]);
+        return subc(0, 0) != 0;
+    }
+    __device__ __forceinline__ static void sub_words(uint32_t *a, const uint32_t *b)
+    {
+        a[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            a[i] = subc_cc(a[i], b[i]);
+        a[N - 1] = subc(a[N - 1], b[N - 1]);
+    }
+    __device__ __forceinline__ static void add_words(uint32_t *a, const uint32_t *b)
+    {
+        a[0] = add_cc(a[0], b[0]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            a[i] = addc_cc(a[i], b[i]);
+        a[N - 1] = addc(a[N - 1], b[N - 1]);
     }
 };
 

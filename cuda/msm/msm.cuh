@@ -15,7 +15,7 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..3, msm_impl.cuh; G1 only).
+// accumulation kernel's variant (1..7, msm_impl.cuh; G1 only: 4..7 batch-affine).
 struct msm_tuning {
     unsigned c = 0, slice = 0, seg = 0, accumulate = 0;
 };
@@ -55,19 +55,75 @@ inline unsigned msm_slot_length(size_t count, unsigned given)
     return slice;
 }
 
+// Lanes of the batch-affine accumulation over all blocks: about one wave on
+// the H200 (132 SMs x 2 blocks x 256 threads x 64 lanes = 4.3 M); a slot
+// is then count / 2^22 entries (at least 16). A constant, not the device's
+// SM count, so that the memory plan needs no device. Slots of half or twice
+// that length measured 1-3 % slower at 2^26 and 2^24 (BENCHMARKS.md).
+constexpr size_t MSM_AFFINE_LANES = (size_t)1 << 22;
+// Entries (scalars x windows) from which the default accumulates
+// batch-affine: BLS12-381 G1 2^22 scalars (2^26 entries) 32.7 against
+// 36.5 ms XYZZ, 2^20 (2^24 entries: slots of 16, few lanes busy) 20.8
+// against 12.3.
+constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
+
+// How msm_pippenger<F> accumulates `count` sorted entries under `tune`:
+// the kernel variant (msm_impl.cuh), lanes a thread (batch-affine), entries
+// a slot, and the slots (the fix-up's arrays). Default: batch-affine with
+// 64 lanes over BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (G1 2^26: 348.2
+// against 420.8 ms, 2^24: 105.3 against 115.9; BENCHMARKS.md,
+// 2026-12-03), XYZZ over BN254's (2^26: 215.1 against 177.1 ms: with 8
+// limbs the lanes' memory traffic costs more than the products saved) and
+// over Fp2 (not written for it yet).
+struct msm_accumulation {
+    unsigned variant, lanes, slice;
+    size_t slots;
+};
+template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tuning tune)
+{
+    msm_accumulation a;
+    a.variant = tune.accumulate;
+    if (!a.variant)
+        a.variant = sizeof(F) == 48 && F::inline_points && count >= MSM_AFFINE_MIN_COUNT ? 7
+                    : sizeof(F) == 48                                                     ? 1
+                                                                                          : 3;
+    const bool affine = F::inline_points && a.variant >= 4;
+    a.lanes = !affine ? 1 : a.variant == 4 ? 16 : a.variant == 7 ? 64 : 32;
+    if (!affine)
+        a.slice = msm_slot_length(count, tune.slice);
+    else if (tune.slice)
+        a.slice = tune.slice;
+    else {
+        size_t v = (count + MSM_AFFINE_LANES - 1) / MSM_AFFINE_LANES;
+        a.slice = v < 16 ? 16 : (unsigned)v;
+    }
+    a.slots = (count + a.slice - 1) / a.slice;
+    return a;
+}
+
 // Peak device memory of msm_pippenger<F> over n scalars with the default
 // tuning (the memory planner's figure; src/engine): four digit arrays for
 // the sort and its scratch, the buckets, and the slot arrays of the
-// accumulation and its fix-up, which live at the same time.
+// accumulation and its fix-up, which live at the same time. (The
+// batch-affine lanes' local memory is reserved once, at the device's first
+// use: msm_reserve_local_memory.)
 template <class F> size_t msm_pippenger_bytes(size_t n)
 {
     if (n == 0)
         return 0;
     const unsigned c = msm_gpu_window(n), nwin = (255 + c) / c;
-    const size_t count = n * nwin, threads = count / msm_slot_length(count, 0) + 1;
+    const size_t count = n * nwin, threads = msm_accumulation_for<F>(count, msm_tuning{}).slots + 1;
     const size_t slots = (threads + threads / 16 + 2) * (2 * sizeof(xyzz<F>) + 5);
     return 17 * count + ((size_t)nwin << (c - 1)) * sizeof(xyzz<F>) + slots + ((size_t)16 << 20);
 }
+
+// Reserves the local memory of the batch-affine accumulation (a device's
+// stack limit, 9.5 KB a thread: its lanes' sums and prefixes; the driver
+// backs it for every thread the device holds, 2.14 GiB on the H200), so that
+// no launch resizes it later (a device-global operation) and the memory
+// plan, which starts from the device's free memory, sees it taken. Once,
+// at the device's first use.
+int msm_reserve_local_memory(cuzk_gpu_msg *msg);
 
 template <class F>
 int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n, msm_tuning tune,

@@ -10,7 +10,10 @@
 //   accumulate  threads take equal slices of the sorted entries (so a
 //               bucket with millions of points costs no more than many
 //               small ones), add runs into XYZZ buckets; a run that crosses
-//               a slice boundary is finished by a fix-up pass
+//               a slice boundary is finished by a fix-up pass. Over
+//               BLS12-381 G1 at large sizes the slices are walked in
+//               lockstep with affine sums sharing one inversion a step
+//               (batch-affine, msm_accumulate_affine)
 //   reduce      per window, segments of buckets by running sums; segments
 //               and windows summed by further kernels; the window sums go
 //               to the CPU, which finishes with Horner's rule (serial work)
@@ -19,6 +22,8 @@
 // Public data only (_var): scalars are witness values, which Groth16's
 // blinding hides; timing may depend on them.
 #pragma once
+
+#include <type_traits>
 
 #include "msm.cuh"
 
@@ -137,7 +142,9 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
         buckets[cur] = acc;
 }
 
-// Variants (msm_tuning.accumulate; 0 picks per field, see the launch):
+// Variants (msm_tuning.accumulate; 0 picks: msm_accumulation_for, msm.cuh;
+// 4..7 are the batch-affine kernel below (4: blocks of 256 threads x 16
+// lanes, 5: 256 x 32, 6: 128 x 32, 7: 256 x 64):
 // 3 blocks of 128, no launch bounds (157 registers for BLS12-381 G1: 12
 // warps per SM; __launch_bounds__(128, 1) let ptxas take 238 and ran 55 %
 // slower, 2026-11-30); 1 capped at 128 registers (16 warps); 2 the next
@@ -156,6 +163,230 @@ __global__ void __launch_bounds__(128, 4)
                           xyzz<F> *tv)
 {
     msm_accumulate_body<F, false>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
+}
+
+// Batch-affine accumulation (variants 4..6; docs/gpu.md "Batch-affine
+// accumulation", the model in scripts/models/batch_affine.py). The sorted
+// entries are cut into slots of V (the fix-up's slots, as above); lane j of
+// thread t walks slot t L + j, all lanes of a block one entry a step in
+// lockstep. A lane's running sum is affine, so adding the next point of its
+// run needs 1 / (x_P - x_sum): a step's denominators are independent, and
+// the block inverts them all with one inversion (Montgomery's trick): each
+// thread multiplies its lanes' denominators (keeping the prefixes), the
+// block scans the threads' products both ways (warp shuffles, then the
+// warps' products in shared memory), one thread inverts the block's total,
+// and each thread walks its lanes back: 5 products and a square an
+// addition plus the shared part, against XYZZ's 8 and 2. A run's first
+// point is a copy; equal x is a doubling (3x^2 / 2y) or a cancellation
+// (the sum becomes infinity); infinity points are skipped. The lanes'
+// state (sum and prefix) is in local memory, indexed by lane. Measured
+// (BLS12-381 G1 2^26, BENCHMARKS.md): the block waiting on its one
+// inverting thread decided the first version (Fermat's inversion: 595.5 ms
+// at 32 lanes, 815.6 at 16); the binary inversion (fp::inv_var) made it
+// 390.0, 64 lanes 363.9, reading only x where x decides 348.2 (XYZZ:
+// 420.8).
+template <class F> __device__ __forceinline__ F shfl_up_field(const F &a, unsigned d)
+{
+    F r;
+#pragma unroll
+    for (int i = 0; i < F::N; i++)
+        r.v[i] = __shfl_up_sync(0xffffffffu, a.v[i], d);
+    return r;
+}
+template <class F> __device__ __forceinline__ F shfl_down_field(const F &a, unsigned d)
+{
+    F r;
+#pragma unroll
+    for (int i = 0; i < F::N; i++)
+        r.v[i] = __shfl_down_sync(0xffffffffu, a.v[i], d);
+    return r;
+}
+
+// A lane's sum as a bucket: infinity when `empty` (the lane's mask bit;
+// the coordinates are then stale).
+template <class F> __device__ __forceinline__ xyzz<F> msm_affine_sum(const affine<F> &a, bool empty)
+{
+    return empty ? xyzz<F>::inf() : xyzz<F>{a.x, a.y, F::one(), F::one()};
+}
+
+// Ends lane's run `key` with the sum a: its bucket, or the slot's head.
+template <class F>
+__device__ __forceinline__ void msm_affine_run_end(const affine<F> &a, bool empty, uint32_t key, bool head,
+                                                   size_t slot, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf,
+                                                   uint8_t flags)
+{
+    if (head) {
+        hv[slot] = msm_affine_sum(a, empty);
+        hf[slot] = flags;
+    } else
+        buckets[key] = msm_affine_sum(a, empty);
+}
+
+template <class F, unsigned T, unsigned L>
+__global__ void __launch_bounds__(T, 512 / T)
+    msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
+                          unsigned V, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk,
+                          xyzz<F> *tv)
+{
+    static_assert(T % 32 == 0 && T <= 1024 && L <= 64, "block and lanes");
+    typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
+    constexpr unsigned W = T / 32;
+    __shared__ F warp_prod[W], warp_inv[W];
+    const unsigned lane_id = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t t = (size_t)blockIdx.x * T + threadIdx.x;
+    affine<F> sum[L]; // the lanes' state, in local memory
+    F pre[L];
+    uint32_t cur[L];
+    lane_mask active = 0, head = 0, empty = ~(lane_mask)0; // empty: the lane's sum is infinity
+#pragma unroll 1
+    for (unsigned j = 0; j < L; j++) {
+        const size_t s = t * L + j, start = s * V;
+        if (start >= count)
+            break;
+        tk[s] = sentinel;
+        hf[s] = 0;
+        cur[j] = keys[start];
+        if (cur[j] == sentinel)
+            continue;
+        active |= (lane_mask)1 << j;
+        if (start > 0 && keys[start - 1] == cur[j])
+            head |= (lane_mask)1 << j;
+    }
+    // every thread of the block takes every step (barriers and shuffles),
+    // lanes past the entries' end or past their last run idle
+#pragma unroll 1
+    for (unsigned i = 0; i < V; i++) {
+        lane_mask den = 0, dbl = 0;
+        F run = F::one();
+#pragma unroll 1
+        for (unsigned j = 0; j < L; j++) {
+            if (!((active >> j) & 1))
+                continue;
+            const size_t s = t * L + j, e = s * V + i;
+            if (e >= count)
+                continue;
+            const uint32_t k = keys[e];
+            if (k != cur[j]) { // the run ends: its sum is final
+                msm_affine_run_end(sum[j], (empty >> j) & 1, cur[j], (head >> j) & 1, s, buckets, hv, hf,
+                                   MSM_HEAD);
+                head &= ~((lane_mask)1 << j);
+                cur[j] = k;
+                if (k == sentinel) {
+                    active &= ~((lane_mask)1 << j);
+                    continue;
+                }
+                const affine<F> p = msm_load_point(bases, vals[e]); // a copy
+                if (p.is_inf())
+                    empty |= (lane_mask)1 << j;
+                else {
+                    sum[j] = p;
+                    empty &= ~((lane_mask)1 << j);
+                }
+                continue;
+            }
+            // x alone where it decides (the lanes' state is memory traffic):
+            // y of the point for infinity (x = 0) and equal x only
+            const uint32_t v = vals[e];
+            const F px = bases[v & 0x7fffffffu].x;
+            if (px.is_zero() && msm_load_point(bases, v).is_inf())
+                continue;
+            if ((empty >> j) & 1) {
+                sum[j] = msm_load_point(bases, v);
+                empty &= ~((lane_mask)1 << j);
+                continue;
+            }
+            const F ax = sum[j].x;
+            F d;
+            if (ax == px) {
+                const F ay = sum[j].y, py = msm_load_point(bases, v).y;
+                if (!(ay == py) || ay.is_zero()) { // p = -sum (or a point of order 2)
+                    empty |= (lane_mask)1 << j;
+                    continue;
+                }
+                d = ay.dbl();
+                dbl |= (lane_mask)1 << j;
+            } else
+                d = px - ax;
+            pre[j] = run;
+            run = run * d;
+            den |= (lane_mask)1 << j;
+        }
+        // the inverse of this thread's product `run`: scans of the block's
+        // products from both sides, one inversion of the total
+        F up = run, down = run;
+#pragma unroll
+        for (unsigned o = 1; o < 32; o *= 2) {
+            const F a = shfl_up_field(up, o), b = shfl_down_field(down, o);
+            if (lane_id >= o)
+                up = a * up;
+            if (lane_id + o < 32)
+                down = down * b;
+        }
+        F before = shfl_up_field(up, 1), after = shfl_down_field(down, 1);
+        if (lane_id == 0)
+            before = F::one();
+        if (lane_id == 31) {
+            after = F::one();
+            warp_prod[warp] = up;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            F acc = F::one();
+            for (unsigned w = 0; w < W; w++) {
+                warp_inv[w] = acc;
+                acc = acc * warp_prod[w];
+            }
+            F inv = acc == F::one() ? acc : acc.inv_var();
+            for (unsigned w = W; w-- > 0;) {
+                const F f = inv * warp_inv[w];
+                inv = inv * warp_prod[w];
+                warp_inv[w] = f;
+            }
+        }
+        __syncthreads();
+        F inv = den ? warp_inv[warp] * before * after : F::one();
+        // the lanes walked back: each takes its inverse off the running one
+#pragma unroll 1
+        for (unsigned j = L; j-- > 0;) {
+            if (!((den >> j) & 1))
+                continue;
+            const size_t e = (t * L + j) * V + i;
+            const affine<F> a = sum[j];
+            const affine<F> p = msm_load_point(bases, vals[e]);
+            F d, num;
+            if ((dbl >> j) & 1) {
+                d = a.y.dbl();
+                const F x2 = a.x.sqr();
+                num = x2.dbl() + x2;
+            } else {
+                d = p.x - a.x;
+                num = p.y - a.y;
+            }
+            const F inv_d = inv * pre[j];
+            inv = inv * d;
+            const F lambda = num * inv_d;
+            affine<F> r;
+            r.x = lambda.sqr() - a.x - p.x;
+            r.y = lambda * (a.x - r.x) - a.y;
+            sum[j] = r;
+        }
+    }
+    // the slots' ends, as msm_accumulate_body's
+#pragma unroll 1
+    for (unsigned j = 0; j < L; j++) {
+        if (!((active >> j) & 1))
+            continue;
+        const size_t s = t * L + j, end = s * V + V < count ? s * V + V : count;
+        const bool cont = end < count && keys[end] == cur[j];
+        if ((head >> j) & 1)
+            msm_affine_run_end(sum[j], (empty >> j) & 1, cur[j], true, s, buckets, hv, hf,
+                               cont ? MSM_HEAD | MSM_CONT : MSM_HEAD);
+        else if (cont) {
+            tv[s] = msm_affine_sum(sum[j], (empty >> j) & 1);
+            tk[s] = cur[j];
+        } else
+            buckets[cur[j]] = msm_affine_sum(sum[j], (empty >> j) & 1);
+    }
 }
 
 // One level of the fix-up tree: thread c walks slots [c Q, c Q + Q) in
@@ -275,8 +506,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 3)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 3");
+    if (tune.accumulate > 7)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 7");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     const uint32_t sentinel = nwin * nb;
@@ -303,8 +534,11 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
     prof.mark("sort");
 
-    const unsigned slice = msm_slot_length(count, tune.slice);
-    const size_t threads = (count + slice - 1) / slice;
+    // the variant: msm_accumulation_for (msm.cuh) says which and why
+    const msm_accumulation plan = msm_accumulation_for<F>(count, tune);
+    const unsigned variant = plan.variant, lanes = plan.lanes, slice = plan.slice;
+    (void)lanes; // G1 only
+    const size_t threads = plan.slots;
     const unsigned Q = 16; // fix-up chunk: 16 slots per thread and level
     dev_buf<xyzz<F>> buckets, hv, tv, hv2, tv2;
     dev_buf<uint32_t> tk, tk2;
@@ -320,13 +554,19 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(tk2.alloc(threads2, st, msg));
     GPU_RC(hf2.alloc(threads2, st, msg));
     GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)nwin * nb * sizeof(xyzz<F>), st));
-    // 0: the measured best per field -- the 128-register cap for 12-limb
-    // Fp (BLS12-381 G1: 741 vs 781 ms at 2^26), no cap for 8 limbs (BN254:
-    // 330 vs 341 ms)
-    const unsigned variant = tune.accumulate ? tune.accumulate : (sizeof(F) == 48 ? 1 : 3);
     bool launched = false;
     if constexpr (F::inline_points) { // the variants exist for G1 only (G2's compile time)
-        if (variant == 1) {
+        const size_t lane_threads = (threads + lanes - 1) / lanes;
+        if (variant >= 4) {
+            auto kernel = variant == 4   ? msm_accumulate_affine<F, 256, 16>
+                          : variant == 5 ? msm_accumulate_affine<F, 256, 32>
+                          : variant == 6 ? msm_accumulate_affine<F, 128, 32>
+                                         : msm_accumulate_affine<F, 256, 64>;
+            const unsigned block = variant == 6 ? 128 : 256;
+            kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(
+                bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
+            launched = true;
+        } else if (variant == 1) {
             msm_accumulate_capped<F><<<blocks_for(threads, 128), 128, 0, st>>>(
                 bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
             launched = true;

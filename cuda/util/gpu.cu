@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "context.cuh"
+#include "../msm/msm.cuh"
 
 namespace gpu {
 std::atomic<bool> profile_on{false};
@@ -85,6 +86,11 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
         if (e != cudaSuccess) {
             delete c;
             return fail(msg, e, "initializing the CUDA device", __FILE__, __LINE__);
+        }
+        int rc = msm_reserve_local_memory(msg);
+        if (rc != CUZK_OK) {
+            delete c;
+            return rc;
         }
         contexts[device] = c;
     }
