@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../include/cuzk.h"
 #include "../src/groth16/phases.h"
 
 #ifdef __cplusplus
@@ -23,6 +24,8 @@ typedef struct cuzk_gpu_msg {
 } cuzk_gpu_msg;
 
 int cuzk_cuda_device_count(int *count);
+/* cuzk_gpu_get_properties for a device known to exist */
+int cuzk_cuda_device_properties(int device, cuzk_gpu_properties *out);
 
 /* With on, every GPU MSM and NTT times its steps with events and prints
  * them to stderr ("[gpu profile] ..."; synchronizes: for measuring, never

@@ -116,6 +116,22 @@ CUZK_API int cuzk_has_cuda(void);
  * other than "no device". */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_gpu_count(int *count);
 
+/* What one CUDA device is (for `cuzk version`, logs and status pages). */
+typedef struct cuzk_gpu_properties {
+    char name[256];                  /* e.g. "NVIDIA H200" */
+    unsigned long long memory_bytes; /* the device's total memory */
+    int multiprocessors;             /* streaming multiprocessors */
+    int compute_major;               /* compute capability, e.g. 9 and 0 for sm_90 */
+    int compute_minor;
+    char pci_bus_id[32];             /* "domain:bus:device.function" */
+} cuzk_gpu_properties;
+
+/* Fills *out for device `device` (0 <= device < cuzk_gpu_count()).
+ * CUZK_ERR_INVALID_ARGUMENT for a NULL out or a device out of range,
+ * CUZK_ERR_UNSUPPORTED in a build without CUDA, CUZK_ERR_CUDA when the
+ * runtime fails. Does not start the device's proving context. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_gpu_get_properties(int device, cuzk_gpu_properties *out);
+
 /* Runs known-answer checks of the CPU arithmetic with the chosen backend
  * (field multiplication, curve generators, a scalar multiplication).
  * CUZK_OK or CUZK_ERR_INTERNAL. */

@@ -15,6 +15,7 @@
 
 #if CUZK_HAVE_CUDA
 int cuzk_cuda_device_count(int *count);
+int cuzk_cuda_device_properties(int device, cuzk_gpu_properties *out);
 #endif
 
 const char *cuzk_strerror(int status)
@@ -182,5 +183,23 @@ int cuzk_gpu_count(int *count)
     return cuzk_cuda_device_count(count);
 #else
     return CUZK_OK;
+#endif
+}
+
+int cuzk_gpu_get_properties(int device, cuzk_gpu_properties *out)
+{
+    if (!out)
+        return CUZK_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof(*out));
+#if CUZK_HAVE_CUDA
+    int count = 0, rc = cuzk_cuda_device_count(&count);
+    if (rc != CUZK_OK)
+        return rc;
+    if (device < 0 || device >= count)
+        return CUZK_ERR_INVALID_ARGUMENT;
+    return cuzk_cuda_device_properties(device, out);
+#else
+    (void)device;
+    return CUZK_ERR_UNSUPPORTED;
 #endif
 }

@@ -17,6 +17,10 @@ out=$("$cuzk" version) || fail "cuzk version exited $?"
 echo "$out" | grep -Eq '^cuzk [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$' ||
   fail "version line (a semantic version and the commit) missing: $out"
 echo "$out" | grep -q '^cpu backend: ' || fail "backend line missing: $out"
+# one line a GPU: name, memory, SMs, compute capability, PCI address
+n=$(echo "$out" | sed -n 's/^cuda: built in; \([0-9]*\) device.*/\1/p')
+[ "$(echo "$out" | grep -Ec '^gpu [0-9]+: .+, [0-9.]+ GiB, [0-9]+ SMs, sm_[0-9]+, PCI [0-9a-f:.]+$')" = "${n:-0}" ] ||
+  fail "one 'gpu N:' line a device expected: $out"
 
 "$cuzk" selftest >/dev/null || fail "selftest failed with the default backend"
 out=$(CUZK_CPU_BACKEND=portable "$cuzk" selftest) || fail "selftest failed with the portable backend"

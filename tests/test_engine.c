@@ -1313,6 +1313,27 @@ static void test_partition_jobs(void)
     rmdir(dir);
 }
 
+/* The devices the engine can use, as `cuzk version` reports them: each
+ * one's properties, and the bad calls refused (a device out of range, no
+ * output; no CUDA in the build). */
+static void test_gpu_properties(void)
+{
+    test_context = "gpu properties";
+    int gpus = 0;
+    CHECK(cuzk_gpu_count(&gpus) == CUZK_OK);
+    cuzk_gpu_properties gp;
+    CHECK(cuzk_gpu_get_properties(0, NULL) == CUZK_ERR_INVALID_ARGUMENT);
+    int absent = cuzk_has_cuda() ? CUZK_ERR_INVALID_ARGUMENT : CUZK_ERR_UNSUPPORTED;
+    CHECK(cuzk_gpu_get_properties(-1, &gp) == absent);
+    CHECK(cuzk_gpu_get_properties(gpus, &gp) == absent);
+    for (int d = 0; d < gpus; d++) {
+        CHECK(cuzk_gpu_get_properties(d, &gp) == CUZK_OK);
+        CHECK(gp.name[0] != 0 && memchr(gp.name, 0, sizeof(gp.name)) != NULL);
+        CHECK(gp.memory_bytes > 0 && gp.multiprocessors > 0 && gp.compute_major >= 5);
+        CHECK(strlen(gp.pci_bus_id) == 12);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1322,6 +1343,7 @@ int main(int argc, char **argv)
     fixtures = realpath(argv[1], NULL); /* absolute: test_key_files_change changes directory */
     CHECK(fixtures != NULL);
     test_init("test_engine");
+    test_gpu_properties();
     test_many_jobs();
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();

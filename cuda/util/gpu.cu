@@ -35,6 +35,23 @@ extern "C" int cuzk_cuda_device_count(int *count)
     return CUZK_OK;
 }
 
+extern "C" int cuzk_cuda_device_properties(int device, cuzk_gpu_properties *out)
+{
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return CUZK_ERR_CUDA;
+    }
+    snprintf(out->name, sizeof(out->name), "%s", p.name);
+    out->memory_bytes = p.totalGlobalMem;
+    out->multiprocessors = p.multiProcessorCount;
+    out->compute_major = p.major;
+    out->compute_minor = p.minor;
+    snprintf(out->pci_bus_id, sizeof(out->pci_bus_id), "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID,
+             p.pciDeviceID);
+    return CUZK_OK;
+}
+
 namespace gpu {
 
 static std::mutex contexts_lock;

@@ -70,6 +70,16 @@ static int cmd_version(int argc, char **argv)
         printf("cuda: built in; device query failed: %s\n", cuzk_strerror(err));
     else
         printf("cuda: built in; %d device%s\n", gpus, gpus == 1 ? "" : "s");
+    for (int d = 0; err == CUZK_OK && d < gpus; d++) {
+        cuzk_gpu_properties gp;
+        int rc = cuzk_gpu_get_properties(d, &gp);
+        if (rc != CUZK_OK)
+            printf("gpu %d: properties unavailable: %s\n", d, cuzk_strerror(rc));
+        else
+            printf("gpu %d: %s, %.1f GiB, %d SMs, sm_%d%d, PCI %s\n", d, gp.name,
+                   (double)gp.memory_bytes / (1024.0 * 1024.0 * 1024.0), gp.multiprocessors, gp.compute_major,
+                   gp.compute_minor, gp.pci_bus_id);
+    }
     printf("json input: %s\n", cuzk_has_json() ? "yes (jansson)" : "no (built without jansson)");
     printf("daemon: %s\n", cuzk_has_server() ? "yes (libmicrohttpd)" : "no (built without libmicrohttpd or jansson)");
     printf("queue: %s\n", cuzk_has_queue() ? "yes (PostgreSQL, libpq: cuzk serve --queue)" : "no (built without libpq)");
