@@ -318,8 +318,14 @@ jq -e --arg id "$r1" '.id == $id and .state == "done"' "$tmp/body" >/dev/null ||
 expect_code 200 "127.0.0.1:$port/v1/status"
 jq -e '.done == 4 and .duplicates == 11' "$tmp/body" >/dev/null ||
   fail "status after retries: $(cat "$tmp/body")"
+jq -e '(.gpu_devices | type) == "array" and (.gpu_devices | length) == .gpus and
+       all(.gpu_devices[]; (.name | length) > 0 and .memory_bytes > 0)' "$tmp/body" >/dev/null ||
+  fail "status: one gpu_devices entry a GPU: $(cat "$tmp/body")"
+g=$(jq .gpus "$tmp/body")
 expect_code 200 "127.0.0.1:$port/metrics"
 grep -q "^cuzk_submissions_duplicate_total 11$" "$tmp/body" || fail "metrics: duplicates"
+[ "$(grep -c '^cuzk_gpu_info{gpu="[0-9]*",name="[^"]*",pci="[^"]*",compute="[0-9.]*",memory_bytes="[0-9]*"} 1$' "$tmp/body")" = "$g" ] ||
+  fail "metrics: one cuzk_gpu_info line a GPU ($g)"
 # an ended job deleted: its request id is free again
 post 202 -d "$(body_for "$tk" "$tw" del-1)"
 d1=$(jq -r .id "$tmp/body")

@@ -970,6 +970,53 @@ static void queue_metrics(char *t, size_t cap, const char *queue)
     json_decref(q);
 }
 
+/* What each GPU is, for /v1/status (a JSON array: name, memory,
+ * multiprocessors, compute capability, PCI address) or /metrics (a
+ * cuzk_gpu_info line a device, its values in labels). NULL when out of
+ * memory; a device whose properties cannot be read is listed by number. */
+static char *gpu_devices(int metrics, int gpus)
+{
+    if (metrics) {
+        size_t cap = 128 + (size_t)gpus * 400, len = 0;
+        char *t = malloc(cap);
+        if (!t)
+            return NULL;
+        len += (size_t)snprintf(t, cap, "%s", gpus ? "# HELP cuzk_gpu_info each GPU the process sees\n"
+                                                     "# TYPE cuzk_gpu_info gauge\n" : "");
+        for (int d = 0; d < gpus && len < cap; d++) {
+            cuzk_gpu_properties p;
+            if (cuzk_gpu_get_properties(d, &p) != CUZK_OK)
+                snprintf(p.name, sizeof(p.name), "unknown");
+            for (char *q = p.name; *q; q++) /* a label value: no quote, backslash or line break */
+                if (*q == '"' || *q == '\\' || *q == '\n')
+                    *q = ' ';
+            len += (size_t)snprintf(t + len, cap - len,
+                                    "cuzk_gpu_info{gpu=\"%d\",name=\"%.200s\",pci=\"%s\",compute=\"%d.%d\","
+                                    "memory_bytes=\"%llu\"} 1\n",
+                                    d, p.name, p.pci_bus_id, p.compute_major, p.compute_minor, p.memory_bytes);
+        }
+        return t;
+    }
+    json_t *a = json_array();
+    for (int d = 0; a && d < gpus; d++) {
+        cuzk_gpu_properties p;
+        char compute[24];
+        int ok = cuzk_gpu_get_properties(d, &p) == CUZK_OK;
+        snprintf(compute, sizeof(compute), "%d.%d", p.compute_major, p.compute_minor);
+        json_t *o = !ok ? json_pack("{s:i, s:s}", "device", d, "error", "properties unavailable")
+                        : json_pack("{s:i, s:s, s:I, s:i, s:s, s:s}", "device", d, "name", p.name, "memory_bytes",
+                                    (json_int_t)p.memory_bytes, "multiprocessors", p.multiprocessors, "compute",
+                                    compute, "pci", p.pci_bus_id);
+        if (!o || json_array_append_new(a, o) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    char *out = a ? json_dumps(a, JSON_COMPACT) : NULL;
+    json_decref(a);
+    return out;
+}
+
 static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int metrics)
 {
     cuzk_engine_stats st;
@@ -983,9 +1030,13 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     int gpus = 0;
     if (cuzk_gpu_count(&gpus) != CUZK_OK)
         gpus = 0;
+    char *devices = gpu_devices(metrics, gpus);
     char *engine = metrics ? stats_prometheus(&st) : stats_json_members(&st);
-    if (!engine)
+    if (!engine || !devices) {
+        free(engine);
+        free(devices);
         return reply_error(s, c, 503, "out of memory");
+    }
     json_t *jj = json_string(journal[0] ? journal : "ok");
     char *journal_json = jj ? json_dumps(jj, JSON_ENCODE_ANY) : NULL;
     json_decref(jj);
@@ -996,10 +1047,13 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         queue = e ? json_dumps(e, JSON_COMPACT) : NULL;
         json_decref(e);
     }
-    size_t cap = strlen(engine) + 1024 + (queue ? 2 * strlen(queue) + 2048 : 0);
+    size_t cap = strlen(engine) + strlen(devices) + 1024 + (queue ? 2 * strlen(queue) + 2048 : 0);
     char *t = malloc(cap);
     if (!t) {
         free(engine);
+        free(devices);
+        free(journal_json);
+        free(queue);
         return reply_error(s, c, 503, "out of memory");
     }
     if (metrics)
@@ -1008,14 +1062,17 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
                  "# TYPE cuzk_submissions_duplicate_total counter\ncuzk_submissions_duplicate_total %llu\n"
                  "# HELP cuzk_results_kept jobs whose state and result the daemon keeps\n"
                  "# TYPE cuzk_results_kept gauge\ncuzk_results_kept %u\n"
-                 "# HELP cuzk_gpus GPUs the process sees\n# TYPE cuzk_gpus gauge\ncuzk_gpus %d\n"
+                 "# HELP cuzk_gpus GPUs the process sees\n# TYPE cuzk_gpus gauge\ncuzk_gpus %d\n%s"
                  "# HELP cuzk_journal_ok 1 while the state directory takes writes, 0 after one failed\n"
                  "# TYPE cuzk_journal_ok gauge\ncuzk_journal_ok %d\n",
-                 engine, duplicates, kept, gpus, !journal[0]);
+                 engine, duplicates, kept, gpus, devices, !journal[0]);
     else
-        snprintf(t, cap, "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"duplicates\": %llu, \"journal\": %s%s%s}\n",
-                 engine, kept, gpus, duplicates, journal_json ? journal_json : "\"?\"", queue ? ", \"queue\": " : "",
-                 queue ? queue : "");
+        snprintf(t, cap,
+                 "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"gpu_devices\": %s, \"duplicates\": %llu, "
+                 "\"journal\": %s%s%s}\n",
+                 engine, kept, gpus, devices, duplicates, journal_json ? journal_json : "\"?\"",
+                 queue ? ", \"queue\": " : "", queue ? queue : "");
+    free(devices);
     if (metrics && queue)
         queue_metrics(t, cap, queue);
     free(engine);
