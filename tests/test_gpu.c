@@ -285,11 +285,11 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                 G##_to_affine(&w3, &want_sum);                                                        \
                 /* window bits, entries per accumulation slot (1: every entry its */                  \
                 /* own slot, the deepest fix-up trees), buckets per segment, the */                   \
-                /* accumulation (4..6 batch-affine; G2 takes its default) */                          \
+                /* accumulation (4..8 batch-affine; G2 takes its default) */                          \
                 static const cuzk_gpu_msm_tuning tunes[] = {                                          \
                     {0, 0, 0, 0}, {4, 1, 0, 1}, {7, 3, 2, 2},  {13, 2, 1, 3},  {0, 5, 0, 1},          \
                     {0, 64, 64, 2}, {0, 0, 0, 4}, {4, 1, 0, 5}, {7, 3, 2, 6}, {13, 2, 1, 4},          \
-                    {0, 5, 0, 5}, {0, 0, 0, 6}, {0, 3, 0, 7}};                                        \
+                    {0, 5, 0, 5}, {0, 0, 0, 6}, {0, 3, 0, 7},  {5, 0, 0, 8}};                         \
                 for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                               \
                     cuzk_gpu_msg m;                                                                   \
                     double ms;                                                                        \
@@ -341,7 +341,8 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
             G##_affine w, got;                                                                        \
             G##_to_affine(&w, &want);                                                                 \
             static const cuzk_gpu_msm_tuning tunes[] = {{0, 0, 0, 0}, {0, 0, 0, 4}, {0, 0, 0, 5},     \
-                                                        {0, 0, 0, 6}, {0, 7, 0, 5}, {16, 300, 0, 7}}; \
+                                                        {0, 0, 0, 6}, {0, 7, 0, 5}, {16, 300, 0, 7}, \
+                                                        {0, 0, 0, 8}};                                \
             for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                                   \
                 cuzk_gpu_msg m;                                                                       \
                 cuzk_gpu_msm_result res;                                                              \

@@ -15,7 +15,7 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..7, msm_impl.cuh; G1 only: 4..7 batch-affine).
+// accumulation kernel's variant (1..8, msm_impl.cuh; G1 only: 4..8 batch-affine).
 struct msm_tuning {
     unsigned c = 0, slice = 0, seg = 0, accumulate = 0;
 };
@@ -88,7 +88,7 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
                     : sizeof(F) == 48                                                     ? 1
                                                                                           : 3;
     const bool affine = F::inline_points && a.variant >= 4;
-    a.lanes = !affine ? 1 : a.variant == 4 ? 16 : a.variant == 7 ? 64 : 32;
+    a.lanes = !affine ? 1 : a.variant == 4 ? 16 : a.variant >= 7 ? 64 : 32;
     if (!affine)
         a.slice = msm_slot_length(count, tune.slice);
     else if (tune.slice)

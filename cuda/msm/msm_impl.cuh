@@ -143,8 +143,10 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
 }
 
 // Variants (msm_tuning.accumulate; 0 picks: msm_accumulation_for, msm.cuh;
-// 4..7 are the batch-affine kernel below (4: blocks of 256 threads x 16
-// lanes, 5: 256 x 32, 6: 128 x 32, 7: 256 x 64):
+// 4..8 are the batch-affine kernel below (4: blocks of 256 threads x 16
+// lanes, 5: 256 x 32, 6: 128 x 32, 7: 256 x 64, 8: 7 at 3 blocks an SM,
+// 80 registers with spills: more warps to hide the lanes' memory latency,
+// not measured yet):
 // 3 blocks of 128, no launch bounds (157 registers for BLS12-381 G1: 12
 // warps per SM; __launch_bounds__(128, 1) let ptxas take 238 and ran 55 %
 // slower, 2026-11-30); 1 capped at 128 registers (16 warps); 2 the next
@@ -222,8 +224,8 @@ __device__ __forceinline__ void msm_affine_run_end(const affine<F> &a, bool empt
         buckets[key] = msm_affine_sum(a, empty);
 }
 
-template <class F, unsigned T, unsigned L>
-__global__ void __launch_bounds__(T, 512 / T)
+template <class F, unsigned T, unsigned L, unsigned BLOCKS = 512 / T>
+__global__ void __launch_bounds__(T, BLOCKS)
     msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
                           unsigned V, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk,
                           xyzz<F> *tv)
@@ -506,8 +508,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 7)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 7");
+    if (tune.accumulate > 8)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 8");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     const uint32_t sentinel = nwin * nb;
@@ -561,6 +563,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
             auto kernel = variant == 4   ? msm_accumulate_affine<F, 256, 16>
                           : variant == 5 ? msm_accumulate_affine<F, 256, 32>
                           : variant == 6 ? msm_accumulate_affine<F, 128, 32>
+                          : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3>
                                          : msm_accumulate_affine<F, 256, 64>;
             const unsigned block = variant == 6 ? 128 : 256;
             kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(
