@@ -4,7 +4,7 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|params|supraseal|porep|sass|engine|serve|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|prove|params|supraseal|porep|sass|engine|serve|multigpu|all]...   (default: all)
 #   scripts/gpu-check.sh pack        (here, without a GPU: build and pack)
 #   PREBUILT=build-gpu.tar.xz scripts/gpu-check.sh tests ...   (there)
 #
@@ -48,6 +48,10 @@
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
 #        packages in .deps (notes/gpu-machine.md; curl and jq are the
 #        machine's own — carrying Debian's jq breaks it)
+# multigpu  the engine on one GPU and on all (and two of four), one call:
+#        proofs/s and GPU busy per device for sha256-chain 2^22/2^24 and
+#        10-partition porep-shape jobs, one job's latency, test_engine_gpu
+#        with every device (issue 23; MULTI_* variables below the mode)
 # engine the engine's pipeline on the GPU (cuzk bench): a sha256-chain
 #        circuit of 2^ENGINE_LOG constraints, proofs/s, latency, GPU busy
 #        fraction at several worker settings, and the CPU's for comparison
@@ -74,7 +78,7 @@ trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" 
 trap 'exit 124' TERM # a `timeout` around this script still leaves the logs
 what=("$@")
 [ ${#what[@]} -eq 0 ] && what=(all)
-want() { for w in "${what[@]}"; do { [ "$w" = all ] && [ "$1" != pack ]; } || [ "$w" = "$1" ] && return 0; done; return 1; }
+want() { for w in "${what[@]}"; do { [ "$w" = all ] && [ "$1" != pack ] && [ "$1" != multigpu ]; } || [ "$w" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
@@ -225,6 +229,53 @@ SETTINGS
     rm -f "$c.zkey" "$c.wtns"
   done
   rm -rf "$d"
+fi
+
+# multigpu (issue 23): the engine on 1 GPU and on all of them, same call:
+# sha256-chain proofs (MULTI_LOGS, default "22 24"; both curves) and
+# 10-partition porep-shape jobs of 2^MULTI_POREP_LOG constraints (default
+# 22: throughput over MULTI_POREP_PROOFS jobs, and one job's latency), GPU
+# busy per device; then test_engine_gpu with every device visible
+if want multigpu; then
+  ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+  all=$(seq -s, 0 $((ngpu - 1)))
+  sets="0"
+  [ "$ngpu" -ge 4 ] && sets="$sets 0,1"
+  [ "$ngpu" -ge 2 ] && sets="$sets $all"
+  note "multigpu: $ngpu GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';'))"
+  "$BUILD/cuzk" version | grep '^gpu ' | sed 's/^/  /' >>"$summary"
+  d=$(mktemp -d)
+  for lg in ${MULTI_LOGS:-22 24}; do
+    for curve in $PROVE_CURVES; do
+      c="$d/m${lg}_$curve"
+      "$BUILD/cuzk" circuit sha256-chain "$c.r1cs" "$c.wtns" --constraints "2^$lg" --curve "$curve" >/dev/null 2>&1 &&
+        "$BUILD/cuzk" setup "$c.r1cs" "$c.zkey" -q >/dev/null 2>&1 || { status=1; note "multigpu 2^$lg $curve: setup FAIL"; continue; }
+      rm -f "$c.r1cs"
+      for set in $sets; do
+        g=$(echo "$set" | tr ',' '\n' | wc -l)
+        f="$OUT/multi_${lg}_${curve}_g$g.txt"
+        if CUDA_VISIBLE_DEVICES=$set "$BUILD/cuzk" bench "$c.zkey" "$c.wtns" --device gpu \
+             --jobs $(( ${MULTI_JOBS_PER_GPU:-24} * g )) >"$f" 2>&1; then
+          note "multigpu 2^$lg $curve on $g GPU(s): $(head -1 "$f" | sed 's/.*: //'); $(grep -o 'GPU [0-9]* computing [0-9.]* %' "$f" | tr '\n' ' ')"
+        else status=1; note "multigpu 2^$lg $curve on $g GPU(s): FAIL"; tail -5 "$f"; fi
+      done
+      rm -f "$c.zkey" "$c.wtns"
+    done
+  done
+  n="2^${MULTI_POREP_LOG:-22}"
+  for set in $sets; do
+    g=$(echo "$set" | tr ',' '\n' | wc -l)
+    for proofs in "${MULTI_POREP_PROOFS:-4}" 1; do
+      f="$OUT/multi_porep_g${g}_p$proofs.txt"
+      CUDA_VISIBLE_DEVICES=$set "$BUILD/cuzk" bench porep --constraints "$n" --partitions 10 --proofs "$proofs" \
+        --device gpu --cache "$d" --witness live >"$f" 2>"$f.log" || { status=1; tail -5 "$f.log"; }
+      note "multigpu porep $n x 10, $proofs job(s) on $g GPU(s): $(grep -E 'per proof|busy' "$f" | tr '\n' ';')"
+    done
+  done
+  rm -rf "$d"
+  if "$BUILD/tests/test_engine_gpu" tests/fixtures >"$OUT/test_engine_gpu_multi.log" 2>&1; then
+    note "test_engine_gpu on $ngpu GPUs: PASS ($(tail -1 "$OUT/test_engine_gpu_multi.log"))"
+  else status=1; note "test_engine_gpu on $ngpu GPUs: FAIL"; tail -20 "$OUT/test_engine_gpu_multi.log"; fi
 fi
 
 if want prove; then
