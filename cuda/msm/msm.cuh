@@ -15,7 +15,8 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..8, msm_impl.cuh; G1 only: 4..8 batch-affine).
+// accumulation kernel's variant (1..8, msm_impl.cuh: 4..8 batch-affine, over
+// Fp2 256 threads x 32 lanes at 2 or 1 blocks an SM; 1, 2 G1 only).
 struct msm_tuning {
     unsigned c = 0, slice = 0, seg = 0, accumulate = 0;
 };
@@ -74,7 +75,7 @@ constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
 // against 420.8 ms, 2^24: 105.3 against 115.9; BENCHMARKS.md,
 // 2026-12-03), XYZZ over BN254's (2^26: 215.1 against 177.1 ms: with 8
 // limbs the lanes' memory traffic costs more than the products saved) and
-// over Fp2 (not written for it yet).
+// over Fp2 (its batch-affine kernel is opt-in, not yet measured).
 struct msm_accumulation {
     unsigned variant, lanes, slice;
     size_t slots;
@@ -87,8 +88,8 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
         a.variant = sizeof(F) == 48 && F::inline_points && count >= MSM_AFFINE_MIN_COUNT ? 7
                     : sizeof(F) == 48                                                     ? 1
                                                                                           : 3;
-    const bool affine = F::inline_points && a.variant >= 4;
-    a.lanes = !affine ? 1 : a.variant == 4 ? 16 : a.variant >= 7 ? 64 : 32;
+    const bool affine = a.variant >= 4;
+    a.lanes = !affine ? 1 : !F::inline_points || a.variant == 5 || a.variant == 6 ? 32 : a.variant == 4 ? 16 : 64;
     if (!affine)
         a.slice = msm_slot_length(count, tune.slice);
     else if (tune.slice)

@@ -187,6 +187,8 @@ __global__ void __launch_bounds__(128, 4)
 // at 32 lanes, 815.6 at 16); the binary inversion (fp::inv_var) made it
 // 390.0, 64 lanes 363.9, reading only x where x decides 348.2 (XYZZ:
 // 420.8).
+
+// Warp shuffles of a field element, word by word (Fp2: both halves).
 template <class F> __device__ __forceinline__ F shfl_up_field(const F &a, unsigned d)
 {
     F r;
@@ -202,6 +204,14 @@ template <class F> __device__ __forceinline__ F shfl_down_field(const F &a, unsi
     for (int i = 0; i < F::N; i++)
         r.v[i] = __shfl_down_sync(0xffffffffu, a.v[i], d);
     return r;
+}
+template <class F> __device__ __forceinline__ fp2<F> shfl_up_field(const fp2<F> &a, unsigned d)
+{
+    return {shfl_up_field(a.c0, d), shfl_up_field(a.c1, d)};
+}
+template <class F> __device__ __forceinline__ fp2<F> shfl_down_field(const fp2<F> &a, unsigned d)
+{
+    return {shfl_down_field(a.c0, d), shfl_down_field(a.c1, d)};
 }
 
 // A lane's sum as a bucket: infinity when `empty` (the lane's mask bit;
@@ -539,7 +549,6 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     // the variant: msm_accumulation_for (msm.cuh) says which and why
     const msm_accumulation plan = msm_accumulation_for<F>(count, tune);
     const unsigned variant = plan.variant, lanes = plan.lanes, slice = plan.slice;
-    (void)lanes; // G1 only
     const size_t threads = plan.slots;
     const unsigned Q = 16; // fix-up chunk: 16 slots per thread and level
     dev_buf<xyzz<F>> buckets, hv, tv, hv2, tv2;
@@ -557,8 +566,18 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(hf2.alloc(threads2, st, msg));
     GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)nwin * nb * sizeof(xyzz<F>), st));
     bool launched = false;
-    if constexpr (F::inline_points) { // the variants exist for G1 only (G2's compile time)
-        const size_t lane_threads = (threads + lanes - 1) / lanes;
+    const size_t lane_threads = (threads + lanes - 1) / lanes;
+    if constexpr (!F::inline_points) {
+        // G2: two batch-affine kernels (compile time), 256 threads x 32
+        // lanes: 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB
+        // of Fp2 values), 7 and 8 at 1 (up to 255)
+        if (variant >= 4) {
+            auto kernel = variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1> : msm_accumulate_affine<F, 256, 32>;
+            kernel<<<blocks_for(lane_threads, 256), 256, 0, st>>>(bases, sorted_keys, sorted_vals, count, slice,
+                                                                   sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
+            launched = true;
+        }
+    } else { // G1: every variant
         if (variant >= 4) {
             auto kernel = variant == 4   ? msm_accumulate_affine<F, 256, 16>
                           : variant == 5 ? msm_accumulate_affine<F, 256, 32>
