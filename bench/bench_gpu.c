@@ -11,7 +11,8 @@
  * of at most BITS stages): before/after numbers from the same machine and
  * run.
  *
- * MSM: G1 2^16 ... 2^26, G2 2^16 ... 2^24, random scalars below 2^253, both
+ * MSM: G1 2^16 ... 2^26 (up to 2^27 with --max-log-g1 27: a PoRep
+ * partition's H), G2 2^16 ... 2^24, random scalars below 2^253, both
  * curves; at 2^20 and 2^24 also a bit-heavy witness (90 % 0/1): Pippenger
  * over all of it against the split (batch sum of the 1s + Pippenger on the
  * rest). NTT: 2^20 ... 2^27, forward and the prover's odd-coset step. */
@@ -185,8 +186,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "--reps: expected 1..64, found %d\n", reps);
         return 2;
     }
-    if (min_g1 < 1 || max_g1 > 26 || max_g2 > 24 || min_ntt < 1 || max_ntt > 27) {
-        fprintf(stderr, "sizes: expected G1 logs 1..26, G2 up to 24, NTT logs 1..27 (found G1 %u..%u, G2 up to %u, "
+    if (min_g1 < 1 || max_g1 > 27 || max_g2 > 24 || min_ntt < 1 || max_ntt > 27) {
+        fprintf(stderr, "sizes: expected G1 logs 1..27, G2 up to 24, NTT logs 1..27 (found G1 %u..%u, G2 up to %u, "
                         "NTT %u..%u)\n",
                 min_g1, max_g1, max_g2, min_ntt, max_ntt);
         return 2;

@@ -67,15 +67,22 @@ constexpr size_t MSM_AFFINE_LANES = (size_t)1 << 22;
 // 36.5 ms XYZZ, 2^20 (2^24 entries: slots of 16, few lanes busy) 20.8
 // against 12.3.
 constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
+// The same over Fp2 (G2), where the products weigh more against the lanes'
+// memory traffic: BLS12-381 G2 2^20 scalars (2^24 entries) 44.0 against
+// 65.3 ms XYZZ, 2^18 (2^22.3) 35.1 against 31.3 (BENCHMARKS.md).
+constexpr size_t MSM_AFFINE_MIN_COUNT_G2 = (size_t)1 << 24;
 
 // How msm_pippenger<F> accumulates `count` sorted entries under `tune`:
 // the kernel variant (msm_impl.cuh), lanes a thread (batch-affine), entries
-// a slot, and the slots (the fix-up's arrays). Default: batch-affine with
-// 64 lanes over BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (G1 2^26: 348.2
-// against 420.8 ms, 2^24: 105.3 against 115.9; BENCHMARKS.md,
-// 2026-12-03), XYZZ over BN254's (2^26: 215.1 against 177.1 ms: with 8
-// limbs the lanes' memory traffic costs more than the products saved) and
-// over Fp2 (its batch-affine kernel is opt-in, not yet measured).
+// a slot, and the slots (the fix-up's arrays). Default (BENCHMARKS.md,
+// 2026-12-03, with the entries step-major): batch-affine with 64 lanes
+// over BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (G1 2^26: 332.5 against
+// 421.0 ms, 2^24: 99.2 against 115.8, 2^27: 641.2 against 810.4), XYZZ
+// over BN254's (2^26: 187.2 against 179.8 ms: with 8 limbs the lanes'
+// memory traffic costs more than the products saved); over Fp2 from
+// MSM_AFFINE_MIN_COUNT_G2 batch-affine with 32 lanes, at one block an SM
+// over BLS12-381 (2^24: 372.5 against 715.3 ms; 2 blocks: 458.9) and at
+// two over BN254 (2^24: 166.4 against 242.4 ms; one block: 177.5).
 struct msm_accumulation {
     unsigned variant, lanes, slice;
     size_t slots;
@@ -84,10 +91,10 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
 {
     msm_accumulation a;
     a.variant = tune.accumulate;
-    if (!a.variant)
-        a.variant = sizeof(F) == 48 && F::inline_points && count >= MSM_AFFINE_MIN_COUNT ? 7
-                    : sizeof(F) == 48                                                     ? 1
-                                                                                          : 3;
+    if (!a.variant && F::inline_points) // G1
+        a.variant = sizeof(F) != 48 ? 3 : count >= MSM_AFFINE_MIN_COUNT ? 7 : 1;
+    else if (!a.variant) // G2
+        a.variant = count < MSM_AFFINE_MIN_COUNT_G2 ? 3 : sizeof(F) == 96 ? 7 : 5;
     const bool affine = a.variant >= 4;
     a.lanes = !affine ? 1 : !F::inline_points || a.variant == 5 || a.variant == 6 ? 32 : a.variant == 4 ? 16 : 64;
     if (!affine)
@@ -113,17 +120,23 @@ template <class F> size_t msm_pippenger_bytes(size_t n)
     if (n == 0)
         return 0;
     const unsigned c = msm_gpu_window(n), nwin = (255 + c) / c;
-    const size_t count = n * nwin, threads = msm_accumulation_for<F>(count, msm_tuning{}).slots + 1;
+    const size_t count = n * nwin;
+    const msm_accumulation a = msm_accumulation_for<F>(count, msm_tuning{});
+    const size_t threads = a.slots + 1, room = a.variant >= 4 ? a.slots * a.slice : count; // padded: msm_pippenger
     const size_t slots = (threads + threads / 16 + 2) * (2 * sizeof(xyzz<F>) + 5);
-    return 17 * count + ((size_t)nwin << (c - 1)) * sizeof(xyzz<F>) + slots + ((size_t)16 << 20);
+    return 16 * room + count + ((size_t)nwin << (c - 1)) * sizeof(xyzz<F>) + slots + ((size_t)16 << 20);
 }
 
+// The largest local memory (bytes a thread) of F's batch-affine kernels:
+// its lanes' sums and prefixes, and what ptxas spills.
+template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg);
+
 // Reserves the local memory of the batch-affine accumulation (a device's
-// stack limit, 9.5 KB a thread: its lanes' sums and prefixes; the driver
-// backs it for every thread the device holds, 2.14 GiB on the H200), so that
-// no launch resizes it later (a device-global operation) and the memory
-// plan, which starts from the device's free memory, sees it taken. Once,
-// at the device's first use.
+// stack limit: the largest of the four groups' kernels, 9.5 KB a thread for
+// BLS12-381 G1's 64 lanes; the driver backs it for every thread the device
+// holds, 2.14 GiB on the H200), so that no launch resizes it later (a
+// device-global operation) and the memory plan, which starts from the
+// device's free memory, sees it taken. Once, at the device's first use.
 int msm_reserve_local_memory(cuzk_gpu_msg *msg);
 
 template <class F>

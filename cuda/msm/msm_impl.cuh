@@ -167,11 +167,11 @@ __global__ void __launch_bounds__(128, 4)
     msm_accumulate_body<F, false>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
 }
 
-// Batch-affine accumulation (variants 4..6; docs/gpu.md "Batch-affine
+// Batch-affine accumulation (variants 4..8; docs/gpu.md "Batch-affine
 // accumulation", the model in scripts/models/batch_affine.py). The sorted
 // entries are cut into slots of V (the fix-up's slots, as above); lane j of
-// thread t walks slot t L + j, all lanes of a block one entry a step in
-// lockstep. A lane's running sum is affine, so adding the next point of its
+// thread t walks slot j nt + t (nt threads in the grid), all lanes of a
+// block one entry a step in lockstep. A lane's running sum is affine, so adding the next point of its
 // run needs 1 / (x_P - x_sum): a step's denominators are independent, and
 // the block inverts them all with one inversion (Montgomery's trick): each
 // thread multiplies its lanes' denominators (keeping the prefixes), the
@@ -185,8 +185,8 @@ __global__ void __launch_bounds__(128, 4)
 // (BLS12-381 G1 2^26, BENCHMARKS.md): the block waiting on its one
 // inverting thread decided the first version (Fermat's inversion: 595.5 ms
 // at 32 lanes, 815.6 at 16); the binary inversion (fp::inv_var) made it
-// 390.0, 64 lanes 363.9, reading only x where x decides 348.2 (XYZZ:
-// 420.8).
+// 390.0, 64 lanes 363.9, reading only x where x decides 348.2, the
+// entries step-major 332.5 (XYZZ: 421.0).
 
 // Warp shuffles of a field element, word by word (Fp2: both halves).
 template <class F> __device__ __forceinline__ F shfl_up_field(const F &a, unsigned d)
@@ -234,25 +234,58 @@ __device__ __forceinline__ void msm_affine_run_end(const affine<F> &a, bool empt
         buckets[key] = msm_affine_sum(a, empty);
 }
 
+// The sorted entries step-major for the batch-affine lanes: entry i of slot
+// s (sorted index s V + i) at i S + s, so that the 32 threads of a warp,
+// walking slots s .. s + 31 at step i, read 128 contiguous bytes where
+// the sorted order made each thread read a sector of its own (32 B for 4:
+// keys, values and the values again made 192 of the ~820 bytes an
+// addition moved from DRAM, ncu, 2^24 BLS12-381 G1, 2026-12-03). Entries
+// past count (the last slot's padding) get the sentinel key. Tiles of 32
+// slots x 32 steps through shared memory: both sides coalesced.
+static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32_t *vals, size_t count,
+                                              unsigned V, size_t S, uint32_t sentinel, uint32_t *t_keys,
+                                              uint32_t *t_vals)
+{
+    __shared__ uint32_t tk_[32][33], tv_[32][33];
+    const size_t s0 = (size_t)blockIdx.x * 32;
+    const unsigned i0 = blockIdx.y * 32;
+    for (unsigned r = threadIdx.y; r < 32; r += blockDim.y) { // r: slot s0 + r, step i0 + threadIdx.x
+        const size_t s = s0 + r, e = s * V + i0 + threadIdx.x;
+        const bool in = s < S && i0 + threadIdx.x < V && e < count;
+        tk_[r][threadIdx.x] = in ? keys[e] : sentinel;
+        tv_[r][threadIdx.x] = in ? vals[e] : 0;
+    }
+    __syncthreads();
+    for (unsigned r = threadIdx.y; r < 32; r += blockDim.y) { // r: step i0 + r, slot s0 + threadIdx.x
+        const size_t s = s0 + threadIdx.x;
+        if (s < S && i0 + r < V) {
+            t_keys[(size_t)(i0 + r) * S + s] = tk_[threadIdx.x][r];
+            t_vals[(size_t)(i0 + r) * S + s] = tv_[threadIdx.x][r];
+        }
+    }
+}
+
+// Lane j of thread t (of nt in the grid) walks slot j nt + t: a warp's
+// threads take adjacent slots, for the step-major reads above.
 template <class F, unsigned T, unsigned L, unsigned BLOCKS = 512 / T>
 __global__ void __launch_bounds__(T, BLOCKS)
-    msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
-                          unsigned V, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk,
-                          xyzz<F> *tv)
+    msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
+                          const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
+                          xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv)
 {
     static_assert(T % 32 == 0 && T <= 1024 && L <= 64, "block and lanes");
     typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
     constexpr unsigned W = T / 32;
     __shared__ F warp_prod[W], warp_inv[W];
     const unsigned lane_id = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const size_t t = (size_t)blockIdx.x * T + threadIdx.x;
+    const size_t t = (size_t)blockIdx.x * T + threadIdx.x, nt = (size_t)gridDim.x * T;
     affine<F> sum[L]; // the lanes' state, in local memory
     F pre[L];
     uint32_t cur[L];
     lane_mask active = 0, head = 0, empty = ~(lane_mask)0; // empty: the lane's sum is infinity
 #pragma unroll 1
     for (unsigned j = 0; j < L; j++) {
-        const size_t s = t * L + j, start = s * V;
+        const size_t s = j * nt + t, start = s * V;
         if (start >= count)
             break;
         tk[s] = sentinel;
@@ -274,10 +307,8 @@ __global__ void __launch_bounds__(T, BLOCKS)
         for (unsigned j = 0; j < L; j++) {
             if (!((active >> j) & 1))
                 continue;
-            const size_t s = t * L + j, e = s * V + i;
-            if (e >= count)
-                continue;
-            const uint32_t k = keys[e];
+            const size_t s = j * nt + t, e = (size_t)i * S + s; // past count: the sentinel ends the run
+            const uint32_t k = t_keys[e];
             if (k != cur[j]) { // the run ends: its sum is final
                 msm_affine_run_end(sum[j], (empty >> j) & 1, cur[j], (head >> j) & 1, s, buckets, hv, hf,
                                    MSM_HEAD);
@@ -287,7 +318,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
                     active &= ~((lane_mask)1 << j);
                     continue;
                 }
-                const affine<F> p = msm_load_point(bases, vals[e]); // a copy
+                const affine<F> p = msm_load_point(bases, t_vals[e]); // a copy
                 if (p.is_inf())
                     empty |= (lane_mask)1 << j;
                 else {
@@ -298,7 +329,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
             }
             // x alone where it decides (the lanes' state is memory traffic):
             // y of the point for infinity (x = 0) and equal x only
-            const uint32_t v = vals[e];
+            const uint32_t v = t_vals[e];
             const F px = bases[v & 0x7fffffffu].x;
             if (px.is_zero() && msm_load_point(bases, v).is_inf())
                 continue;
@@ -362,9 +393,9 @@ __global__ void __launch_bounds__(T, BLOCKS)
         for (unsigned j = L; j-- > 0;) {
             if (!((den >> j) & 1))
                 continue;
-            const size_t e = (t * L + j) * V + i;
+            const size_t e = (size_t)i * S + j * nt + t;
             const affine<F> a = sum[j];
-            const affine<F> p = msm_load_point(bases, vals[e]);
+            const affine<F> p = msm_load_point(bases, t_vals[e]);
             F d, num;
             if ((dbl >> j) & 1) {
                 d = a.y.dbl();
@@ -388,7 +419,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
     for (unsigned j = 0; j < L; j++) {
         if (!((active >> j) & 1))
             continue;
-        const size_t s = t * L + j, end = s * V + V < count ? s * V + V : count;
+        const size_t s = j * nt + t, end = s * V + V < count ? s * V + V : count;
         const bool cont = end < count && keys[end] == cur[j];
         if ((head >> j) & 1)
             msm_affine_run_end(sum[j], (empty >> j) & 1, cur[j], true, s, buckets, hv, hf,
@@ -533,11 +564,20 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     char label[64];
     snprintf(label, sizeof(label), "msm n=%zu c=%u windows=%u", n, c, nwin);
     step_profile prof(label, st);
+    // the variant: msm_accumulation_for (msm.cuh) says which and why
+    const msm_accumulation plan = msm_accumulation_for<F>(count, tune);
+    const unsigned variant = plan.variant, lanes = plan.lanes, slice = plan.slice;
+    const size_t threads = plan.slots;
+    if (variant >= 4 && (slice + 31) / 32 > 65535)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM slot length must be at most 2,097,120 entries");
+    // batch-affine: the sort's spare pair of arrays takes the entries
+    // step-major, padded to whole slots
+    const size_t room = variant >= 4 ? threads * slice : count;
     dev_buf<uint32_t> keys, vals, keys2, vals2;
-    GPU_RC(keys.alloc(count, st, msg));
-    GPU_RC(vals.alloc(count, st, msg));
-    GPU_RC(keys2.alloc(count, st, msg));
-    GPU_RC(vals2.alloc(count, st, msg));
+    GPU_RC(keys.alloc(room, st, msg));
+    GPU_RC(vals.alloc(room, st, msg));
+    GPU_RC(keys2.alloc(room, st, msg));
+    GPU_RC(vals2.alloc(room, st, msg));
     msm_digits<<<blocks_for(n, 256), 256, 0, st>>>(scalars, idx, n, c, nwin, keys.p, vals.p);
     GPU_LAUNCHED(msg, "msm_digits");
     prof.mark("digits");
@@ -546,10 +586,6 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(sort_pairs(keys.p, keys2.p, vals.p, vals2.p, count, key_bits, &sorted_keys, &sorted_vals, st, msg));
     prof.mark("sort");
 
-    // the variant: msm_accumulation_for (msm.cuh) says which and why
-    const msm_accumulation plan = msm_accumulation_for<F>(count, tune);
-    const unsigned variant = plan.variant, lanes = plan.lanes, slice = plan.slice;
-    const size_t threads = plan.slots;
     const unsigned Q = 16; // fix-up chunk: 16 slots per thread and level
     dev_buf<xyzz<F>> buckets, hv, tv, hv2, tv2;
     dev_buf<uint32_t> tk, tk2;
@@ -567,14 +603,24 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)nwin * nb * sizeof(xyzz<F>), st));
     bool launched = false;
     const size_t lane_threads = (threads + lanes - 1) / lanes;
+    uint32_t *t_keys = nullptr, *t_vals = nullptr;
+    if (variant >= 4) {
+        t_keys = sorted_keys == keys.p ? keys2.p : keys.p;
+        t_vals = sorted_vals == vals.p ? vals2.p : vals.p;
+        msm_entries_step_major<<<dim3((unsigned)((threads + 31) / 32), (slice + 31) / 32), dim3(32, 8), 0, st>>>(
+            sorted_keys, sorted_vals, count, slice, threads, sentinel, t_keys, t_vals);
+        GPU_LAUNCHED(msg, "msm_entries_step_major");
+        prof.mark("step-major");
+    }
     if constexpr (!F::inline_points) {
         // G2: two batch-affine kernels (compile time), 256 threads x 32
         // lanes: 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB
         // of Fp2 values), 7 and 8 at 1 (up to 255)
         if (variant >= 4) {
             auto kernel = variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1> : msm_accumulate_affine<F, 256, 32>;
-            kernel<<<blocks_for(lane_threads, 256), 256, 0, st>>>(bases, sorted_keys, sorted_vals, count, slice,
-                                                                   sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
+            kernel<<<blocks_for(lane_threads, 256), 256, 0, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
+                                                                   threads, sentinel, buckets.p, hv.p, hf.p, tk.p,
+                                                                   tv.p);
             launched = true;
         }
     } else { // G1: every variant
@@ -585,8 +631,9 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
                           : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3>
                                          : msm_accumulate_affine<F, 256, 64>;
             const unsigned block = variant == 6 ? 128 : 256;
-            kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(
-                bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
+            kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(bases, sorted_keys, t_keys, t_vals, count,
+                                                                       slice, threads, sentinel, buckets.p, hv.p,
+                                                                       hf.p, tk.p, tv.p);
             launched = true;
         } else if (variant == 1) {
             msm_accumulate_capped<F><<<blocks_for(threads, 128), 128, 0, st>>>(
@@ -739,9 +786,31 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
     return CUZK_OK;
 }
 
+template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
+{
+    cudaFuncAttributes a[5];
+    unsigned k = 0;
+    if constexpr (!F::inline_points) {
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 32, 1>));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 32>));
+    } else {
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 16>));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 32>));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 128, 32>));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 64, 3>));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 64>));
+    }
+    *bytes = 0;
+    for (unsigned i = 0; i < k; i++)
+        if (a[i].localSizeBytes > *bytes)
+            *bytes = a[i].localSizeBytes;
+    return CUZK_OK;
+}
+
 } // namespace gpu
 
 #define GPU_MSM_INSTANTIATE(F)                                                                          \
+    template int msm_affine_local_bytes<F>(size_t *, cuzk_gpu_msg *);                                  \
     template int msm_pippenger<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, msm_tuning,  \
                                   xyzz<F> *, unsigned *, unsigned *, cudaStream_t, cuzk_gpu_msg *);      \
     template int msm_sum<F>(const affine<F> *, const uint32_t *, size_t, xyzz<F> *, cudaStream_t,            \

@@ -62,7 +62,7 @@ __global__ void bench_points(const affine<F> *lo, const affine<F> *hi, affine<F>
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        out[i] = xyzz<F>::from_affine(hi[i >> 13]).add_affine(lo[i & 8191]).to_affine();
+        out[i] = xyzz<F>::from_affine(hi[(i >> 13) & 8191]).add_affine(lo[i & 8191]).to_affine(); // 2^26 distinct, then again
 }
 
 template <class F>
@@ -137,8 +137,8 @@ extern "C" int cuzk_gpu_bench_msm(int curve, int group, const void *table_lo, co
                                   size_t n_tail, const cuzk_gpu_msm_tuning *tune, int reps, double ms[3],
                                   cuzk_gpu_msg *msg)
 {
-    if (n == 0 || n > ((size_t)1 << 26) || reps < 1)
-        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: n must be in [1, 2^26], reps >= 1");
+    if (n == 0 || n > ((size_t)1 << 27) || reps < 1)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "bench: n must be in [1, 2^27], reps >= 1");
     GPU_DISPATCH_CURVE(curve, {
         if (group == 1)
             return gpu::bench_msm<Curve::fp>(table_lo, table_hi, n, scalars, ones, n_ones, tail, n_tail, tune, reps,

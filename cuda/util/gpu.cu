@@ -54,6 +54,26 @@ extern "C" int cuzk_cuda_device_properties(int device, cuzk_gpu_properties *out)
 
 namespace gpu {
 
+// msm.cuh: the largest of the four groups' batch-affine kernels (each
+// instantiated with its group's MSM, cuda/msm/msm_*.cu).
+int msm_reserve_local_memory(cuzk_gpu_msg *msg)
+{
+    size_t need = 0, b;
+    GPU_RC(msm_affine_local_bytes<bls12_381_fp>(&b, msg));
+    need = b > need ? b : need;
+    GPU_RC(msm_affine_local_bytes<bls12_381_fp2>(&b, msg));
+    need = b > need ? b : need;
+    GPU_RC(msm_affine_local_bytes<bn254_fp>(&b, msg));
+    need = b > need ? b : need;
+    GPU_RC(msm_affine_local_bytes<bn254_fp2>(&b, msg));
+    need = b > need ? b : need;
+    size_t have = 0;
+    GPU_TRY(msg, cudaDeviceGetLimit(&have, cudaLimitStackSize));
+    if (need > have) // device-global: once, at the device's first use
+        GPU_TRY(msg, cudaDeviceSetLimit(cudaLimitStackSize, need));
+    return CUZK_OK;
+}
+
 static std::mutex contexts_lock;
 static device_ctx *contexts[64];
 
