@@ -607,6 +607,12 @@ typedef struct cuzk_engine_config {
      * (one job always runs); 0: no limit. A 10-partition PoRep job holds
      * 4.2 GB a partition in flight beside its key (BENCHMARKS.md). */
     unsigned long long job_memory_budget;
+    /* GPU g's own device-memory budget where nonzero, else
+     * gpu_memory_budget's (appended with issue 23). A proof that cannot
+     * fit on its GPU even alone goes to another GPU whose plan can hold
+     * it, and only when none can to the CPU (device auto) or fails
+     * (device gpu). */
+    unsigned long long gpu_memory_budgets[CUZK_ENGINE_MAX_GPUS];
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {
@@ -715,6 +721,9 @@ typedef struct cuzk_engine_stats {
     /* Host bytes the jobs in the pipeline hold now and the most they have
      * held (job_memory_budget's count; appended with issue 20) */
     unsigned long long job_bytes, job_bytes_max;
+    /* GPU proofs that went to another GPU because theirs could not hold
+     * the key and a working set even alone (appended with issue 23) */
+    unsigned long long plan_other_gpu;
 } cuzk_engine_stats;
 
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out,

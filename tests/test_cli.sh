@@ -268,6 +268,15 @@ expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --device tpu
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 12X
 grep -q "\-\-gpu-memory expects a size" "$tmp/err" || fail "bench --gpu-memory message: $(cat "$tmp/err")"
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory
+# GPU G's own budget: G=B items beside the every-GPU one, each checked
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 80G,16=1G
+grep -q "\-\-gpu-memory's GPU number expects an integer in \[0, 15\], got '16'" "$tmp/err" ||
+  fail "bench --gpu-memory GPU message: $(cat "$tmp/err")"
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 1=12X
+grep -q "\-\-gpu-memory (GPU 1) expects a size" "$tmp/err" || fail "bench --gpu-memory G=B message: $(cat "$tmp/err")"
+expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 1G,
+grep -q "\-\-gpu-memory expects a size or GPU=size items" "$tmp/err" || fail "bench --gpu-memory 1G, message: $(cat "$tmp/err")"
+expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --device cpu --gpu-memory 80G,1=20G,0=2^30
 # a budget and pre-staging do nothing on the CPU, and are accepted
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --gpu-memory 1G --prestage 1
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --no-prestage

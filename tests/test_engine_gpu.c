@@ -15,6 +15,10 @@
  * 5. The streamed path: a budget one byte short of a 2^16-constraint key
  *    and its whole working set; the proofs run on the GPU with their MSMs
  *    in chunks.
+ * 6. GPU 0's own budget (gpu_memory_budgets) too small for any key: on
+ *    one GPU its proofs go to the CPU and say why; on several they go to
+ *    the other GPUs (none on GPU 0, none on the CPU, each says why), and
+ *    with every GPU's budget too small they fail naming them (device gpu).
  *
  * r and s, and case 5's toxic waste, come from the printed seed.
  *
@@ -41,6 +45,8 @@ static void use_fixtures(void)
 }
 
 static int only_key = -1; /* >= 0: every proof uses that key */
+static int on_device[CUZK_ENGINE_MAX_GPUS];  /* run's proofs done on each GPU */
+static char other_note[200];                 /* a proof's note saying it moved to another GPU */
 
 /* What the engine's progress reported: the key's read and its upload,
  * each ending at done == total. */
@@ -79,6 +85,8 @@ static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_e
     }
     int done = 0;
     *on_gpu = 0;
+    memset(on_device, 0, sizeof(on_device));
+    other_note[0] = 0;
     for (int i = 0; i < n; i++) {
         CHECK(cuzk_engine_wait(e, ids[i], 600, last, &err) == CUZK_OK);
         CHECK(last->state == CUZK_JOB_DONE || last->state == CUZK_JOB_FAILED);
@@ -90,8 +98,13 @@ static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_e
             CHECK(cuzk_engine_result(e, ids[i], &proof, &pub, &err) == CUZK_OK); /* self-verified */
             cuzk_free(proof);
             cuzk_free(pub);
-            if (!strncmp(last->timings.device, "gpu", 3))
+            int g;
+            if (sscanf(last->timings.device, "gpu %d", &g) == 1 && g >= 0 && g < CUZK_ENGINE_MAX_GPUS) {
                 (*on_gpu)++;
+                on_device[g]++;
+                if (strstr(last->timings.device_note, "proves it"))
+                    snprintf(other_note, sizeof(other_note), "%s", last->timings.device_note);
+            }
         }
     }
     cuzk_engine_get_stats(e, st);
@@ -249,6 +262,35 @@ int main(int argc, char **argv)
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 0);
     printf("tiny budget, device gpu: failed as expected: %s\n", info.error);
     CHECK(info.status == CUZK_ERR_NO_MEMORY && strstr(info.error, "budget"));
+
+    /* 6: GPU 0's own budget too small for any key, the others' the
+     * default */
+    {
+        cuzk_engine_config c6 = {.device = CUZK_DEVICE_AUTO, .gpu_workers_per_device = 1, .no_prestage = 1};
+        c6.gpu_memory_budgets[0] = small / 2;
+        const int n = 4 * gpus;
+        CHECK(run(&c6, n, &info, &st, &on_gpu) == n);
+        printf("GPU 0's budget %llu (of %d GPUs): %d proofs done, %d on GPU 0, %d on GPUs; to the CPU %llu, to "
+               "another GPU %llu; note: %s\n",
+               c6.gpu_memory_budgets[0], gpus, n, on_device[0], on_gpu, st.plan_cpu, st.plan_other_gpu,
+               gpus == 1 ? info.timings.device_note : other_note);
+        CHECK(st.gpu_budget[0] == small / 2);
+        if (gpus == 1) {
+            CHECK(on_gpu == 0 && st.plan_cpu == (unsigned long long)n && st.plan_other_gpu == 0);
+            CHECK(strstr(info.timings.device_note, "GPU 0's memory budget"));
+        } else {
+            CHECK(on_gpu == n && on_device[0] == 0 && st.plan_cpu == 0 && st.plan_other_gpu >= 1);
+            CHECK(strstr(other_note, "GPU 0's memory budget") && strstr(other_note, "proves it"));
+            for (int g = 1; g < gpus; g++)
+                CHECK(st.gpu_budget[g] > small);
+            c6.device = CUZK_DEVICE_GPU;
+            for (int g = 0; g < gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
+                c6.gpu_memory_budgets[g] = small / 2;
+            CHECK(run(&c6, 2, &info, &st, &on_gpu) == 0);
+            printf("every GPU's budget too small, device gpu: failed as expected: %s\n", info.error);
+            CHECK(info.status == CUZK_ERR_NO_MEMORY && strstr(info.error, "nor can the other GPUs'"));
+        }
+    }
     test_done("test_engine_gpu");
     return 0;
 }

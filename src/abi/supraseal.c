@@ -480,7 +480,7 @@ static int circuit_compute(ss_batch *b, size_t i, cuzk_error *err)
     if (g < 0 || !plan)
         return prove_compute(c->st, NULL, err);
     gpu_plan_hold h = {0};
-    int rc = gpu_plan_begin(plan, g, b->key->zk, 1, &b->cancel, b->gpu_index >= 0, &h, err);
+    int rc = gpu_plan_begin(plan, g, b->key->zk, 1, &b->cancel, b->gpu_index >= 0, 0, &h, err);
     if (rc != CUZK_OK)
         return rc;
     if (h.to_cpu)

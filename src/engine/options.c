@@ -36,10 +36,11 @@ const engine_option engine_options[] = {
     OPT_SERVE("key-cache-bytes", NULL, NULL, "B", ENGINE_OPT_BYTES, 0, 1ll << 62, NULL, key_cache_bytes,
         "evict unused keys (least recently used) beyond B bytes of key files\n"
         "(default 0: no budget)"),
-    OPT("gpu-memory", NULL, NULL, "B", ENGINE_OPT_BYTES, 0, 1ll << 50, NULL, gpu_memory_budget,
+    OPT("gpu-memory", NULL, NULL, "B|G=B,...", ENGINE_OPT_GPU_BYTES, 0, 1ll << 50, NULL, gpu_memory_budget,
         "device memory each GPU may hold for keys and proofs (docs/engine.md);\n"
-        "a proof that cannot fit even alone runs on the CPU (device auto) or fails\n"
-        "(device gpu) (default 0: the GPU's free memory at start less 1 GiB)"),
+        "G=B sets GPU G's own (e.g. 80G,1=20G); a proof that cannot fit on its GPU\n"
+        "even alone goes to another GPU, else runs on the CPU (device auto) or\n"
+        "fails (device gpu) (default 0: the GPU's free memory at start less 1 GiB)"),
     OPT("job-memory", NULL, NULL, "B", ENGINE_OPT_BYTES, 0, 1ll << 50, NULL, job_memory_budget,
         "host memory the jobs in flight may hold (their witnesses and prepared\n"
         "arrays): the next job is prepared only when the last one's size fits\n"
@@ -101,6 +102,50 @@ static const void *field_of_const(const cuzk_engine_config *cfg, const engine_op
     return (const char *)cfg + o->offset;
 }
 
+/* "B", "G=B" or several, comma-separated: every GPU's budget, or GPU G's.
+ * Nothing is set unless every item is good. */
+static int set_gpu_bytes(cuzk_engine_config *cfg, const engine_option *o, const char *label, const char *text,
+                         cuzk_error *err)
+{
+    unsigned long long all = cfg->gpu_memory_budget, each[CUZK_ENGINE_MAX_GPUS];
+    memcpy(each, cfg->gpu_memory_budgets, sizeof(each));
+    const char *p = text;
+    do {
+        char item[64], *eq;
+        size_t n = strcspn(p, ",");
+        if (n == 0 || n >= sizeof(item))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                  "%s expects a size or GPU=size items, comma-separated (e.g. 80G,1=20G), got '%.64s'",
+                                  label, text);
+        memcpy(item, p, n);
+        item[n] = 0;
+        unsigned long long u;
+        int rc;
+        if ((eq = strchr(item, '='))) {
+            *eq = 0;
+            long long g;
+            char glabel[96];
+            snprintf(glabel, sizeof(glabel), "%s's GPU number", label);
+            if ((rc = parse_int_text(glabel, item, 0, CUZK_ENGINE_MAX_GPUS - 1, &g, err)) != CUZK_OK)
+                return rc;
+            snprintf(glabel, sizeof(glabel), "%s (GPU %lld)", label, g);
+            if ((rc = parse_bytes_text(glabel, eq + 1, (unsigned long long)o->lo, (unsigned long long)o->hi, &u,
+                                       err)) != CUZK_OK)
+                return rc;
+            each[g] = u;
+        } else {
+            if ((rc = parse_bytes_text(label, item, (unsigned long long)o->lo, (unsigned long long)o->hi, &u, err)) !=
+                CUZK_OK)
+                return rc;
+            all = u;
+        }
+        p += n;
+    } while (*p++ == ',');
+    cfg->gpu_memory_budget = all;
+    memcpy(cfg->gpu_memory_budgets, each, sizeof(each));
+    return CUZK_OK;
+}
+
 int engine_option_set(cuzk_engine_config *cfg, const engine_option *o, const char *label, const char *text,
                       cuzk_error *err)
 {
@@ -127,6 +172,8 @@ int engine_option_set(cuzk_engine_config *cfg, const engine_option *o, const cha
             return rc;
         *(unsigned long long *)f = u;
         return CUZK_OK;
+    case ENGINE_OPT_GPU_BYTES:
+        return set_gpu_bytes(cfg, o, label, text, err);
     case ENGINE_OPT_COUNT:
         if ((rc = parse_count_text(label, text, (unsigned long long)o->hi, &u, err)) != CUZK_OK)
             return rc;
@@ -161,6 +208,14 @@ int engine_options_check(const cuzk_engine_config *cfg, cuzk_error *err)
         case ENGINE_OPT_UINT:
             v = *(const unsigned *)f;
             break;
+        case ENGINE_OPT_GPU_BYTES:
+            for (int g = 0; g < CUZK_ENGINE_MAX_GPUS; g++)
+                if (cfg->gpu_memory_budgets[g] > (unsigned long long)o->hi)
+                    return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                          "engine config: gpu_memory_budgets[%d] must be at most %lld, got %llu", g,
+                                          o->hi, cfg->gpu_memory_budgets[g]);
+            /* the budget of every GPU: as a size */
+            __attribute__((fallthrough));
         case ENGINE_OPT_BYTES:
         case ENGINE_OPT_COUNT:
             if (*(const unsigned long long *)f > (unsigned long long)o->hi)

@@ -18,7 +18,9 @@ typedef enum engine_option_type {
     ENGINE_OPT_COUNT,  /* an unsigned long long field: a count (2^k allowed) */
     ENGINE_OPT_DEVICE, /* an int field: auto|gpu|cpu */
     ENGINE_OPT_CHOICE, /* an int field: the index of one of `choices` */
-    ENGINE_OPT_OFF     /* an int field set to 1 by the value 0: "prestage 0" sets no_prestage */
+    ENGINE_OPT_OFF,    /* an int field set to 1 by the value 0: "prestage 0" sets no_prestage */
+    ENGINE_OPT_GPU_BYTES /* gpu_memory_budget: "B" (every GPU), "G=B" (GPU G: gpu_memory_budgets[G]),
+                            or several of them, comma-separated */
 } engine_option_type;
 
 typedef struct engine_option {

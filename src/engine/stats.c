@@ -118,6 +118,8 @@ const stat_desc engine_stats[] = {
         STAT_U64, STAT_COUNTER, STAT_COUNT, plan_drops),
     ONE("gpu_plan.to_cpu", "cuzk_gpu_plan_events_total", "event=\"to_cpu\"", "proofs sent to the CPU", NULL, STAT_U64,
         STAT_COUNTER, STAT_COUNT, plan_cpu),
+    ONE("gpu_plan.other_gpu", "cuzk_gpu_plan_events_total", "event=\"other_gpu\"", "proofs sent to another GPU",
+        NULL, STAT_U64, STAT_COUNTER, STAT_COUNT, plan_other_gpu),
     ONE("gpu_plan.streamed", "cuzk_gpu_plan_events_total", "event=\"streamed\"", "proofs on the streamed path", NULL,
         STAT_U64, STAT_COUNTER, STAT_COUNT, plan_chunked),
     ONE("gpu_plan.staged", "cuzk_gpu_plan_events_total", "event=\"staged\"", "proofs with the witness pre-staged",

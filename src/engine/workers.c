@@ -162,14 +162,16 @@ static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
 {
     gpu_plan_hold hold;
     int rc = gpu_plan_begin(e->plan, g, key_entry_zkey(j->key), e->cfg.gpu_eval == CUZK_GPU_EVAL_CPU, &j->cancel,
-                            e->cfg.device == CUZK_DEVICE_GPU, &hold, err);
+                            e->cfg.device == CUZK_DEVICE_GPU, 1, &hold, err);
     if (rc != CUZK_OK)
         return rc;
     if (hold.to_cpu) {
         prove_route_cpu(j->ps, hold.note);
         return prove_compute(j->ps, NULL, err);
     }
-    prove_gpu_grant grant = {.gpu = g, .with_matrices = hold.with_matrices, .stage = hold.stage,
+    if (hold.gpu != g) /* this GPU can never hold the key: another one's plan had room */
+        prove_set_note(j->ps, hold.note);
+    prove_gpu_grant grant = {.gpu = hold.gpu, .with_matrices = hold.with_matrices, .stage = hold.stage,
                              .msm_chunk = hold.msm_chunk};
     rc = prove_compute(j->ps, &grant, err);
     gpu_plan_end(e->plan, &hold, prove_state_gpu(j->ps) >= 0, prove_state_staged(j->ps));

@@ -45,7 +45,7 @@ struct gpu_plan {
     uint64_t budget[RESIDENCY_MAX_GPUS], keys_bytes[RESIDENCY_MAX_GPUS], pool_bytes[RESIDENCY_MAX_GPUS];
     int planned[RESIDENCY_MAX_GPUS]; /* proofs holding room on each GPU */
     plan_key *keys;
-    unsigned long long waits, drops, to_cpu, staged, unstaged, chunked;
+    unsigned long long waits, drops, to_cpu, staged, unstaged, chunked, other_gpu;
 };
 
 int gpu_plan_create(int gpus, uint64_t budget, int prestage, gpu_plan **out, cuzk_error *err)
@@ -76,6 +76,18 @@ int gpu_plan_create(int gpus, uint64_t budget, int prestage, gpu_plan **out, cuz
 #endif
     }
     *out = p;
+    return CUZK_OK;
+}
+
+int gpu_plan_set_budget(gpu_plan *p, int g, uint64_t budget, cuzk_error *err)
+{
+    if (g < 0 || g >= p->gpus)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "memory plan: no GPU %d (the plan has %d)", g, p->gpus);
+    if (budget) {
+        pthread_mutex_lock(&p->mu);
+        p->budget[g] = budget;
+        pthread_mutex_unlock(&p->mu);
+    }
     return CUZK_OK;
 }
 
@@ -132,8 +144,10 @@ static uint64_t chunk_that_fits(const struct cuzk_zkey *zk, int g, int cpu_eval,
     return 0;
 }
 
-int gpu_plan_begin(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu_eval, const atomic_int *cancel,
-                   int fail_if_none, gpu_plan_hold *h, cuzk_error *err)
+/* gpu_plan_begin on GPU g alone: CUZK_OK with h->active, or with
+ * h->to_cpu and h->note when g cannot hold the proof even alone. */
+static int plan_begin_on(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu_eval, const atomic_int *cancel,
+                         gpu_plan_hold *h, cuzk_error *err)
 {
     memset(h, 0, sizeof(*h));
     h->gpu = g;
@@ -249,18 +263,54 @@ int gpu_plan_begin(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu_eval,
             continue;
         }
         /* does not fit even alone */
-        p->to_cpu++;
         snprintf(h->note, sizeof(h->note),
                  "GPU %d's memory budget (%s) cannot hold this key (%s) and a proof's working set (%s) beside %s "
                  "of other keys",
                  g, cuzk_size_str(budget).s, cuzk_size_str(key_need).s, cuzk_size_str(fp.work_bytes).s,
                  cuzk_size_str(keys).s);
         pthread_mutex_unlock(&p->mu);
-        if (fail_if_none)
-            return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s", h->note);
         h->to_cpu = 1;
         return CUZK_OK;
     }
+}
+
+int gpu_plan_begin(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu_eval, const atomic_int *cancel,
+                   int fail_if_none, int other_gpus, gpu_plan_hold *h, cuzk_error *err)
+{
+    int rc = plan_begin_on(p, g, zk, cpu_eval, cancel, h, err);
+    if (rc != CUZK_OK || !h->to_cpu)
+        return rc;
+    /* this GPU can never hold it: another GPU's plan may (each GPU its own
+     * budget and keys), else the CPU */
+    int tried = 1;
+    for (int k = 1; other_gpus && k < p->gpus; k++) {
+        gpu_plan_hold o;
+        if ((rc = plan_begin_on(p, (g + k) % p->gpus, zk, cpu_eval, cancel, &o, err)) != CUZK_OK)
+            return rc;
+        tried++;
+        if (!o.to_cpu) {
+            char why[sizeof(h->note)];
+            snprintf(why, sizeof(why), "%s", h->note);
+            *h = o;
+            snprintf(h->note, sizeof(h->note), "%.200s: GPU %d proves it", why, o.gpu);
+            pthread_mutex_lock(&p->mu);
+            p->other_gpu++;
+            pthread_mutex_unlock(&p->mu);
+            return CUZK_OK;
+        }
+    }
+    pthread_mutex_lock(&p->mu);
+    p->to_cpu++;
+    pthread_mutex_unlock(&p->mu);
+    if (tried > 1) {
+        size_t n = strlen(h->note);
+        snprintf(h->note + n, sizeof(h->note) - n, "; nor can the other GPUs' (%d)", tried - 1);
+    }
+    if (fail_if_none) {
+        h->to_cpu = 0;
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s", h->note);
+    }
+    return CUZK_OK;
 }
 
 void gpu_plan_end(gpu_plan *p, gpu_plan_hold *h, int proved_on_gpu, int staged)
@@ -348,5 +398,6 @@ void gpu_plan_stats(gpu_plan *p, cuzk_engine_stats *st)
     st->plan_staged = p->staged;
     st->plan_unstaged = p->unstaged;
     st->plan_chunked = p->chunked;
+    st->plan_other_gpu = p->other_gpu;
     pthread_mutex_unlock(&p->mu);
 }

@@ -121,6 +121,9 @@ typedef struct gpu_plan gpu_plan;
  * any proof runs). prestage: planned proofs may pre-stage their witness
  * when the plan has room for it beside the working set. */
 int gpu_plan_create(int gpus, uint64_t budget, int prestage, gpu_plan **out, cuzk_error *err);
+/* GPU g's own budget (after gpu_plan_create, before any proof; 0 keeps
+ * the one it has). */
+int gpu_plan_set_budget(gpu_plan *p, int g, uint64_t budget, cuzk_error *err);
 void gpu_plan_destroy(gpu_plan *p);
 
 /* A proof's place in a plan, from gpu_plan_begin to gpu_plan_end. */
@@ -140,11 +143,14 @@ typedef struct gpu_plan_hold {
 
 /* Room for one proof of zk on GPU g (with its matrices unless cpu_eval).
  * Without the caller's locks: it may wait, and drop other keys' copies.
- * CUZK_OK with h->active (proceed) or h->to_cpu; CUZK_ERR_NO_MEMORY
- * instead of to_cpu when fail_if_none (device gpu); CUZK_ERR_CANCELLED
- * when *cancel becomes nonzero while it waits. */
+ * When g cannot hold it even alone and other_gpus is set, the plan's
+ * other GPUs are tried in turn (g + 1, ...), and h->gpu says where it
+ * holds room (h->note why it moved). CUZK_OK with h->active (proceed) or
+ * h->to_cpu (no GPU can); CUZK_ERR_NO_MEMORY instead of to_cpu when
+ * fail_if_none (device gpu); CUZK_ERR_CANCELLED when *cancel becomes
+ * nonzero while it waits. */
 int gpu_plan_begin(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu_eval, const atomic_int *cancel,
-                   int fail_if_none, gpu_plan_hold *h, cuzk_error *err);
+                   int fail_if_none, int other_gpus, gpu_plan_hold *h, cuzk_error *err);
 /* The proof left the GPU: proved_on_gpu (it did not go to the CPU after
  * all) and staged (its witness went up pre-staged) are counted. */
 void gpu_plan_end(gpu_plan *p, gpu_plan_hold *h, int proved_on_gpu, int staged);

@@ -552,6 +552,12 @@ void prove_route_cpu(prove_state *st, const char *note)
         snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", note);
 }
 
+void prove_set_note(prove_state *st, const char *note)
+{
+    if (st && note)
+        snprintf(st->t.device_note, sizeof(st->t.device_note), "%.190s", note);
+}
+
 int prove_finalize(prove_state *st, char **proof_json, char **public_json, cuzk_error *err)
 {
     if (!st || !proof_json != !public_json)

@@ -91,6 +91,9 @@ int prove_state_staged(const prove_state *st);
 /* Sends a GPU-path state to the CPU (its compute stage runs the whole
  * proof there); note (may be NULL) is kept as the timings' device_note. */
 void prove_route_cpu(prove_state *st, const char *note);
+/* Why the proof runs where it does (its timings' device_note), e.g. on
+ * another GPU than the one its worker serves. */
+void prove_set_note(prove_state *st, const char *note);
 
 /* Stage 3. proof_json and public_json may both be NULL (no JSON; the test
  * hooks read the points). */

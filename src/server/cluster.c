@@ -908,9 +908,12 @@ static void *node_main(void *arg)
         }
         if (now - last_expire >= 1) {
             unsigned n = 0;
-            if (pgq_expire(cl->node_q, &n, &err) == CUZK_OK && n)
+            int rc = pgq_expire(cl->node_q, &n, &err);
+            if (rc == CUZK_OK && n)
                 server_log(s, CUZK_LOG_INFO, "%u job%s of a node whose lease expired queued again", n,
                            n == 1 ? "" : "s");
+            else if (rc != CUZK_OK) /* the database away (said here too: this may be what meets it first) */
+                server_log(s, CUZK_LOG_WARN, "%s", err.message);
             last_expire = now;
         }
         if (now - last_purge >= 60) {
