@@ -264,7 +264,16 @@ int main(int argc, char **argv)
     CHECK(info.status == CUZK_ERR_NO_MEMORY && strstr(info.error, "budget"));
 
     /* 6: GPU 0's own budget too small for any key, the others' the
-     * default */
+     * default; a budget for a GPU past the last is refused */
+    if (gpus < CUZK_ENGINE_MAX_GPUS) {
+        cuzk_engine_config bad = {.device = CUZK_DEVICE_GPU};
+        bad.gpu_memory_budgets[gpus] = 1ull << 30;
+        cuzk_engine *e = NULL;
+        cuzk_error err = {0};
+        CHECK(cuzk_engine_create(&bad, &e, &err) == CUZK_ERR_INVALID_ARGUMENT && e == NULL);
+        printf("a budget for GPU %d: %s\n", gpus, err.message);
+        CHECK(strstr(err.message, "gpu_memory_budgets") != NULL);
+    }
     {
         cuzk_engine_config c6 = {.device = CUZK_DEVICE_AUTO, .gpu_workers_per_device = 1, .no_prestage = 1};
         c6.gpu_memory_budgets[0] = small / 2;

@@ -275,6 +275,14 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
     int count = 0;
     if (cfg->device != CUZK_DEVICE_CPU && cuzk_gpu_count(&count) == CUZK_OK && count > 0)
         *gpus = count < CUZK_ENGINE_MAX_GPUS ? count : CUZK_ENGINE_MAX_GPUS;
+    /* a budget for a GPU the engine does not have is a mistake (a typo's
+     * GPU number); without GPUs the budgets do nothing and are accepted */
+    for (int g = *gpus; *gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
+        if (cfg->gpu_memory_budgets[g])
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                  "engine: a memory budget for GPU %d (gpu_memory_budgets), but the GPUs are "
+                                  "numbered 0 to %d",
+                                  g, *gpus - 1);
     int compute = *gpus ? *gpus * cfg->gpu_workers_per_device : cfg->workers;
     if (compute > ENGINE_MAX_POOL)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
