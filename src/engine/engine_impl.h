@@ -82,6 +82,8 @@ typedef struct job {
     unsigned n_parts, parts_left;
     unsigned part;       /* a partition: its index */
     uint64_t held_bytes; /* host memory counted against job_memory_budget (prepare to end) */
+    int busy_gpu;        /* in compute: the GPU whose busy time it counts (its worker's, or the one
+                            the memory plan sent it to), -1 none */
 } job;
 
 enum { POOL_PREPARE, POOL_COMPUTE, POOL_FINALIZE };

@@ -169,8 +169,15 @@ static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
         prove_route_cpu(j->ps, hold.note);
         return prove_compute(j->ps, NULL, err);
     }
-    if (hold.gpu != g) /* this GPU can never hold the key: another one's plan had room */
+    if (hold.gpu != g) { /* this GPU can never hold the key: another one's plan had room */
         prove_set_note(j->ps, hold.note);
+        pthread_mutex_lock(&e->mu); /* its busy time is the other GPU's */
+        double t = cuzk_now();
+        gpu_stop(e, j->busy_gpu, t);
+        gpu_start(e, hold.gpu, t);
+        j->busy_gpu = hold.gpu;
+        pthread_mutex_unlock(&e->mu);
+    }
     prove_gpu_grant grant = {.gpu = hold.gpu, .with_matrices = hold.with_matrices, .stage = hold.stage,
                              .msm_chunk = hold.msm_chunk};
     rc = prove_compute(j->ps, &grant, err);
@@ -194,7 +201,8 @@ static void run_compute(cuzk_engine *e, worker *wk, job *j)
     pthread_mutex_lock(&e->mu);
     double t = cuzk_now();
     busy_stop(wk, t);
-    gpu_stop(e, wk->gpu, t);
+    gpu_stop(e, j->busy_gpu, t);
+    j->busy_gpu = -1;
     e->computing--;
     copy_timings(j);
     stage_done(e, j, rc, &err, &e->q_final, CUZK_STAGE_FINALIZE_WAIT, &e->finalize_cv, &left);
@@ -282,6 +290,7 @@ static job *take_job(cuzk_engine *e, worker *wk)
         j->info.ready_wait = t - j->t_queued;
         j->info.compute_worker = wk->index;
         gpu_start(e, wk->gpu, t);
+        j->busy_gpu = wk->gpu;
         pthread_cond_broadcast(&e->prepare_cv); /* a ready slot is free */
         break;
     default:
