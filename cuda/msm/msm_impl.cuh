@@ -171,8 +171,9 @@ __global__ void __launch_bounds__(128, 4)
 // accumulation", the model in scripts/models/batch_affine.py). The sorted
 // entries are cut into slots of V (the fix-up's slots, as above); lane j of
 // thread t walks slot j nt + t (nt threads in the grid), all lanes of a
-// block one entry a step in lockstep. A lane's running sum is affine, so adding the next point of its
-// run needs 1 / (x_P - x_sum): a step's denominators are independent, and
+// block one entry a step in lockstep. A lane's running sum is affine, so
+// adding the next point of its run needs 1 / (x_P - x_sum): a step's
+// denominators are independent, and
 // the block inverts them all with one inversion (Montgomery's trick): each
 // thread multiplies its lanes' denominators (keeping the prefixes), the
 // block scans the threads' products both ways (warp shuffles, then the
