@@ -89,11 +89,14 @@ static int n_tunes;
 static int ntt_kernels[16][2];
 static int n_ntt_kernels;
 static int no_heavy;
+static const char *only; /* --only: the MSMs whose name contains it */
 
 static int run_msm(const char *name, int curve, int group, const void *lo, const void *hi, unsigned lg, int reps,
                    uint64_t *k, uint32_t *ones, uint32_t *tail)
 {
     size_t n = (size_t)1 << lg;
+    if (only && !strstr(name, only))
+        return CUZK_OK;
     for (int heavy = 0; heavy <= 1; heavy++) {
         if (heavy && ((lg != 20 && lg != 24) || no_heavy))
             continue;
@@ -116,10 +119,10 @@ static int run_msm(const char *name, int curve, int group, const void *lo, const
                 fprintf(stderr, "%s 2^%u: %s\n", name, lg, m.text);
                 return rc;
             }
-            char tag[48] = "";
-            if (n_tunes > 1)
-                snprintf(tag, sizeof(tag), " [c %u slice %u seg %u acc %u]", tunes[v].window, tunes[v].slice,
-                         tunes[v].segment, tunes[v].accumulate);
+            char tag[64] = "";
+            if (n_tunes > 1 || tunes[v].copies > 1)
+                snprintf(tag, sizeof(tag), " [c %u slice %u seg %u acc %u copies %u]", tunes[v].window,
+                         tunes[v].slice, tunes[v].segment, tunes[v].accumulate, tunes[v].copies);
             if (!heavy)
                 printf("msm  %-14s 2^%-2u random      %9.2f ms  %6.2f ns/point%s\n", name, lg, ms[0],
                        ms[0] * 1e6 / n, tag);
@@ -137,7 +140,8 @@ static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--min-log-g1 N] [--max-log-g1 N] [--max-log-g2 N] [--min-log-ntt N] [--max-log-ntt N]\n"
-            "          [--reps R] [--msm-tune C:SLICE:SEG[:ACC]]... [--ntt-kernel K:BITS]... [--no-heavy]\n",
+            "          [--reps R] [--msm-tune C:SLICE:SEG[:ACC[:COPIES]]]... [--ntt-kernel K:BITS]... [--no-heavy]\n"
+            "          [--only NAME] (the MSMs whose name, e.g. 'bls12-381 G1', contains NAME)\n",
             argv0);
     return 2;
 }
@@ -151,7 +155,7 @@ int main(int argc, char **argv)
     const char *profile = getenv("CUZK_GPU_PROFILE");
     cuzk_gpu_set_profile(profile && *profile && strcmp(profile, "0"));
     for (int i = 1; i < argc; i++) {
-        unsigned a, b, c, d = 0;
+        unsigned a, b, c, d = 0, e = 0;
         if (i + 1 < argc && !strcmp(argv[i], "--min-log-g1"))
             min_g1 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--max-log-g1"))
@@ -165,15 +169,17 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
             reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--msm-tune") && n_tunes < 16 &&
-                 sscanf(argv[i + 1], "%u:%u:%u:%u", &a, &b, &c, &d) >= 3) {
-            tunes[n_tunes++] = (cuzk_gpu_msm_tuning){a, b, c, d};
+                 sscanf(argv[i + 1], "%u:%u:%u:%u:%u", &a, &b, &c, &d, &e) >= 3) {
+            tunes[n_tunes++] = (cuzk_gpu_msm_tuning){a, b, c, d, e};
             i++;
         } else if (i + 1 < argc && !strcmp(argv[i], "--ntt-kernel") && n_ntt_kernels < 16 &&
                    sscanf(argv[i + 1], "%u:%u", &a, &b) == 2 && a <= 2) {
             ntt_kernels[n_ntt_kernels][0] = (int)a;
             ntt_kernels[n_ntt_kernels++][1] = (int)b;
             i++;
-        } else if (!strcmp(argv[i], "--no-heavy"))
+        } else if (i + 1 < argc && !strcmp(argv[i], "--only"))
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--no-heavy"))
             no_heavy = 1;
         else {
             fprintf(stderr, "bench_gpu: unknown or malformed argument '%s'%s (--ntt-kernel: K 0, 1 or 2; "
@@ -193,7 +199,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!n_tunes)
-        tunes[n_tunes++] = (cuzk_gpu_msm_tuning){0, 0, 0, 0};
+        tunes[n_tunes++] = (cuzk_gpu_msm_tuning){0, 0, 0, 0, 0};
     if (!n_ntt_kernels) { /* the prover's */
         ntt_kernels[0][0] = -1;
         n_ntt_kernels = 1;

@@ -78,10 +78,12 @@ typedef struct cuzk_gpu_msm_result {
 
 /* Pippenger's knobs, 0 (or a NULL pointer) = chosen from the size: window
  * bits (4..24), sorted entries per accumulation thread (>= 1), buckets per
- * reduction segment (a power of two), accumulation kernel variant (1..3,
- * cuda/msm/msm_impl.cuh). Tests and benchmarks set them. */
+ * reduction segment (a power of two), accumulation kernel variant (1..8,
+ * cuda/msm/msm_impl.cuh), and shifted copies of the bases (0, 1: none; k:
+ * the device first makes 2^(j c) base_i for j < k, then merges windows:
+ * cuda/msm/msm.cuh's msm_tuning). Tests and benchmarks set them. */
 typedef struct cuzk_gpu_msm_tuning {
-    unsigned window, slice, segment, accumulate;
+    unsigned window, slice, segment, accumulate, copies;
 } cuzk_gpu_msm_tuning;
 
 /* MSM: sum over k < n of scalar[i_k] * base[i_k] with i_k = idx[k]
@@ -164,6 +166,10 @@ typedef struct cuzk_gpu_key_in {
      * slots, filled by several host threads (CUZK_GPU_UPLOAD_PINNED); 0:
      * straight from pageable memory, staged by the driver */
     int pinned_upload;
+    /* 0, 1: H's points alone; k > 1: with k - 1 shifted copies for its MSM
+     * (cuda/msm/msm.cuh's msm_tuning: 2^(j c) H_i, j < k, made on the
+     * device; at most cuzk_gpu_key_h_copies_max) */
+    unsigned h_copies;
     /* called after each section of points is copied (bytes so far of the
      * points' total), on the uploading thread; NULL: none */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
@@ -179,6 +185,16 @@ void cuzk_gpu_key_free(cuzk_gpu_key *key);
  * (work_bytes) with MSMs over at most msm_chunk points at a time (0: all). */
 void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t msm_chunk, uint64_t *key_bytes,
                             uint64_t *matrix_bytes, uint64_t *work_bytes);
+/* The shifted copies of H that pay (k: H's MSM then reduces one set of
+ * buckets; more are never read) and the bytes of one copy; h_copies is
+ * ignored. */
+unsigned cuzk_gpu_key_h_copies_max(const cuzk_gpu_key_in *in, uint64_t *copy_bytes);
+/* The key's copies of H as they went up: *copies (1: none), their window
+ * c, and in sums[j] (XYZZ, as cuzk_gpu_msm_result's windows) the GPU's
+ * plain sum of copy j's points, for the check 2^c sums[j-1] = sums[j]
+ * that the caller makes on the CPU before the key's first proof. */
+void cuzk_gpu_key_h_copies(const cuzk_gpu_key *key, unsigned *copies, unsigned *c,
+                           unsigned char sums[CUZK_GPU_MAX_WINDOWS][384]);
 /* Bytes the key holds on its GPU (key_bytes, plus matrix_bytes when they
  * went up). */
 uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key);

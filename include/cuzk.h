@@ -613,6 +613,13 @@ typedef struct cuzk_engine_config {
      * it, and only when none can to the CPU (device auto) or fails
      * (device gpu). */
     unsigned long long gpu_memory_budgets[CUZK_ENGINE_MAX_GPUS];
+    /* Shifted copies of a key's H points kept with its copy on each GPU
+     * (appended with issue 21): H's MSM then merges its windows (one set
+     * of buckets, larger windows: BENCHMARKS.md). 0: as many as pay, in at
+     * most half the room the GPU's plan leaves after the key, its
+     * matrices, a proof's working set and a staged witness; 1: none; k: at
+     * most k. */
+    unsigned gpu_msm_copies;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {

@@ -134,11 +134,30 @@ int main(int argc, char **argv)
     /* 1: the default budget; one proof of each key, one after the other */
     /* pre-staging off except where a case turns it on: each case's plan
      * counts are for the in-lock upload */
-    cuzk_engine_config cfg = {.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .no_prestage = 1};
+    /* and without H's shifted copies (1), so that a key's bytes do not
+     * depend on the room its budget leaves; case 1b has them */
+    cuzk_engine_config cfg = {
+        .device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .no_prestage = 1, .gpu_msm_copies = 1};
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 2 && on_gpu == 2);
     CHECK(st.gpus >= 1 && st.gpu_budget[0] > 0);
     unsigned long long both = st.gpu_key_bytes[0], pool = st.gpu_pool_bytes[0];
     CHECK(both > 0 && pool > 0 && both + pool <= st.gpu_budget[0]);
+
+    /* 1b: H's shifted copies (checked against the CPU at the upload): as
+     * many as pay by default, at most 3 when asked; every proof verifies
+     * (the engine checks each) and the keys hold more */
+    {
+        cuzk_engine_config with = cfg;
+        with.gpu_msm_copies = 0;
+        CHECK(run(&with, 4, &info, &st, &on_gpu) == 4 && on_gpu == 4);
+        unsigned long long all = st.gpu_key_bytes[0];
+        with.gpu_msm_copies = 3;
+        CHECK(run(&with, 4, &info, &st, &on_gpu) == 4 && on_gpu == 4);
+        unsigned long long three = st.gpu_key_bytes[0];
+        printf("shifted copies of H: keys %llu bytes without, %llu with 3, %llu with all that pay\n", both, three,
+               all);
+        CHECK(both < three && three < all);
+    }
     /* each key alone: one proof of key 0 */
     cfg.gpu_memory_budget = 0;
     {

@@ -12,6 +12,7 @@
  *     for every fixture of both curves.
  * Without a GPU (or a CUDA build) it exits 77: ctest's "skipped". */
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cuda/gpu.h"
@@ -285,11 +286,14 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                 G##_to_affine(&w3, &want_sum);                                                        \
                 /* window bits, entries per accumulation slot (1: every entry its */                  \
                 /* own slot, the deepest fix-up trees), buckets per segment, the */                   \
-                /* accumulation (4..8 batch-affine; G2 takes its default) */                          \
+                /* accumulation (4..8 batch-affine; G2 takes its default), and */                     \
+                /* shifted copies (some windows merged, all, more copies than windows) */             \
                 static const cuzk_gpu_msm_tuning tunes[] = {                                          \
-                    {0, 0, 0, 0}, {4, 1, 0, 1}, {7, 3, 2, 2},  {13, 2, 1, 3},  {0, 5, 0, 1},          \
-                    {0, 64, 64, 2}, {0, 0, 0, 4}, {4, 1, 0, 5}, {7, 3, 2, 6}, {13, 2, 1, 4},          \
-                    {0, 5, 0, 5}, {0, 0, 0, 6}, {0, 3, 0, 7},  {5, 0, 0, 8}};                         \
+                    {0, 0, 0, 0, 0}, {4, 1, 0, 1, 0}, {7, 3, 2, 2, 0},  {13, 2, 1, 3, 0},             \
+                    {0, 5, 0, 1, 0}, {0, 64, 64, 2, 0}, {0, 0, 0, 4, 0}, {4, 1, 0, 5, 0},             \
+                    {7, 3, 2, 6, 0}, {13, 2, 1, 4, 0}, {0, 5, 0, 5, 0}, {0, 0, 0, 6, 0},              \
+                    {0, 3, 0, 7, 0}, {5, 0, 0, 8, 0}, {0, 0, 0, 0, 2}, {7, 3, 2, 2, 3},               \
+                    {4, 1, 0, 5, 70}, {13, 0, 0, 4, 20}, {16, 0, 0, 0, 16}, {5, 2, 0, 7, 7}};         \
                 for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                               \
                     cuzk_gpu_msg m;                                                                   \
                     double ms;                                                                        \
@@ -297,8 +301,9 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                               &m);                                                                    \
                     combine(CURVE, GROUP, &res, &got);                                                \
                     if (memcmp(&got, &w1, sizeof(got)) != 0)                                          \
-                        fprintf(stderr, "n %zu skew %d window %u slice %u segment %u acc %u\n", n, skew, \
-                                tunes[wi].window, tunes[wi].slice, tunes[wi].segment, tunes[wi].accumulate); \
+                        fprintf(stderr, "n %zu skew %d window %u slice %u segment %u acc %u copies %u\n", n, \
+                                skew, tunes[wi].window, tunes[wi].slice, tunes[wi].segment,                \
+                                tunes[wi].accumulate, tunes[wi].copies);                                   \
                     CHECK(memcmp(&got, &w1, sizeof(got)) == 0);                                       \
                     gpu_check(cuzk_gpu_msm(CURVE, GROUP, P, n, K, idx, ni, 0, &tunes[wi], &res, &ms, &m), \
                               &m);                                                                    \
@@ -340,9 +345,9 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
             CHECK(G##_msm_pippenger_var(&want, P, K, NULL, n, 8) == CUZK_OK);                         \
             G##_affine w, got;                                                                        \
             G##_to_affine(&w, &want);                                                                 \
-            static const cuzk_gpu_msm_tuning tunes[] = {{0, 0, 0, 0}, {0, 0, 0, 4}, {0, 0, 0, 5},     \
-                                                        {0, 0, 0, 6}, {0, 7, 0, 5}, {16, 300, 0, 7}, \
-                                                        {0, 0, 0, 8}};                                \
+            static const cuzk_gpu_msm_tuning tunes[] = {                                              \
+                {0, 0, 0, 0, 0}, {0, 0, 0, 4, 0}, {0, 0, 0, 5, 0},  {0, 0, 0, 6, 0}, {0, 7, 0, 5, 0},     \
+                {16, 300, 0, 7, 0}, {0, 0, 0, 8, 0}, {0, 0, 0, 0, 4}, {20, 0, 0, 7, 13}, {24, 0, 0, 0, 11}}; \
             for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                                   \
                 cuzk_gpu_msg m;                                                                       \
                 cuzk_gpu_msm_result res;                                                              \
@@ -350,8 +355,8 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                 gpu_check(cuzk_gpu_msm(CURVE, 1, P, n, K, NULL, n, 0, &tunes[wi], &res, &ms, &m), &m); \
                 combine(CURVE, 1, &res, &got);                                                        \
                 if (memcmp(&got, &w, sizeof(got)) != 0)                                               \
-                    fprintf(stderr, "skew %d window %u slice %u acc %u\n", skew, tunes[wi].window,    \
-                            tunes[wi].slice, tunes[wi].accumulate);                                   \
+                    fprintf(stderr, "skew %d window %u slice %u acc %u copies %u\n", skew, tunes[wi].window, \
+                            tunes[wi].slice, tunes[wi].accumulate, tunes[wi].copies);                 \
                 CHECK(memcmp(&got, &w, sizeof(got)) == 0);                                            \
             }                                                                                         \
         }                                                                                             \
@@ -609,6 +614,21 @@ static void test_upload_copies(void)
     free(buf);
 }
 
+/* Each group of checks with its time on stderr: a slow group shows where
+ * (the whole run takes minutes on the H200). */
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+#define STEP(f)                                                                                       \
+    do {                                                                                              \
+        double t0_ = seconds_now();                                                                   \
+        f();                                                                                          \
+        fprintf(stderr, "test_gpu: %s %.1f s\n", #f, seconds_now() - t0_);                            \
+    } while (0)
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -622,29 +642,29 @@ int main(int argc, char **argv)
     }
     fixtures = argv[1];
     test_init("test_gpu");
-    test_field_bls12_381_fp();
-    test_field_bls12_381_fr();
-    test_field_bn254_fp();
-    test_field_bn254_fr();
-    test_field_bls12_381_fp2();
-    test_field_bn254_fp2();
-    test_ec_bls12_381_g1();
-    test_ec_bls12_381_g2();
-    test_ec_bn254_g1();
-    test_ec_bn254_g2();
-    test_ntt_bls12_381();
-    test_ntt_bn254();
-    test_msm_bls12_381_g1();
-    test_msm_bn254_g1();
-    test_msm_bls12_381_g2();
-    test_msm_bn254_g2();
-    test_msm_large_bls12_381_g1();
-    test_msm_large_bn254_g1();
-    test_fixed_base_bls12_381_g1();
-    test_fixed_base_bls12_381_g2();
-    test_fixed_base_bn254_g1();
-    test_fixed_base_bn254_g2();
-    test_upload_copies();
+    STEP(test_field_bls12_381_fp);
+    STEP(test_field_bls12_381_fr);
+    STEP(test_field_bn254_fp);
+    STEP(test_field_bn254_fr);
+    STEP(test_field_bls12_381_fp2);
+    STEP(test_field_bn254_fp2);
+    STEP(test_ec_bls12_381_g1);
+    STEP(test_ec_bls12_381_g2);
+    STEP(test_ec_bn254_g1);
+    STEP(test_ec_bn254_g2);
+    STEP(test_ntt_bls12_381);
+    STEP(test_ntt_bn254);
+    STEP(test_msm_bls12_381_g1);
+    STEP(test_msm_bn254_g1);
+    STEP(test_msm_bls12_381_g2);
+    STEP(test_msm_bn254_g2);
+    STEP(test_msm_large_bls12_381_g1);
+    STEP(test_msm_large_bn254_g1);
+    STEP(test_fixed_base_bls12_381_g1);
+    STEP(test_fixed_base_bls12_381_g2);
+    STEP(test_fixed_base_bn254_g1);
+    STEP(test_fixed_base_bn254_g2);
+    STEP(test_upload_copies);
     static const char *curves[2] = {"bn128", "bls12381"};
     static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
     for (int k = 0; k < 2; k++)

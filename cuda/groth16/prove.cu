@@ -93,6 +93,10 @@ template <class Curve> struct key_impl : key_base {
     uint32_t *a_vars = nullptr, *b_vars = nullptr;
     affine<Fp> *a = nullptr, *b1 = nullptr, *c = nullptr, *h = nullptr;
     affine<Fp2> *b2 = nullptr;
+    // H's shifted copies (h_copies > 1): h holds h_copies * n_h points,
+    // made for window h_c; h_sums[j] the sum of copy j (the upload's check)
+    unsigned h_copies = 1, h_c = 0;
+    std::vector<xyzz<Fp>> h_sums;
     ntt_domain<Fr> dom;
     // constraint matrices A (0) and B (1) by row, when resident
     bool resident_matrices = false;
@@ -147,15 +151,39 @@ template <class Curve> struct key_impl : key_base {
     void *up_progress_ctx = nullptr;
     uint64_t up_done = 0, up_total = 0;
 
-    template <class T> int upload(T **dst, const unsigned char *src, size_t count, cuzk_gpu_msg *msg)
+    // count values from the host into a new array of room (>= count) values
+    template <class T>
+    int upload(T **dst, const unsigned char *src, size_t count, cuzk_gpu_msg *msg, size_t room = 0)
     {
+        if (room < count)
+            room = count;
         // device-global: at a key's load (persistent, outside the pool)
-        GPU_TRY(msg, cudaMalloc((void **)dst, (count ? count : 1) * sizeof(T)));
+        GPU_TRY(msg, cudaMalloc((void **)dst, (room ? room : 1) * sizeof(T)));
         GPU_RC(copy_to_device(up_ctx, LANE_COPY, *dst, src, count * sizeof(T), up_ctx->copy_stream, up_pinned, msg));
         up_done += count * sizeof(T);
         if (up_progress)
             up_progress(up_progress_ctx, up_done, up_total);
         return CUZK_OK;
+    }
+
+    // H's points and the copies of them that pay: one set of buckets
+    // (every window merged) at the window chosen for that
+    static unsigned h_points(const cuzk_gpu_key_in *in)
+    {
+        return in->a_vars ? in->domain_size - 1 : in->domain_size;
+    }
+    static unsigned h_copies_max(const cuzk_gpu_key_in *in)
+    {
+        const unsigned c = msm_gpu_window(h_points(in), CUZK_GPU_MAX_WINDOWS);
+        return (255 + c) / c;
+    }
+    // the copies in->h_copies asks for, at most the useful ones, and their window
+    static unsigned h_copies_of(const cuzk_gpu_key_in *in, unsigned *c)
+    {
+        unsigned k = in->h_copies, most = h_copies_max(in);
+        k = k < 2 ? 1 : k < most ? k : most;
+        *c = k > 1 ? msm_gpu_window(h_points(in), k) : 0;
+        return k;
     }
 
     // Device bytes, computed on the host: the key's points and NTT tables;
@@ -174,7 +202,9 @@ template <class Curve> struct key_impl : key_base {
         const bool bp = in->a_vars != nullptr;
         const uint64_t na = bp ? in->n_a : nv, nb = bp ? in->n_b : nv, nhp = bp ? in->domain_size - 1 : in->domain_size;
         const uint64_t g1 = sizeof(affine<Fp>), g2 = sizeof(affine<Fp2>);
-        *key_bytes = (na + nb + n_c + nhp) * g1 + nb * g2 + (n + 64) * sizeof(Fr) + (bp ? (na + nb) * 4 : 0);
+        unsigned hc;
+        const unsigned copies = h_copies_of(in, &hc);
+        *key_bytes = (na + nb + n_c + nhp * copies) * g1 + nb * g2 + (n + 64) * sizeof(Fr) + (bp ? (na + nb) * 4 : 0);
         const cs_matrices *mt = in->mat;
         *matrix_bytes = mt ? (mt->m[0].nnz + mt->m[1].nnz) * 8 + ((uint64_t)mt->rows + 1) * 8 +
                                  (uint64_t)mt->n_table * 32 + nv * 32
@@ -182,8 +212,15 @@ template <class Curve> struct key_impl : key_base {
         // with chunks, the largest MSM's scratch is a chunk's (plus the
         // chunk's window sums)
         const uint64_t nh = chunk && chunk < n ? chunk : n, nw = chunk && chunk < nv ? chunk : nv;
-        uint64_t msm = msm_pippenger_bytes<Fp>(nh);
-        uint64_t m = msm_pippenger_bytes<Fp>(nw);
+        // H's MSM over any number of shifted copies the plan may give
+        // (larger windows: more buckets), so that the working set does not
+        // depend on that choice; chunks do not read the copies
+        uint64_t msm = msm_pippenger_bytes<Fp>(nh), m;
+        for (unsigned k = 2, most = chunk && chunk < n ? 1 : h_copies_max(in); k <= most; k++) {
+            m = msm_pippenger_bytes<Fp>(nh, k, msm_gpu_window(h_points(in), k));
+            msm = m > msm ? m : msm;
+        }
+        m = msm_pippenger_bytes<Fp>(nw);
         msm = m > msm ? m : msm;
         m = msm_pippenger_bytes<Fp2>(nw) + (chunk ? CUZK_GPU_MAX_WINDOWS * sizeof(xyzz<Fp2>) : 0);
         msm = m > msm ? m : msm;
@@ -220,7 +257,8 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(upload(&b1, in->pts_b1, n_b, msg));
         GPU_RC(upload(&b2, in->pts_b2, n_b, msg));
         GPU_RC(upload(&c, in->pts_c, (size_t)n_vars - n_public - 1, msg));
-        GPU_RC(upload(&h, in->pts_h, n_h, msg));
+        h_copies = h_copies_of(in, &h_c);
+        GPU_RC(upload(&h, in->pts_h, n_h, msg, (size_t)n_h * h_copies));
         if (bellperson) {
             GPU_RC(upload(&a_vars, (const unsigned char *)in->a_vars, n_a, msg));
             GPU_RC(upload(&b_vars, (const unsigned char *)in->b_vars, n_b, msg));
@@ -232,7 +270,23 @@ template <class Curve> struct key_impl : key_base {
             bytes += matrix_bytes;
         GPU_RC(dom.init(log_n, ctx->stream, msg, bellperson)); // a .params key's rows: bellperson's root
         GPU_TRY(msg, cudaStreamSynchronize(ctx->copy_stream));
+        if (h_copies > 1)
+            GPU_RC(make_h_copies(ctx->stream, msg));
         GPU_TRY(msg, cudaStreamSynchronize(ctx->stream));
+        return CUZK_OK;
+    }
+
+    // H's shifted copies, and each copy's plain sum (by msm_sum's
+    // additions, not the copies' doublings) for the CPU's check
+    int make_h_copies(cudaStream_t st, cuzk_gpu_msg *msg)
+    {
+        GPU_RC(msm_shifted_copies<Fp>(h, n_h, n_h, h_c, h_copies, st, msg));
+        dev_buf<xyzz<Fp>> sums;
+        GPU_RC(sums.alloc(h_copies, st, msg));
+        for (unsigned j = 0; j < h_copies; j++)
+            GPU_RC(msm_sum<Fp>(h + (size_t)j * n_h, nullptr, n_h, sums.p + j, st, msg));
+        h_sums.resize(h_copies);
+        GPU_TRY(msg, cudaMemcpyAsync(h_sums.data(), sums.p, h_copies * sizeof(xyzz<Fp>), cudaMemcpyDeviceToHost, st));
         return CUZK_OK;
     }
 
@@ -245,7 +299,8 @@ template <class Curve> struct key_impl : key_base {
                   cudaStream_t st, cuzk_gpu_msg *msg)
     {
         GPU_RC(msm_sum<F>(bases, ones, n_ones, d_win + CUZK_GPU_MAX_WINDOWS, st, msg));
-        return msm_pippenger_chunked<F>(bases, scalars, tail, n_tail, chunk, d_win, &res->nwin, &res->c, st, msg);
+        return msm_pippenger_chunked<F>(bases, scalars, tail, n_tail, chunk, msm_tuning{}, d_win, &res->nwin,
+                                        &res->c, st, msg);
     }
 
     template <class F>
@@ -425,7 +480,11 @@ template <class Curve> struct key_impl : key_base {
         cuzk_gpu_msm_result *r = out->msm;
         xyzz<Fp> *wa = win1.p, *wb1 = win1.p + per, *wcc = win1.p + 2 * per, *wh = win1.p + 3 * per;
         const size_t chunk = in->msm_chunk;
-        GPU_RC(msm_pippenger_chunked<Fp>(h, (const uint32_t *)h_scalars, nullptr, n_h, chunk, wh, &r[GPU_MSM_H].nwin,
+        msm_tuning th;
+        if (h_copies > 1)
+            th.c = h_c, th.copies = h_copies, th.stride = n_h;
+        GPU_RC(msm_pippenger_chunked<Fp>(h, (const uint32_t *)h_scalars, nullptr, n_h, chunk, th, wh,
+                                         &r[GPU_MSM_H].nwin,
                                  &r[GPU_MSM_H].c, st, msg));
         da.release();
         db.release();
@@ -557,6 +616,34 @@ extern "C" void cuzk_gpu_key_footprint(const cuzk_gpu_key_in *in, uint64_t msm_c
         return;
     GPU_DISPATCH_CURVE(in->curve,
                        gpu::key_impl<Curve>::footprint(in, msm_chunk, key_bytes, matrix_bytes, work_bytes));
+}
+
+extern "C" unsigned cuzk_gpu_key_h_copies_max(const cuzk_gpu_key_in *in, uint64_t *copy_bytes)
+{
+    *copy_bytes = 0;
+    if (in->n_vars < in->n_public + 1 || in->domain_size == 0)
+        return 1;
+    GPU_DISPATCH_CURVE(in->curve, {
+        *copy_bytes = (uint64_t)gpu::key_impl<Curve>::h_points(in) * sizeof(gpu::affine<Curve::fp>);
+        return gpu::key_impl<Curve>::h_copies_max(in);
+    });
+    return 1;
+}
+
+extern "C" void cuzk_gpu_key_h_copies(const cuzk_gpu_key *key, unsigned *copies, unsigned *c,
+                                      unsigned char sums[CUZK_GPU_MAX_WINDOWS][384])
+{
+    *copies = 1;
+    *c = 0;
+    GPU_DISPATCH_CURVE(key->curve, {
+        const auto *k = static_cast<const gpu::key_impl<Curve> *>(key->impl);
+        *copies = k->h_copies;
+        *c = k->h_c;
+        for (unsigned j = 0; j < k->h_copies && j < CUZK_GPU_MAX_WINDOWS && j < k->h_sums.size(); j++) {
+            memset(sums[j], 0, 384);
+            memcpy(sums[j], &k->h_sums[j], sizeof(k->h_sums[j]));
+        }
+    });
 }
 
 extern "C" uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key)

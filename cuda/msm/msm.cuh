@@ -17,21 +17,35 @@ namespace gpu {
 // thread, buckets per reduction segment (a power of two), and the
 // accumulation kernel's variant (1..8, msm_impl.cuh: 4..8 batch-affine, over
 // Fp2 256 threads x 32 lanes at 2 or 1 blocks an SM; 1, 2 G1 only).
+//
+// Shifted copies (precomputation, for bases that stay resident): with
+// copies > 1 the bases array holds copy j of base i, 2^(j c) base_i, at
+// bases[j * stride + i] for j < copies (msm_shift_copies makes them), and c
+// must be the c they were made for. Window w then reads copy w % copies and
+// adds into the buckets of group w / copies: ceil(nwin / copies) sets of
+// buckets to reduce instead of nwin, so larger windows (fewer entries) pay.
+// The result's window sums are the groups' (c_used = c * copies).
 struct msm_tuning {
     unsigned c = 0, slice = 0, seg = 0, accumulate = 0;
+    unsigned copies = 1;
+    size_t stride = 0;
 };
 
-// Window size for `count` entries: minimizes nwin * (count + 4 * 2^(c-1))
+// Window size for n scalars: minimizes nwin * n + 4 * groups * 2^(c-1)
 // (the bucket reduction costs about two full additions, ~ four mixed ones,
-// per bucket), c in [4, 20]; 20 caps bucket memory (13 windows * 2^19
-// buckets). A first model: BENCHMARKS.md records the sizes measured.
-inline unsigned msm_gpu_window(size_t count)
+// per bucket; groups = nwin without shifted copies), c in [4, 20] without
+// copies (20 caps bucket memory: 13 windows * 2^19 buckets), [4, 24] with
+// them (at most 2^23 buckets). A first model: BENCHMARKS.md records the
+// sizes measured.
+inline unsigned msm_gpu_window(size_t n, unsigned copies = 1)
 {
     unsigned best = 4;
     double best_cost = 1e300;
-    for (unsigned c = 4; c <= 20; c++) {
-        double nwin = (double)((255 + c) / c);
-        double cost = nwin * ((double)count + 4.0 * (double)(1u << (c - 1)));
+    for (unsigned c = 4; c <= (copies > 1 ? 24u : 20u); c++) {
+        const unsigned nwin = (255 + c) / c, m = copies < nwin ? copies : nwin, groups = (nwin + m - 1) / m;
+        if (copies > 1 && ((size_t)groups << (c - 1)) > ((size_t)1 << 23))
+            continue;
+        double cost = (double)nwin * (double)n + 4.0 * (double)groups * (double)(1u << (c - 1));
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -114,17 +128,20 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
 // the sort and its scratch, the buckets, and the slot arrays of the
 // accumulation and its fix-up, which live at the same time. (The
 // batch-affine lanes' local memory is reserved once, at the device's first
-// use: msm_reserve_local_memory.)
-template <class F> size_t msm_pippenger_bytes(size_t n)
+// use: msm_reserve_local_memory.) With shifted copies (copies > 1, made
+// for window c; 0: the default for n), the buckets are the groups'.
+template <class F> size_t msm_pippenger_bytes(size_t n, unsigned copies = 1, unsigned c = 0)
 {
     if (n == 0)
         return 0;
-    const unsigned c = msm_gpu_window(n), nwin = (255 + c) / c;
+    if (!c)
+        c = msm_gpu_window(n, copies);
+    const unsigned nwin = (255 + c) / c, m = copies < nwin ? copies : nwin, groups = (nwin + m - 1) / m;
     const size_t count = n * nwin;
     const msm_accumulation a = msm_accumulation_for<F>(count, msm_tuning{});
     const size_t threads = a.slots + 1, room = a.variant >= 4 ? a.slots * a.slice : count; // padded: msm_pippenger
     const size_t slots = (threads + threads / 16 + 2) * (2 * sizeof(xyzz<F>) + 5);
-    return 16 * room + count + ((size_t)nwin << (c - 1)) * sizeof(xyzz<F>) + slots + ((size_t)16 << 20);
+    return 16 * room + count + ((size_t)groups << (c - 1)) * sizeof(xyzz<F>) + slots + ((size_t)16 << 20);
 }
 
 // The largest local memory (bytes a thread) of F's batch-affine kernels:
@@ -146,11 +163,19 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
                   xyzz<F> *d_windows, unsigned *nwin, unsigned *c_used, cudaStream_t st, cuzk_gpu_msg *msg);
 
 // msm_pippenger over at most `chunk` scalars at a time (0: all), the
-// window sums added up on the device: the device memory of a chunk.
+// window sums added up on the device: the device memory of a chunk. Chunks
+// read the bases alone (copy 0), never shifted copies (msm_impl.cuh).
 template <class F>
 int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n,
-                          size_t chunk, xyzz<F> *d_windows, unsigned *nwin, unsigned *c_used, cudaStream_t st,
-                          cuzk_gpu_msg *msg);
+                          size_t chunk, msm_tuning tune, xyzz<F> *d_windows, unsigned *nwin, unsigned *c_used,
+                          cudaStream_t st, cuzk_gpu_msg *msg);
+
+// Fills copies 1 .. copies - 1 of n bases for msm_tuning's shifted copies:
+// pts[j * stride + i] = 2^(j c) pts[i] (pts holds copies * stride points,
+// copy 0 given). The caller checks them (cuzk_gpu_key_copy_sums).
+template <class F>
+int msm_shifted_copies(affine<F> *pts, size_t n, size_t stride, unsigned c, unsigned copies, cudaStream_t st,
+                       cuzk_gpu_msg *msg);
 
 // out (device, one XYZZ point) = sum of base[idx[k]] over k < n.
 template <class F>

@@ -41,8 +41,11 @@ __device__ __forceinline__ uint32_t scalar_window(const uint32_t *k, unsigned po
     return (uint32_t)(x >> b) & ((1u << c) - 1);
 }
 
+// Entry (w * n + k) of scalar k's window w: its bucket in group w / copies
+// and its point in copy w % copies (msm_tuning: shifted copies; copies = 1:
+// one group a window, the bases themselves).
 static __global__ void msm_digits(const uint32_t *scalars, const uint32_t *idx, size_t n, unsigned c, unsigned nwin,
-                           uint32_t *keys, uint32_t *vals)
+                                  unsigned copies, size_t stride, uint32_t *keys, uint32_t *vals)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
@@ -52,9 +55,9 @@ static __global__ void msm_digits(const uint32_t *scalars, const uint32_t *idx, 
     const uint4 *src = (const uint4 *)(scalars + 8 * (size_t)i);
     uint4 lo = src[0], hi = src[1];
     s[0] = lo.x, s[1] = lo.y, s[2] = lo.z, s[3] = lo.w, s[4] = hi.x, s[5] = hi.y, s[6] = hi.z, s[7] = hi.w;
-    const uint32_t half = 1u << (c - 1), sentinel = nwin * half;
+    const uint32_t half = 1u << (c - 1), sentinel = (nwin + copies - 1) / copies * half;
     uint32_t carry = 0;
-    for (unsigned w = 0; w < nwin; w++) {
+    for (unsigned w = 0, g = 0, j = 0; w < nwin; w++) {
         uint32_t d = scalar_window(s, w * c, c) + carry, sign = 0;
         carry = 0;
         if (d > half) { // d - 2^c < 0: negative digit, carry into the next window
@@ -63,8 +66,29 @@ static __global__ void msm_digits(const uint32_t *scalars, const uint32_t *idx, 
             carry = 1;
         }
         size_t o = (size_t)w * n + k;
-        keys[o] = d ? w * half + (d - 1) : sentinel;
-        vals[o] = i | (sign << 31);
+        keys[o] = d ? g * half + (d - 1) : sentinel;
+        vals[o] = (uint32_t)(i + j * stride) | (sign << 31);
+        if (++j == copies) {
+            j = 0;
+            g++;
+        }
+    }
+}
+
+// Shifted copies for msm_tuning: pts[j * stride + i] = 2^(j c) pts[i] for
+// 0 < j < copies, i < n (copy 0 is the bases). One thread a base; affine
+// through one inversion a copy (a key's upload, once).
+template <class F>
+__global__ void msm_shift_copies(affine<F> *pts, size_t n, size_t stride, unsigned c, unsigned copies)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    xyzz<F> p = xyzz<F>::from_affine(pts[i]);
+    for (unsigned j = 1; j < copies; j++) {
+        for (unsigned k = 0; k < c; k++)
+            p = p.dbl();
+        pts[j * stride + i] = p.to_affine();
     }
 }
 
@@ -433,6 +457,32 @@ __global__ void __launch_bounds__(T, BLOCKS)
     }
 }
 
+// The batch-affine kernel of `variant` (4..8) over F and its block size:
+// the one list of the instantiated kernels, for the launch and for the
+// local memory reserved (msm_affine_local_bytes), so that no variant can
+// run without its reservation. Over Fp2 256 threads x 32 lanes: 4..6 at 2
+// blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2 values), 7 and 8
+// at 1 (up to 255). Over Fp: 4 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64
+// (2 blocks an SM), 8 the same at 3.
+template <class F>
+using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
+                               unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
+template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned *block)
+{
+    *block = 256;
+    if constexpr (!F::inline_points)
+        return variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1> : msm_accumulate_affine<F, 256, 32>;
+    else {
+        if (variant == 6)
+            *block = 128;
+        return variant == 4   ? msm_accumulate_affine<F, 256, 16>
+               : variant == 5 ? msm_accumulate_affine<F, 256, 32>
+               : variant == 6 ? msm_accumulate_affine<F, 128, 32>
+               : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3>
+                              : msm_accumulate_affine<F, 256, 64>;
+    }
+}
+
 // One level of the fix-up tree: thread c walks slots [c Q, c Q + Q) in
 // order, adding each head into the run open at that point; a run opened by
 // a tail and ended by a later head inside the chunk is complete (its bucket
@@ -546,6 +596,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     *c_used = 0;
     if (n == 0)
         return CUZK_OK;
+    if (tune.copies > 1 && c == 0)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM over shifted copies: the copies' window size is needed");
     if (c == 0)
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
@@ -554,7 +606,14 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 8");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
-    const uint32_t sentinel = nwin * nb;
+    // shifted copies past the window count are not read
+    const unsigned copies = tune.copies < 1 ? 1 : tune.copies < nwin ? tune.copies : nwin;
+    const unsigned groups = (nwin + copies - 1) / copies;
+    if (copies > 1 &&
+        (tune.stride == 0 || (!idx && tune.stride < n) || (uint64_t)copies * tune.stride > ((uint64_t)1 << 31)))
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT,
+                        "MSM over shifted copies: stride below n, or copies past 2^31 points");
+    const uint32_t sentinel = groups * nb;
     const size_t count = n * nwin;
     if (count > (size_t)INT32_MAX)
         return fail_msg(msg, CUZK_ERR_UNSUPPORTED, "MSM too large for one sort (more than 2^31 digits)");
@@ -563,7 +622,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         key_bits++;
 
     char label[64];
-    snprintf(label, sizeof(label), "msm n=%zu c=%u windows=%u", n, c, nwin);
+    snprintf(label, sizeof(label), "msm n=%zu c=%u windows=%u copies=%u", n, c, nwin, copies);
     step_profile prof(label, st);
     // the variant: msm_accumulation_for (msm.cuh) says which and why
     const msm_accumulation plan = msm_accumulation_for<F>(count, tune);
@@ -579,7 +638,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(vals.alloc(room, st, msg));
     GPU_RC(keys2.alloc(room, st, msg));
     GPU_RC(vals2.alloc(room, st, msg));
-    msm_digits<<<blocks_for(n, 256), 256, 0, st>>>(scalars, idx, n, c, nwin, keys.p, vals.p);
+    msm_digits<<<blocks_for(n, 256), 256, 0, st>>>(scalars, idx, n, c, nwin, copies, tune.stride, keys.p, vals.p);
     GPU_LAUNCHED(msg, "msm_digits");
     prof.mark("digits");
 
@@ -592,7 +651,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     dev_buf<uint32_t> tk, tk2;
     dev_buf<uint8_t> hf, hf2;
     const size_t threads2 = (threads + Q - 1) / Q;
-    GPU_RC(buckets.alloc((size_t)nwin * nb, st, msg));
+    GPU_RC(buckets.alloc((size_t)groups * nb, st, msg));
     GPU_RC(hv.alloc(threads, st, msg));
     GPU_RC(tv.alloc(threads, st, msg));
     GPU_RC(tk.alloc(threads, st, msg));
@@ -601,7 +660,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     GPU_RC(tv2.alloc(threads2, st, msg));
     GPU_RC(tk2.alloc(threads2, st, msg));
     GPU_RC(hf2.alloc(threads2, st, msg));
-    GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)nwin * nb * sizeof(xyzz<F>), st));
+    GPU_TRY(msg, cudaMemsetAsync(buckets.p, 0, (size_t)groups * nb * sizeof(xyzz<F>), st));
     bool launched = false;
     const size_t lane_threads = (threads + lanes - 1) / lanes;
     uint32_t *t_keys = nullptr, *t_vals = nullptr;
@@ -613,30 +672,15 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         GPU_LAUNCHED(msg, "msm_entries_step_major");
         prof.mark("step-major");
     }
-    if constexpr (!F::inline_points) {
-        // G2: two batch-affine kernels (compile time), 256 threads x 32
-        // lanes: 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB
-        // of Fp2 values), 7 and 8 at 1 (up to 255)
-        if (variant >= 4) {
-            auto kernel = variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1> : msm_accumulate_affine<F, 256, 32>;
-            kernel<<<blocks_for(lane_threads, 256), 256, 0, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
+    if (variant >= 4) {
+        unsigned block;
+        msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block);
+        kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
                                                                    threads, sentinel, buckets.p, hv.p, hf.p, tk.p,
                                                                    tv.p);
-            launched = true;
-        }
-    } else { // G1: every variant
-        if (variant >= 4) {
-            auto kernel = variant == 4   ? msm_accumulate_affine<F, 256, 16>
-                          : variant == 5 ? msm_accumulate_affine<F, 256, 32>
-                          : variant == 6 ? msm_accumulate_affine<F, 128, 32>
-                          : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3>
-                                         : msm_accumulate_affine<F, 256, 64>;
-            const unsigned block = variant == 6 ? 128 : 256;
-            kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(bases, sorted_keys, t_keys, t_vals, count,
-                                                                       slice, threads, sentinel, buckets.p, hv.p,
-                                                                       hf.p, tk.p, tv.p);
-            launched = true;
-        } else if (variant == 1) {
+        launched = true;
+    } else if constexpr (F::inline_points) { // XYZZ variants 1 and 2: G1 only
+        if (variant == 1) {
             msm_accumulate_capped<F><<<blocks_for(threads, 128), 128, 0, st>>>(
                 bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
             launched = true;
@@ -691,9 +735,9 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM bucket segment must be a power of two");
     unsigned nseg = nb / seg;
     dev_buf<xyzz<F>> segs, segs2;
-    GPU_RC(segs.alloc((size_t)nwin * nseg, st, msg));
-    GPU_RC(segs2.alloc((size_t)nwin * nseg, st, msg));
-    msm_bucket_segments<F><<<blocks_for((size_t)nwin * nseg, 64), 64, 0, st>>>(buckets.p, nb, nwin, seg, segs.p);
+    GPU_RC(segs.alloc((size_t)groups * nseg, st, msg));
+    GPU_RC(segs2.alloc((size_t)groups * nseg, st, msg));
+    msm_bucket_segments<F><<<blocks_for((size_t)groups * nseg, 64), 64, 0, st>>>(buckets.p, nb, groups, seg, segs.p);
     GPU_LAUNCHED(msg, "msm_bucket_segments");
     prof.mark("segments");
     // per window: sum its nseg segments (a power of two) in groups of up
@@ -701,18 +745,18 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     xyzz<F> *in = segs.p, *out = segs2.p;
     for (size_t per = nseg; per > 1;) {
         unsigned g = per < 16 ? (unsigned)per : 16;
-        size_t out_n = (size_t)nwin * (per / g);
-        point_sum_groups<F><<<blocks_for(out_n, 64), 64, 0, st>>>(in, (size_t)nwin * per, g, out);
+        size_t out_n = (size_t)groups * (per / g);
+        point_sum_groups<F><<<blocks_for(out_n, 64), 64, 0, st>>>(in, (size_t)groups * per, g, out);
         GPU_LAUNCHED(msg, "point_sum_groups");
         xyzz<F> *x = in;
         in = out;
         out = x;
         per /= g;
     }
-    GPU_TRY(msg, cudaMemcpyAsync(d_windows, in, nwin * sizeof(xyzz<F>), cudaMemcpyDeviceToDevice, st));
+    GPU_TRY(msg, cudaMemcpyAsync(d_windows, in, groups * sizeof(xyzz<F>), cudaMemcpyDeviceToDevice, st));
     prof.mark("window-sums");
-    *nwin_out = nwin;
-    *c_used = c;
+    *nwin_out = groups;
+    *c_used = c * copies;
     return CUZK_OK;
 }
 
@@ -749,6 +793,23 @@ int msm_sum(const affine<F> *bases, const uint32_t *idx, size_t n, xyzz<F> *d_ou
     return CUZK_OK;
 }
 
+template <class F>
+int msm_shifted_copies(affine<F> *pts, size_t n, size_t stride, unsigned c, unsigned copies, cudaStream_t st,
+                       cuzk_gpu_msg *msg)
+{
+    if (copies < 2 || n == 0)
+        return CUZK_OK;
+    if (c < 4 || c > 24 || stride < n)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "shifted copies: window size outside 4..24, or stride below n");
+    char label[64];
+    snprintf(label, sizeof(label), "shifted copies n=%zu c=%u copies=%u", n, c, copies);
+    step_profile prof(label, st);
+    msm_shift_copies<F><<<blocks_for(n, 128), 128, 0, st>>>(pts, n, stride, c, copies);
+    GPU_LAUNCHED(msg, "msm_shift_copies");
+    prof.mark("copies");
+    return CUZK_OK;
+}
+
 // acc[w] += more[w], w < nwin (one thread a window)
 template <class F> __global__ void msm_add_windows(xyzz<F> *acc, const xyzz<F> *more, unsigned nwin)
 {
@@ -761,20 +822,27 @@ template <class F> __global__ void msm_add_windows(xyzz<F> *acc, const xyzz<F> *
 // one window size for all chunks, their window sums added on the device:
 // the MSM's device memory is then that of a chunk (the streamed,
 // lower-memory path the memory plan takes when a proof does not fit).
+// Chunks read copy 0 only: the copies' window is the whole MSM's, and each
+// chunk would reduce that many buckets again (a 2^16-point H in chunks of
+// one point: 65,536 reductions of 2^15 buckets, minutes on the H200).
 template <class F>
 int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const uint32_t *idx, size_t n,
-                          size_t chunk, xyzz<F> *d_windows, unsigned *nwin_out, unsigned *c_used, cudaStream_t st,
-                          cuzk_gpu_msg *msg)
+                          size_t chunk, msm_tuning tune, xyzz<F> *d_windows, unsigned *nwin_out, unsigned *c_used,
+                          cudaStream_t st, cuzk_gpu_msg *msg)
 {
     if (!chunk || n <= chunk)
-        return msm_pippenger<F>(bases, scalars, idx, n, msm_tuning{}, d_windows, nwin_out, c_used, st, msg);
-    msm_tuning t;
-    t.c = msm_gpu_window(chunk);
+        return msm_pippenger<F>(bases, scalars, idx, n, tune, d_windows, nwin_out, c_used, st, msg);
+    msm_tuning t = tune;
+    if (t.copies > 1 || !t.c) {
+        t.c = msm_gpu_window(chunk);
+        t.copies = 1;
+    }
     dev_buf<xyzz<F>> more;
     GPU_RC(more.alloc(CUZK_GPU_MAX_WINDOWS, st, msg));
     for (size_t off = 0; off < n; off += chunk) {
         size_t len = n - off < chunk ? n - off : chunk;
-        // without an index list, base k and scalar k go together: shift both
+        // without an index list, base k and scalar k go together: shift
+        // both (a copy's base k stays at the same stride from it)
         const affine<F> *b = idx ? bases : bases + off;
         const uint32_t *s = idx ? scalars : scalars + 8 * off;
         const uint32_t *ix = idx ? idx + off : nullptr;
@@ -789,22 +857,14 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
 
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
-    cudaFuncAttributes a[5];
-    unsigned k = 0;
-    if constexpr (!F::inline_points) {
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 32, 1>));
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 32>));
-    } else {
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 16>));
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 32>));
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 128, 32>));
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 64, 3>));
-        GPU_TRY(msg, cudaFuncGetAttributes(&a[k++], msm_accumulate_affine<F, 256, 64>));
-    }
     *bytes = 0;
-    for (unsigned i = 0; i < k; i++)
-        if (a[i].localSizeBytes > *bytes)
-            *bytes = a[i].localSizeBytes;
+    for (unsigned v = 4; v <= 8; v++) {
+        unsigned block;
+        cudaFuncAttributes a;
+        GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
+        if (a.localSizeBytes > *bytes)
+            *bytes = a.localSizeBytes;
+    }
     return CUZK_OK;
 }
 
@@ -817,4 +877,6 @@ template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
     template int msm_sum<F>(const affine<F> *, const uint32_t *, size_t, xyzz<F> *, cudaStream_t,            \
                             cuzk_gpu_msg *);                                                            \
     template int msm_pippenger_chunked<F>(const affine<F> *, const uint32_t *, const uint32_t *, size_t, size_t, \
-                                          xyzz<F> *, unsigned *, unsigned *, cudaStream_t, cuzk_gpu_msg *);
+                                          msm_tuning, xyzz<F> *, unsigned *, unsigned *, cudaStream_t,           \
+                                          cuzk_gpu_msg *);                                                        \
+    template int msm_shifted_copies<F>(affine<F> *, size_t, size_t, unsigned, unsigned, cudaStream_t, cuzk_gpu_msg *);

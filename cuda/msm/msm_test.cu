@@ -14,8 +14,23 @@ static msm_tuning tuning_of(const cuzk_gpu_msm_tuning *t)
         r.slice = t->slice;
         r.seg = t->segment;
         r.accumulate = t->accumulate;
+        r.copies = t->copies ? t->copies : 1;
     }
     return r;
+}
+
+// With shifted copies asked for: room for them after the n_bases points
+// in pts (allocated by the caller for copies * n_bases), made on the device
+// for the tuning's window (or the default one for n scalars with copies).
+template <class F>
+int with_copies(affine<F> *pts, size_t n_bases, size_t n, msm_tuning *t, cudaStream_t st, cuzk_gpu_msg *msg)
+{
+    if (t->copies < 2)
+        return CUZK_OK;
+    if (!t->c)
+        t->c = msm_gpu_window(n, t->copies);
+    t->stride = n_bases;
+    return msm_shifted_copies<F>(pts, n_bases, n_bases, t->c, t->copies, st, msg);
 }
 
 template <class F>
@@ -29,7 +44,8 @@ int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint3
     dev_buf<affine<F>> db;
     dev_buf<uint32_t> ds, didx;
     dev_buf<xyzz<F>> dwin;
-    GPU_RC(db.alloc(n_bases, st, msg));
+    msm_tuning t = tuning_of(tune);
+    GPU_RC(db.alloc(n_bases * (ones_only ? 1 : t.copies), st, msg));
     GPU_RC(dwin.alloc(CUZK_GPU_MAX_WINDOWS, st, msg));
     GPU_TRY(msg, cudaMemcpyAsync(db.p, bases, n_bases * sizeof(affine<F>), cudaMemcpyHostToDevice, st));
     if (!ones_only) {
@@ -40,13 +56,15 @@ int msm_host(const void *bases, size_t n_bases, const void *scalars, const uint3
         GPU_RC(didx.alloc(n, st, msg));
         GPU_TRY(msg, cudaMemcpyAsync(didx.p, idx, n * 4, cudaMemcpyHostToDevice, st));
     }
+    if (!ones_only)
+        GPU_RC(with_copies<F>(db.p, n_bases, n, &t, st, msg));
     memset(out, 0, sizeof(*out));
     stream_timer timer;
     GPU_RC(timer.start(st, msg));
     if (ones_only)
         GPU_RC(msm_sum<F>(db.p, didx.p, n, dwin.p, st, msg));
     else
-        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, tuning_of(tune), dwin.p, &out->nwin, &out->c, st, msg));
+        GPU_RC(msm_pippenger<F>(db.p, ds.p, didx.p, n, t, dwin.p, &out->nwin, &out->c, st, msg));
     GPU_RC(timer.stop_ms(st, ms, msg));
     static_assert(sizeof(xyzz<F>) <= sizeof(out->sum), "XYZZ size");
     if (ones_only)
@@ -80,7 +98,8 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
     unsigned nwin, cw;
     GPU_RC(lo.alloc(8192, st, msg));
     GPU_RC(hi.alloc(8192, st, msg));
-    GPU_RC(pts.alloc(n, st, msg));
+    msm_tuning tn = tuning_of(tune);
+    GPU_RC(pts.alloc(n * tn.copies, st, msg));
     GPU_RC(sum.alloc(1, st, msg));
     GPU_RC(win.alloc(CUZK_GPU_MAX_WINDOWS, st, msg));
     GPU_RC(sc.alloc(n * 8, st, msg));
@@ -89,6 +108,7 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
     GPU_TRY(msg, cudaMemcpyAsync(sc.p, scalars, n * 32, cudaMemcpyHostToDevice, st));
     bench_points<F><<<blocks_for(n, 128), 128, 0, st>>>(lo.p, hi.p, pts.p, n);
     GPU_LAUNCHED(msg, "bench_points");
+    GPU_RC(with_copies<F>(pts.p, n, n, &tn, st, msg));
     if (ones) {
         GPU_RC(dones.alloc(n_ones, st, msg));
         GPU_RC(dtail.alloc(n_tail, st, msg));
@@ -103,7 +123,7 @@ int bench_msm(const void *table_lo, const void *table_hi, size_t n, const void *
     stream_timer timer;
     for (int r = -1; r < reps; r++) { // r = -1: warm-up (pool growth, module load)
         GPU_RC(timer.start(st, msg));
-        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, tuning_of(tune), win.p, &nwin, &cw, st, msg));
+        GPU_RC(msm_pippenger<F>(pts.p, sc.p, nullptr, n, tn, win.p, &nwin, &cw, st, msg));
         double m0;
         GPU_RC(timer.stop_ms(st, &m0, msg));
         if (r >= 0)

@@ -58,15 +58,14 @@ namespace gpu {
 // instantiated with its group's MSM, cuda/msm/msm_*.cu).
 int msm_reserve_local_memory(cuzk_gpu_msg *msg)
 {
+    int (*const groups[])(size_t *, cuzk_gpu_msg *) = {
+        msm_affine_local_bytes<bls12_381_fp>, msm_affine_local_bytes<bls12_381_fp2>,
+        msm_affine_local_bytes<bn254_fp>, msm_affine_local_bytes<bn254_fp2>};
     size_t need = 0, b;
-    GPU_RC(msm_affine_local_bytes<bls12_381_fp>(&b, msg));
-    need = b > need ? b : need;
-    GPU_RC(msm_affine_local_bytes<bls12_381_fp2>(&b, msg));
-    need = b > need ? b : need;
-    GPU_RC(msm_affine_local_bytes<bn254_fp>(&b, msg));
-    need = b > need ? b : need;
-    GPU_RC(msm_affine_local_bytes<bn254_fp2>(&b, msg));
-    need = b > need ? b : need;
+    for (auto bytes_of : groups) {
+        GPU_RC(bytes_of(&b, msg));
+        need = b > need ? b : need;
+    }
     size_t have = 0;
     GPU_TRY(msg, cudaDeviceGetLimit(&have, cudaLimitStackSize));
     if (need > have) // device-global: once, at the device's first use

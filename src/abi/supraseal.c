@@ -485,7 +485,8 @@ static int circuit_compute(ss_batch *b, size_t i, cuzk_error *err)
         return rc;
     if (h.to_cpu)
         prove_route_cpu(c->st, h.note);
-    prove_gpu_grant grant = {.gpu = g, .with_matrices = 0, .stage = 0, .msm_chunk = h.msm_chunk};
+    prove_gpu_grant grant = {
+        .gpu = g, .with_matrices = 0, .h_copies = h.h_copies, .stage = 0, .msm_chunk = h.msm_chunk};
     if (b->gpu_mtx)
         pthread_mutex_lock(b->gpu_mtx);
     rc = prove_compute(c->st, h.to_cpu ? NULL : &grant, err);

@@ -345,6 +345,8 @@ int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk
     rc = gpu_plan_create(gpus, cfg.gpu_memory_budget, !cfg.no_prestage, &e->plan, err);
     for (int g = 0; rc == CUZK_OK && g < gpus; g++)
         rc = gpu_plan_set_budget(e->plan, g, cfg.gpu_memory_budgets[g], err);
+    if (rc == CUZK_OK)
+        gpu_plan_set_h_copies(e->plan, cfg.gpu_msm_copies);
     if (rc != CUZK_OK ||
         (rc = key_cache_create(cfg.key_cache_bytes, e->plan, cfg.progress, cfg.progress_ctx, &e->keys, err)) != CUZK_OK) {
         cuzk_engine_destroy(e);

@@ -72,6 +72,10 @@ const engine_option engine_options[] = {
         "gpu (default): the GPU evaluates a = A w, b = B w from the key's matrices\n"
         "kept on it; cpu: the matrices stay off the GPU (less device memory) and\n"
         "the CPU evaluates for every proof"),
+    OPT("gpu-msm-copies", NULL, NULL, "K", ENGINE_OPT_UINT, 1, 64, NULL, gpu_msm_copies,
+        "shifted copies of a key's H points kept on each GPU for H's MSM (one set\n"
+        "of buckets, larger windows), 1-64: 1 none, K at most K (default 0: as\n"
+        "many as pay within half the room the memory plan leaves)"),
     OPT("gpu-msm-chunk", NULL, "CUZK_GPU_MSM_CHUNK", "N", ENGINE_OPT_COUNT, 1, 1ll << 40, NULL, gpu_msm_chunk,
         "testing: GPU proofs' MSMs over at most N points at a time (the streamed,\n"
         "lower-memory path) whatever the memory plan chose (default: the plan's)"),

@@ -178,8 +178,8 @@ static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
         j->busy_gpu = hold.gpu;
         pthread_mutex_unlock(&e->mu);
     }
-    prove_gpu_grant grant = {.gpu = hold.gpu, .with_matrices = hold.with_matrices, .stage = hold.stage,
-                             .msm_chunk = hold.msm_chunk};
+    prove_gpu_grant grant = {.gpu = hold.gpu, .with_matrices = hold.with_matrices, .h_copies = hold.h_copies,
+                             .stage = hold.stage, .msm_chunk = hold.msm_chunk};
     rc = prove_compute(j->ps, &grant, err);
     gpu_plan_end(e->plan, &hold, prove_state_gpu(j->ps) >= 0, prove_state_staged(j->ps));
     return rc;

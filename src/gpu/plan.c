@@ -42,6 +42,7 @@ struct gpu_plan {
     pthread_mutex_t mu;
     pthread_cond_t cv; /* a proof left, a drop ended, a wake or the stop */
     int gpus, prestage, stopping;
+    unsigned h_copies_most; /* gpu_plan_set_h_copies (0: residency_fits's choice) */
     uint64_t budget[RESIDENCY_MAX_GPUS], keys_bytes[RESIDENCY_MAX_GPUS], pool_bytes[RESIDENCY_MAX_GPUS];
     int planned[RESIDENCY_MAX_GPUS]; /* proofs holding room on each GPU */
     plan_key *keys;
@@ -77,6 +78,11 @@ int gpu_plan_create(int gpus, uint64_t budget, int prestage, gpu_plan **out, cuz
     }
     *out = p;
     return CUZK_OK;
+}
+
+void gpu_plan_set_h_copies(gpu_plan *p, unsigned most)
+{
+    p->h_copies_most = most;
 }
 
 int gpu_plan_set_budget(gpu_plan *p, int g, uint64_t budget, cuzk_error *err)
@@ -192,7 +198,10 @@ static int plan_begin_on(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu
         need.work_bytes = pool;
         const uint64_t room = budget > keys ? budget - keys : 0;
         int with_matrices = 0;
-        if (residency_fits(&need, room, &with_matrices)) {
+        unsigned h_copies = 1;
+        if (residency_fits(&need, room, &with_matrices, &h_copies)) {
+            if (p->h_copies_most && h_copies > p->h_copies_most)
+                h_copies = p->h_copies_most;
             h->active = 1;
             h->msm_chunk = chunk;
             h->key = k;
@@ -211,7 +220,9 @@ static int plan_begin_on(gpu_plan *p, int g, const struct cuzk_zkey *zk, int cpu
                 /* counted now, corrected by gpu_plan_end with what went up */
                 h->uploading = 1;
                 h->with_matrices = with_matrices;
-                h->provisional = key_need + (with_matrices ? fp.matrix_bytes : 0);
+                h->h_copies = h_copies;
+                h->provisional =
+                    key_need + (with_matrices ? fp.matrix_bytes : 0) + residency_h_copies_bytes(&fp, h_copies);
                 p->keys_bytes[g] += h->provisional;
             } else if (!k->gpu_bytes[g]) { /* uploaded outside the plan (a proof before the engine's): count it */
                 k->gpu_bytes[g] = fp.resident_bytes;

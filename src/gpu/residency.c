@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../cuda/gpu.h"
+#include "../core.h"
 #include "../formats/zkey.h"
 #include "../groth16/key.h"
 #include "../util/clock.h"
@@ -20,10 +21,24 @@
  * a budget: the free memory less this. */
 #define RESIDENCY_HEADROOM ((uint64_t)1 << 30)
 
-int residency_fits(const residency_footprint *fp, uint64_t room, int *with_matrices)
+int residency_fits(const residency_footprint *fp, uint64_t room, int *with_matrices, unsigned *h_copies)
 {
     *with_matrices = fp->matrix_bytes && fp->key_bytes + fp->matrix_bytes + fp->work_bytes <= room;
+    const uint64_t need =
+        fp->key_bytes + fp->work_bytes + (*with_matrices ? fp->matrix_bytes + fp->witness_bytes : 0);
+    if (h_copies) {
+        *h_copies = 1;
+        if (fp->h_copies_max > 1 && fp->h_copy_bytes && need < room) {
+            uint64_t more = (room - need) / 2 / fp->h_copy_bytes;
+            *h_copies = 1 + (more < fp->h_copies_max - 1 ? (unsigned)more : fp->h_copies_max - 1);
+        }
+    }
     return fp->key_bytes + fp->work_bytes <= room;
+}
+
+uint64_t residency_h_copies_bytes(const residency_footprint *fp, unsigned h_copies)
+{
+    return h_copies > 1 ? (uint64_t)(h_copies - 1) * fp->h_copy_bytes : 0;
 }
 
 #if CUZK_HAVE_CUDA
@@ -68,7 +83,8 @@ static int gpu_ok(int gpu)
  * are made from its section 4 here when no proof has made them yet; a key
  * whose entries do not validate goes up without them, and its proofs'
  * CPU evaluation reports the entry). */
-static cuzk_gpu_key_in key_input(const struct cuzk_zkey *zk, int gpu, int with_matrices, int pinned)
+static cuzk_gpu_key_in key_input(const struct cuzk_zkey *zk, int gpu, int with_matrices, int pinned,
+                                  unsigned h_copies)
 {
     const cs_matrices *mat = NULL;
     if (with_matrices && key_matrices(zk, &mat, NULL) != CUZK_OK)
@@ -90,6 +106,7 @@ static cuzk_gpu_key_in key_input(const struct cuzk_zkey *zk, int gpu, int with_m
         .n_b = zk->n_b,
         .mat = mat,
         .pinned_upload = pinned,
+        .h_copies = h_copies,
     };
 }
 
@@ -97,8 +114,10 @@ void residency_footprint_of(const struct cuzk_zkey *zk, int gpu, int cpu_eval, u
                             residency_footprint *fp)
 {
     memset(fp, 0, sizeof(*fp));
-    cuzk_gpu_key_in in = key_input(zk, gpu, !cpu_eval, 0);
+    cuzk_gpu_key_in in = key_input(zk, gpu, !cpu_eval, 0, 0);
     cuzk_gpu_key_footprint(&in, msm_chunk, &fp->key_bytes, &fp->matrix_bytes, &fp->work_bytes);
+    fp->h_copies_max = cuzk_gpu_key_h_copies_max(&in, &fp->h_copy_bytes);
+    fp->witness_bytes = (uint64_t)zk->n_vars * 32;
     fp->state = RESIDENCY_ABSENT;
     if (!gpu_ok(gpu))
         return;
@@ -121,10 +140,41 @@ static void upload_progress(void *ctx, uint64_t done, uint64_t total)
     progress_report(ctx, done, total);
 }
 
+/* H's shifted copies as the GPU made them, checked on the CPU through
+ * their sums: copy j's is 2^c times copy j - 1's (the GPU summed each copy
+ * with additions, while it made the copies by doublings), so a copy the
+ * GPU got wrong fails here instead of giving wrong proofs. */
+static int check_h_copies(const struct cuzk_zkey *zk, int gpu, const cuzk_gpu_key *copy, cuzk_error *err)
+{
+    unsigned copies = 1, c = 0;
+    unsigned char(*sums)[384] = calloc(CUZK_GPU_MAX_WINDOWS, 384);
+    if (!sums)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    cuzk_gpu_key_h_copies(copy, &copies, &c, sums);
+    int rc = CUZK_OK;
+    for (unsigned j = 1; j < copies && rc == CUZK_OK; j++) {
+        unsigned char prev[2][384], want[192], got[192];
+        memset(prev[0], 0, sizeof(prev[0])); /* infinity: window 0 of 2^c * sums[j - 1] */
+        memcpy(prev[1], sums[j - 1], sizeof(prev[1]));
+        memset(want, 0, sizeof(want));
+        memset(got, 0, sizeof(got));
+        cuzk_core()->msm_combine(zk->curve->id, 1, prev[0], sizeof(prev[0]), 2, c, NULL, want);
+        cuzk_core()->msm_combine(zk->curve->id, 1, sums[j], sizeof(sums[j]), 1, c, NULL, got);
+        if (memcmp(want, got, sizeof(want)) != 0)
+            rc = cuzk_error_set(err, CUZK_ERR_CUDA,
+                                "GPU %d made shifted copy %u of H's points wrong (its sum is not 2^%u times "
+                                "copy %u's): a GPU fault; the key was not kept",
+                                gpu, j, c, j - 1);
+    }
+    free(sums);
+    return rc;
+}
+
 /* Outside the lock: the upload of a slot this thread set UPLOADING. */
 static int upload(const struct cuzk_zkey *zk, const residency_request *req, cuzk_gpu_key **copy, cuzk_error *err)
 {
     int with_matrices = !req->cpu_eval && req->with_matrices;
+    unsigned h_copies = req->h_copies;
     if (!req->planned) {
         /* no plan: the GPU's free memory now decides (device-global, but
          * asked only at a key's first upload, before its proofs run) */
@@ -136,14 +186,14 @@ static int upload(const struct cuzk_zkey *zk, const residency_request *req, cuzk
         residency_footprint fp;
         residency_footprint_of(zk, req->gpu, req->cpu_eval, 0, &fp);
         uint64_t room = free_b > RESIDENCY_HEADROOM ? free_b - RESIDENCY_HEADROOM : 0;
-        if (!residency_fits(&fp, room, &with_matrices))
+        if (!residency_fits(&fp, room, &with_matrices, &h_copies))
             return cuzk_error_set(err, CUZK_ERR_NO_MEMORY,
                                   "the key (%s) and one proof's working set (%s) do not fit in the %s of the GPU's "
                                   "free memory (less 1 GiB)",
                                   cuzk_size_str(fp.key_bytes).s, cuzk_size_str(fp.work_bytes).s,
                                   cuzk_size_str(room).s);
     }
-    cuzk_gpu_key_in in = key_input(zk, req->gpu, with_matrices, req->pinned);
+    cuzk_gpu_key_in in = key_input(zk, req->gpu, with_matrices, req->pinned, h_copies);
     if (req->progress && req->progress->fn) {
         in.progress = upload_progress;
         in.progress_ctx = (void *)req->progress;
@@ -152,7 +202,11 @@ static int upload(const struct cuzk_zkey *zk, const residency_request *req, cuzk
     int rc = cuzk_gpu_key_upload(&in, copy, &m);
     if (rc != CUZK_OK)
         return cuzk_error_set(err, rc, "%s", m.text);
-    return CUZK_OK;
+    if ((rc = check_h_copies(zk, req->gpu, *copy, err)) != CUZK_OK) {
+        cuzk_gpu_key_free(*copy);
+        *copy = NULL;
+    }
+    return rc;
 }
 
 int residency_acquire(const struct cuzk_zkey *zk, const residency_request *req, struct cuzk_gpu_key **copy,

@@ -50,6 +50,12 @@ typedef struct residency_footprint {
     uint64_t matrix_bytes; /* constraint matrices and the witness split's buffers (0: the CPU evaluates) */
     uint64_t work_bytes;   /* one proof's peak working set, its MSMs over at most msm_chunk points at a time */
     uint64_t stage_bytes;  /* a witness pre-staged beside another proof (0: the copy there cannot take one) */
+    /* H's shifted copies (precomputation for its MSM): the copies that
+     * pay most (1: none) and the bytes of one; residency_fits decides how
+     * many go up */
+    unsigned h_copies_max;
+    uint64_t h_copy_bytes;
+    uint64_t witness_bytes; /* a staged witness of this key (kept free of copies when the matrices go up) */
     residency_state state; /* of the copy there */
     uint64_t resident_bytes; /* with state RESIDENT: what the copy holds */
 } residency_footprint;
@@ -60,10 +66,16 @@ void residency_footprint_of(const struct cuzk_zkey *zk, int gpu, int cpu_eval, u
                             residency_footprint *fp);
 
 /* 1 when the key's copy plus one proof's working set fit in room bytes;
- * *with_matrices then says whether the matrices fit as well. The one fit
- * rule: residency_acquire applies it to a GPU's free memory, plans to
- * their budgets. */
-int residency_fits(const residency_footprint *fp, uint64_t room, int *with_matrices);
+ * *with_matrices then says whether the matrices fit as well, and *h_copies
+ * how many shifted copies of H go up with the copy (1: none): as many as
+ * pay, within half the room left after the key, its matrices, the working
+ * set and (with the matrices) a staged witness; the other half stays for
+ * other keys and proofs. The one fit rule:
+ * residency_acquire applies it to a GPU's free memory, plans to their
+ * budgets. */
+int residency_fits(const residency_footprint *fp, uint64_t room, int *with_matrices, unsigned *h_copies);
+/* The bytes a copy with h_copies copies of H holds beyond fp->key_bytes. */
+uint64_t residency_h_copies_bytes(const residency_footprint *fp, unsigned h_copies);
 
 /* How a proof asks for its key's copy on a GPU. */
 typedef struct residency_request {
@@ -75,6 +87,7 @@ typedef struct residency_request {
      * failure is final for this key and GPU). 1: a plan made room for the
      * copy, with its matrices when with_matrices; a failure is not final */
     int planned, with_matrices;
+    unsigned h_copies; /* planned: H's shifted copies that go up with the key (0, 1: none) */
     const progress_sink *progress; /* the upload's bytes (may be NULL) */
 } residency_request;
 
@@ -121,6 +134,9 @@ typedef struct gpu_plan gpu_plan;
  * any proof runs). prestage: planned proofs may pre-stage their witness
  * when the plan has room for it beside the working set. */
 int gpu_plan_create(int gpus, uint64_t budget, int prestage, gpu_plan **out, cuzk_error *err);
+/* At most `most` shifted copies of H with a key's copy on every GPU (0:
+ * as many as residency_fits gives; 1: none). Before any proof. */
+void gpu_plan_set_h_copies(gpu_plan *p, unsigned most);
 /* GPU g's own budget (after gpu_plan_create, before any proof; 0 keeps
  * the one it has). */
 int gpu_plan_set_budget(gpu_plan *p, int g, uint64_t budget, cuzk_error *err);
@@ -132,6 +148,7 @@ typedef struct gpu_plan_hold {
     int active;         /* the proof holds room on gpu */
     int to_cpu;         /* nothing fits: the proof goes to the CPU, note says why */
     int with_matrices;  /* the key's copy goes up with its matrices (when absent) */
+    unsigned h_copies;  /* and with this many shifted copies of H (1: none) */
     int stage;          /* the witness may be pre-staged */
     uint64_t msm_chunk; /* the streamed path's chunk (0: MSMs whole) */
     char note[256];

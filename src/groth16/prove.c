@@ -244,6 +244,7 @@ static int compute_gpu_path(prove_state *st, const prove_gpu_grant *grant, cuzk_
         .cpu_eval = st->cpu_eval,
         .planned = grant != NULL,
         .with_matrices = grant ? grant->with_matrices : 1,
+        .h_copies = grant ? grant->h_copies : 0,
         .progress = &upload_progress,
     };
     cuzk_gpu_key *key = NULL;

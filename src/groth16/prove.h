@@ -78,6 +78,7 @@ int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *
 typedef struct prove_gpu_grant {
     int gpu;            /* the GPU: the engine's compute worker's */
     int with_matrices;  /* the key's copy, when absent, goes up with its matrices */
+    unsigned h_copies;  /* and with this many shifted copies of H (0, 1: none) */
     int stage;          /* the witness may be pre-staged outside the GPU's compute lock */
     uint64_t msm_chunk; /* MSMs over at most this many points at a time (0: whole) */
 } prove_gpu_grant;
