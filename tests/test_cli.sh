@@ -276,6 +276,12 @@ expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 
 grep -q "\-\-gpu-memory (GPU 1) expects a size" "$tmp/err" || fail "bench --gpu-memory G=B message: $(cat "$tmp/err")"
 expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-memory 1G,
 grep -q "\-\-gpu-memory expects a size or GPU=size items" "$tmp/err" || fail "bench --gpu-memory 1G, message: $(cat "$tmp/err")"
+for v in 0 65 2x; do
+  expect 2 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --gpu-msm-copies $v
+  grep -q "\-\-gpu-msm-copies expects an integer in \[1, 64\], got '$v'" "$tmp/err" ||
+    fail "bench --gpu-msm-copies $v message: $(cat "$tmp/err")"
+done
+expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 1 --device cpu --gpu-msm-copies 3
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --device cpu --gpu-memory 80G,1=20G,0=2^30
 # a budget and pre-staging do nothing on the CPU, and are accepted
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 2 --device cpu --gpu-memory 1G --prestage 1
