@@ -17,6 +17,9 @@
 //   reduce      per window, segments of buckets by running sums; segments
 //               and windows summed by further kernels; the window sums go
 //               to the CPU, which finishes with Horner's rule (serial work)
+// With shifted copies of the bases (msm_tuning: 2^(j c) P for j < K, a
+// resident key's H) window w's entries go to the buckets of group w / K
+// with the points of copy w % K: fewer sets of buckets to reduce.
 // The batch sum (points whose scalar is 1, found by the CPU's classifier)
 // is a strided XYZZ accumulation plus the same tree reduction.
 // Public data only (_var): scalars are witness values, which Groth16's
