@@ -542,24 +542,56 @@ __global__ void msm_fixup_level(size_t m, unsigned Q, uint32_t sentinel, const x
     o_hf[c] = out_f;
 }
 
-// Segment s of window w: buckets i in [lo, lo + seg) hold digit i + 1;
-// out = sum (i + 1) B_i = running-sum total + lo * (sum B_i).
+// The buckets' reduction: group g's buckets B_0 .. B_{nb-1} (B_i holds
+// digit i + 1) sum to f(B) = sum (i + 1) B_i. Cut into segments of seg,
+// f(B) = sum_s A_s + seg (f(U) - T), where A_s is segment s's own f (a
+// running sum: two additions a bucket), U_s its plain sum and T = sum U_s.
+// The segments' U, seg times fewer, are reduced by segments of 16 that
+// multiply their offset in (msm_segment_sums_fold), each result folded
+// into one A; the A are then summed. (A double-and-add of each segment's
+// offset at the buckets' level cost more than the segment's additions at
+// short segments: 2^23 buckets took 45 ms in segments of 16 and 15 in
+// segments of 256, of which ~13 the additions; BENCHMARKS.md, 2026-12-04.)
+// Level one: thread t = g * (nb / seg) + s takes segment s of group g.
 template <class F>
-__global__ void msm_bucket_segments(const xyzz<F> *buckets, unsigned nb, unsigned nwin, unsigned seg,
-                                    xyzz<F> *out)
+__global__ void msm_bucket_segments(const xyzz<F> *buckets, unsigned nb, unsigned groups, unsigned seg,
+                                    xyzz<F> *own, xyzz<F> *sum)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned nseg = nb / seg;
-    if (t >= (size_t)nwin * nseg)
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, nseg = nb / seg;
+    if (t >= groups * nseg)
         return;
-    unsigned w = (unsigned)(t / nseg), s = (unsigned)(t % nseg), lo = s * seg;
-    const xyzz<F> *b = buckets + (size_t)w * nb;
+    const xyzz<F> *b = buckets + (t / nseg) * nb + (t % nseg) * seg;
     xyzz<F> run = xyzz<F>::inf(), acc = xyzz<F>::inf();
-    for (unsigned i = lo + seg; i-- > lo;) {
+    for (unsigned i = seg; i-- > 0;) {
         run = run.add(b[i]);
         acc = acc.add(run);
     }
-    out[t] = acc.add(run.mul_small(lo));
+    own[t] = acc;
+    sum[t] = run;
+}
+
+// Level two: thread t = g * (m / seg2) + s takes U[lo, lo + seg2) of
+// group g (m = nb / seg of them, lo = s seg2): its share of f(U) - T,
+// acc + (lo - 1) run, times seg (lg_seg doublings), added into A_s.
+template <class F>
+__global__ void msm_segment_sums_fold(const xyzz<F> *sum, unsigned m, unsigned groups, unsigned seg2,
+                                      unsigned lg_seg, xyzz<F> *own)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, per = m / seg2;
+    if (t >= groups * per)
+        return;
+    const size_t g = t / per, lo = (t % per) * seg2;
+    const xyzz<F> *u = sum + g * m + lo;
+    xyzz<F> run = xyzz<F>::inf(), acc = xyzz<F>::inf();
+    for (unsigned i = seg2; i-- > 0;) {
+        run = run.add(u[i]);
+        acc = acc.add(run);
+    }
+    xyzz<F> v = acc.add(lo ? run.mul_small((uint32_t)lo - 1) : run.neg());
+    for (unsigned k = 0; k < lg_seg; k++)
+        v = v.dbl();
+    xyzz<F> *a = own + g * m + (t % per);
+    *a = a->add(v);
 }
 
 // out[j] = sum of in[j * group .. min((j + 1) * group, m))
@@ -727,33 +759,41 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     keys2.release();
     vals2.release();
 
-    // segments of up to 64 buckets (2^15 buckets x 16 windows: 8192
-    // threads of 128 additions each). Shorter segments at small sizes
-    // measured slower (more levels of partial sums after: 2^16 went from
-    // 8 to 11 ms, 2026-11-30).
-    unsigned seg = tune.seg ? tune.seg : 64;
+    // segments of 64 buckets, shorter where that leaves fewer than 32,768
+    // threads (at least 8): the segments' running sums are chains of
+    // dependent additions, so a few threads of long chains leave the GPU
+    // idle (2^16 scalars: 3.7 ms in segments of 16, 5.1 in 64; BENCHMARKS.md)
+    unsigned seg = tune.seg;
+    if (!seg)
+        for (seg = 64; seg > 8 && (size_t)groups * nb / seg < 32768;)
+            seg /= 2;
     if (seg > nb)
         seg = nb;
     if (seg == 0 || (seg & (seg - 1)))
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM bucket segment must be a power of two");
-    unsigned nseg = nb / seg;
+    const unsigned nseg = nb / seg, seg2 = nseg < 16 ? nseg : 16;
     dev_buf<xyzz<F>> segs, segs2;
     GPU_RC(segs.alloc((size_t)groups * nseg, st, msg));
     GPU_RC(segs2.alloc((size_t)groups * nseg, st, msg));
-    msm_bucket_segments<F><<<blocks_for((size_t)groups * nseg, 64), 64, 0, st>>>(buckets.p, nb, groups, seg, segs.p);
+    msm_bucket_segments<F><<<blocks_for((size_t)groups * nseg, 64), 64, 0, st>>>(buckets.p, nb, groups, seg, segs.p,
+                                                                                 segs2.p);
     GPU_LAUNCHED(msg, "msm_bucket_segments");
     prof.mark("segments");
-    // per window: sum its nseg segments (a power of two) in groups of up
-    // to 16; groups never straddle two windows
+    if (nseg > 1) { // one segment a group: f(U) - T = 0
+        msm_segment_sums_fold<F><<<blocks_for((size_t)groups * (nseg / seg2), 64), 64, 0, st>>>(
+            segs2.p, nseg, groups, seg2, __builtin_ctz(seg), segs.p);
+        GPU_LAUNCHED(msg, "msm_segment_sums_fold");
+    }
+    // per group: the sum of its nseg A (a power of two), in groups of up to
+    // 4 (short chains of dependent additions: these kernels are latency,
+    // not throughput); groups never straddle two groups of buckets
     xyzz<F> *in = segs.p, *out = segs2.p;
     for (size_t per = nseg; per > 1;) {
-        unsigned g = per < 16 ? (unsigned)per : 16;
+        unsigned g = per < 4 ? (unsigned)per : 4;
         size_t out_n = (size_t)groups * (per / g);
         point_sum_groups<F><<<blocks_for(out_n, 64), 64, 0, st>>>(in, (size_t)groups * per, g, out);
         GPU_LAUNCHED(msg, "point_sum_groups");
-        xyzz<F> *x = in;
-        in = out;
-        out = x;
+        std::swap(in, out);
         per /= g;
     }
     GPU_TRY(msg, cudaMemcpyAsync(d_windows, in, groups * sizeof(xyzz<F>), cudaMemcpyDeviceToDevice, st));
