@@ -552,6 +552,19 @@ __global__ void msm_fixup_level(size_t m, unsigned Q, uint32_t sentinel, const x
 // offset at the buckets' level cost more than the segment's additions at
 // short segments: 2^23 buckets took 45 ms in segments of 16 and 15 in
 // segments of 256, of which ~13 the additions; BENCHMARKS.md, 2026-12-04.)
+// p[0 .. len): *acc = sum (i + 1) p[i] by running sums, *run = sum p[i].
+template <class F>
+__device__ __forceinline__ void segment_running_sums(const xyzz<F> *p, unsigned len, xyzz<F> *acc, xyzz<F> *run)
+{
+    xyzz<F> r = xyzz<F>::inf(), a = xyzz<F>::inf();
+    for (unsigned i = len; i-- > 0;) {
+        r = r.add(p[i]);
+        a = a.add(r);
+    }
+    *acc = a;
+    *run = r;
+}
+
 // Level one: thread t = g * (nb / seg) + s takes segment s of group g.
 template <class F>
 __global__ void msm_bucket_segments(const xyzz<F> *buckets, unsigned nb, unsigned groups, unsigned seg,
@@ -561,13 +574,9 @@ __global__ void msm_bucket_segments(const xyzz<F> *buckets, unsigned nb, unsigne
     if (t >= groups * nseg)
         return;
     const xyzz<F> *b = buckets + (t / nseg) * nb + (t % nseg) * seg;
-    xyzz<F> run = xyzz<F>::inf(), acc = xyzz<F>::inf();
-    for (unsigned i = seg; i-- > 0;) {
-        run = run.add(b[i]);
-        acc = acc.add(run);
-    }
+    xyzz<F> acc;
+    segment_running_sums(b, seg, &acc, &sum[t]);
     own[t] = acc;
-    sum[t] = run;
 }
 
 // Level two: thread t = g * (m / seg2) + s takes U[lo, lo + seg2) of
@@ -582,11 +591,8 @@ __global__ void msm_segment_sums_fold(const xyzz<F> *sum, unsigned m, unsigned g
         return;
     const size_t g = t / per, lo = (t % per) * seg2;
     const xyzz<F> *u = sum + g * m + lo;
-    xyzz<F> run = xyzz<F>::inf(), acc = xyzz<F>::inf();
-    for (unsigned i = seg2; i-- > 0;) {
-        run = run.add(u[i]);
-        acc = acc.add(run);
-    }
+    xyzz<F> acc, run;
+    segment_running_sums(u, seg2, &acc, &run);
     xyzz<F> v = acc.add(lo ? run.mul_small((uint32_t)lo - 1) : run.neg());
     for (unsigned k = 0; k < lg_seg; k++)
         v = v.dbl();
