@@ -615,7 +615,10 @@ static void test_upload_copies(void)
 }
 
 /* Each group of checks with its time on stderr: a slow group shows where
- * (the whole run takes minutes on the H200). */
+ * (the whole run takes minutes on the H200). TEST_GPU_ONLY=SUBSTRING runs
+ * only the groups whose name contains it, and no proofs (a kernel's checks
+ * in seconds while it is being worked on). */
+static const char *only_steps;
 static double seconds_now(void)
 {
     struct timespec t;
@@ -624,6 +627,8 @@ static double seconds_now(void)
 }
 #define STEP(f)                                                                                       \
     do {                                                                                              \
+        if (only_steps && !strstr(#f, only_steps))                                                    \
+            break;                                                                                    \
         double t0_ = seconds_now();                                                                   \
         f();                                                                                          \
         fprintf(stderr, "test_gpu: %s %.1f s\n", #f, seconds_now() - t0_);                            \
@@ -641,6 +646,9 @@ int main(int argc, char **argv)
         return 77;
     }
     fixtures = argv[1];
+    only_steps = getenv("TEST_GPU_ONLY");
+    if (only_steps && !*only_steps)
+        only_steps = NULL;
     test_init("test_gpu");
     STEP(test_field_bls12_381_fp);
     STEP(test_field_bls12_381_fr);
@@ -665,6 +673,10 @@ int main(int argc, char **argv)
     STEP(test_fixed_base_bn254_g1);
     STEP(test_fixed_base_bn254_g2);
     STEP(test_upload_copies);
+    if (only_steps) {
+        test_done("test_gpu");
+        return 0;
+    }
     static const char *curves[2] = {"bn128", "bls12381"};
     static const char *names[3] = {"tiny", "mul1k", "poseidon3"};
     for (int k = 0; k < 2; k++)
