@@ -70,12 +70,16 @@ inline unsigned msm_slot_length(size_t count, unsigned given)
     return slice;
 }
 
-// Lanes of the batch-affine accumulation over all blocks: about one wave on
-// the H200 (132 SMs x 2 blocks x 256 threads x 64 lanes = 4.3 M); a slot
-// is then count / 2^22 entries (at least 16). A constant, not the device's
-// SM count, so that the memory plan needs no device. Slots of half or twice
-// that length measured 1-3 % slower at 2^26 and 2^24 (BENCHMARKS.md).
-constexpr size_t MSM_AFFINE_LANES = (size_t)1 << 22;
+// Lanes of the batch-affine accumulation over all blocks: exactly one wave
+// on the H200 (132 SMs x 2 blocks x 256 threads x 64 lanes; over Fp2 four
+// waves of 1 block x 256 x 32, or two of 2 blocks); a slot is then count /
+// MSM_AFFINE_LANES entries, rounded up (at least 16), so the blocks never
+// exceed the wave. A constant, not the device's SM count, so that the
+// memory plan needs no device. 2^22 lanes (256 blocks, 8 block slots of the
+// wave idle) measured 0.5-1.8 % slower at every size and group, e.g.
+// BLS12-381 G1 2^26 with copies 285.4 against 282.6 ms; slots of half or
+// twice the length 1-3 % slower (BENCHMARKS.md, 2026-12-04).
+constexpr size_t MSM_AFFINE_LANES = (size_t)132 * 2 * 256 * 64;
 // Entries (scalars x windows) from which the default accumulates
 // batch-affine: BLS12-381 G1 2^22 scalars (2^26 entries) 32.7 against
 // 36.5 ms XYZZ, 2^20 (2^24 entries: slots of 16, few lanes busy) 20.8
