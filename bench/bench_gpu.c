@@ -11,6 +11,9 @@
  * of at most BITS stages): before/after numbers from the same machine and
  * run.
  *
+ * Field: products, squares and additions per second with four independent
+ * chains a thread (the floors' rate), and products with 1, 2 and 4 chains a
+ * thread at the batch-affine accumulation's occupancy (16 warps an SM).
  * MSM: G1 2^16 ... 2^26 (up to 2^27 with --max-log-g1 27: a PoRep
  * partition's H), G2 2^16 ... 2^24, random scalars below 2^253, both
  * curves; at 2^20 and 2^24 also a bit-heavy witness (90 % 0/1): Pippenger
@@ -231,6 +234,24 @@ int main(int argc, char **argv)
                 }
                 printf("field %-14s %-5s %9.1f G/s\n", fields[f].name, ops[o].name, g);
             }
+        /* products in 1, 2 or 4 dependent chains a thread at the batch-affine
+         * accumulation's 16 warps an SM: that kernel's floor (its products
+         * mostly wait on each other) */
+        for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+            if (fields[f].field == GPU_FIELD_BLS12_381_FR || fields[f].field == GPU_FIELD_BN254_FR)
+                continue;
+            double g[3] = {0};
+            static const unsigned chains[3] = {1, 2, 4};
+            for (int c = 0; c < 3; c++) {
+                cuzk_gpu_msg m = {{0}};
+                if (cuzk_gpu_bench_field_chains(fields[f].field, chains[c], reps, &g[c], &m) != CUZK_OK) {
+                    fprintf(stderr, "field chain benchmark: %s\n", m.text);
+                    return 1;
+                }
+            }
+            printf("field %-14s mul, 1/2/4 chains a thread at 16 warps an SM: %.1f / %.1f / %.1f G/s\n",
+                   fields[f].name, g[0], g[1], g[2]);
+        }
     }
     unsigned top = max_g1 > max_g2 ? max_g1 : max_g2;
     uint64_t *k = malloc(((size_t)32) << top);

@@ -128,6 +128,10 @@ int cuzk_gpu_copy_roundtrip(const void *src, size_t len, int lane, int pinned, v
  * four independent chains in registers: the rate the floors in
  * BENCHMARKS.md divide by. */
 int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg);
+/* Products per second (billions) with `chains` (1, 2 or 4) dependent
+ * chains a thread, one wave of 2 blocks of 256 threads an SM: the batch-
+ * affine accumulation's occupancy. Coordinate fields only (Fp, Fp2). */
+int cuzk_gpu_bench_field_chains(int field, unsigned chains, int reps, double *gops, cuzk_gpu_msg *msg);
 /* Medians over reps of a forward NTT (natural -> bit-reversed) and of the
  * prover's odd-coset step (two transforms and the coset scale), on 2^log_n
  * device-resident random values of `field` (GPU_FIELD_BLS12_381_FR or

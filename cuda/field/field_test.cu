@@ -73,18 +73,20 @@ template <class T, int OP> __global__ void field_bench_kernel(const T *seed, T *
     out[i] = (x0 + x1) + (x2 + x3);
 }
 
-template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg *msg)
+// Median over reps (after a warm-up) of launch(seed, out) on `blocks` blocks
+// of 256 threads, as operations per second: ops_per_thread each. The seeds
+// are any values (Montgomery images of small integers).
+template <class T, class Launch>
+int field_bench_run(unsigned blocks, double ops_per_thread, int reps, Launch launch, double *gops,
+                    cuzk_gpu_msg *msg)
 {
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
     cudaStream_t st = ctx->stream;
-    // 16 blocks of 256 threads per SM: enough warps for any register count
-    const unsigned threads = 256, blocks = 16u * (unsigned)ctx->props.multiProcessorCount, iters = 256;
-    const size_t n = (size_t)threads * blocks;
+    const size_t n = (size_t)256 * blocks;
     dev_buf<T> seed, out;
     GPU_RC(seed.alloc(64, st, msg));
     GPU_RC(out.alloc(n, st, msg));
-    // any values will do (Montgomery images of small integers)
     std::vector<T> host(64);
     for (int i = 0; i < 64; i++) {
         memset(&host[i], 0, sizeof(T));
@@ -95,24 +97,97 @@ template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg 
     for (int r = 0; r <= reps; r++) { // the first is a warm-up
         stream_timer tm;
         GPU_RC(tm.start(st, msg));
-        if (op == GPU_OP_MUL)
-            field_bench_kernel<T, GPU_OP_MUL><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
-        else if (op == GPU_OP_SQR)
-            field_bench_kernel<T, GPU_OP_SQR><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
-        else
-            field_bench_kernel<T, GPU_OP_ADD><<<blocks, threads, 0, st>>>(seed.p, out.p, iters);
-        GPU_LAUNCHED(msg, "field_bench_kernel");
+        launch(blocks, st, seed.p, out.p);
+        GPU_LAUNCHED(msg, "field benchmark kernel");
         double t = 0;
         GPU_RC(tm.stop_ms(st, &t, msg));
         if (r)
             ms.push_back(t);
     }
     std::sort(ms.begin(), ms.end());
-    *gops = (double)n * iters * 4 / (ms[ms.size() / 2] * 1e6);
+    *gops = (double)n * ops_per_thread / (ms[ms.size() / 2] * 1e6);
     return CUZK_OK;
 }
 
+template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg *msg)
+{
+    device_ctx *ctx;
+    GPU_RC(get_device(0, &ctx, msg));
+    // 16 blocks of 256 threads per SM: enough warps for any register count
+    const unsigned blocks = 16u * (unsigned)ctx->props.multiProcessorCount, iters = 256;
+    return field_bench_run<T>(
+        blocks, 4.0 * iters, reps,
+        [&](unsigned nb, cudaStream_t st, const T *seed, T *out) {
+            if (op == GPU_OP_MUL)
+                field_bench_kernel<T, GPU_OP_MUL><<<nb, 256, 0, st>>>(seed, out, iters);
+            else if (op == GPU_OP_SQR)
+                field_bench_kernel<T, GPU_OP_SQR><<<nb, 256, 0, st>>>(seed, out, iters);
+            else
+                field_bench_kernel<T, GPU_OP_ADD><<<nb, 256, 0, st>>>(seed, out, iters);
+        },
+        gops, msg);
+}
+
+// The product rate of `chains` (1, 2 or 4) dependent chains a thread at
+// the batch-affine accumulation's occupancy: one wave of 2 blocks of 256
+// threads an SM, the 16 warps its 128 registers allow. Against
+// field_bench's rate (4 chains, as many warps as fit) this is the floor of
+// a kernel whose products mostly wait on each other at that occupancy
+// (ncu: the accumulation stalls ~4 cycles an instruction on fixed-latency
+// dependencies; BENCHMARKS.md, 2026-12-04).
+template <class T, int CHAINS> __global__ void __launch_bounds__(256, 2) field_chain_kernel(const T *seed, T *out, unsigned iters)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    T x[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++)
+        x[c] = seed[(i + c) % 64];
+    const T y = seed[(i + 7) % 64];
+    for (unsigned k = 0; k < iters; k++)
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++)
+            x[c] = x[c] * y;
+    T sum = x[0];
+#pragma unroll
+    for (int c = 1; c < CHAINS; c++)
+        sum = sum + x[c];
+    out[i] = sum;
+}
+
+template <class T> int field_chain_bench(unsigned chains, int reps, double *gops, cuzk_gpu_msg *msg)
+{
+    device_ctx *ctx;
+    GPU_RC(get_device(0, &ctx, msg));
+    const unsigned blocks = 2u * (unsigned)ctx->props.multiProcessorCount, iters = 4096 / chains;
+    return field_bench_run<T>(
+        blocks, (double)iters * chains, reps,
+        [&](unsigned nb, cudaStream_t st, const T *seed, T *out) {
+            if (chains == 1)
+                field_chain_kernel<T, 1><<<nb, 256, 0, st>>>(seed, out, iters);
+            else if (chains == 2)
+                field_chain_kernel<T, 2><<<nb, 256, 0, st>>>(seed, out, iters);
+            else
+                field_chain_kernel<T, 4><<<nb, 256, 0, st>>>(seed, out, iters);
+        },
+        gops, msg);
+}
+
 } // namespace gpu
+
+extern "C" int cuzk_gpu_bench_field_chains(int field, unsigned chains, int reps, double *gops, cuzk_gpu_msg *msg)
+{
+    using namespace gpu;
+    *gops = 0;
+    if (reps < 1 || (chains != 1 && chains != 2 && chains != 4))
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field chain benchmark: reps >= 1 and 1, 2 or 4 chains");
+    switch (field) {
+    case GPU_FIELD_BLS12_381_FP: return field_chain_bench<bls12_381_fp>(chains, reps, gops, msg);
+    case GPU_FIELD_BN254_FP: return field_chain_bench<bn254_fp>(chains, reps, gops, msg);
+    case GPU_FIELD_BLS12_381_FP2: return field_chain_bench<bls12_381_fp2>(chains, reps, gops, msg);
+    case GPU_FIELD_BN254_FP2: return field_chain_bench<bn254_fp2>(chains, reps, gops, msg);
+    }
+    return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "field chain benchmark: the coordinate fields only");
+}
 
 extern "C" int cuzk_gpu_bench_field(int field, int op, int reps, double *gops, cuzk_gpu_msg *msg)
 {
