@@ -130,7 +130,8 @@ template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg 
 
 // The product rate of `chains` (1, 2 or 4) dependent chains a thread at
 // the batch-affine accumulation's occupancy: one wave of 2 blocks of 256
-// threads an SM, the 16 warps its 128 registers allow. Against
+// threads an SM (held there by shared memory), the 16 warps its 128
+// registers allow. Against
 // field_bench's rate (4 chains, as many warps as fit) this is the floor of
 // a kernel whose products mostly wait on each other at that occupancy
 // (ncu: the accumulation stalls ~4 cycles an instruction on fixed-latency
@@ -159,16 +160,17 @@ template <class T> int field_chain_bench(unsigned chains, int reps, double *gops
     device_ctx *ctx;
     GPU_RC(get_device(0, &ctx, msg));
     const unsigned blocks = 2u * (unsigned)ctx->props.multiProcessorCount, iters = 4096 / chains;
+    // shared memory no third block fits beside (the kernel itself needs few
+    // registers, so nothing else would stop the scheduler stacking blocks)
+    const size_t smem = ctx->props.sharedMemPerMultiprocessor / 3 + 1;
+    void (*const kernels[3])(const T *, T *, unsigned) = {field_chain_kernel<T, 1>, field_chain_kernel<T, 2>,
+                                                          field_chain_kernel<T, 4>};
+    for (auto k : kernels)
+        GPU_TRY(msg, cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    auto kernel = kernels[chains == 1 ? 0 : chains == 2 ? 1 : 2];
     return field_bench_run<T>(
         blocks, (double)iters * chains, reps,
-        [&](unsigned nb, cudaStream_t st, const T *seed, T *out) {
-            if (chains == 1)
-                field_chain_kernel<T, 1><<<nb, 256, 0, st>>>(seed, out, iters);
-            else if (chains == 2)
-                field_chain_kernel<T, 2><<<nb, 256, 0, st>>>(seed, out, iters);
-            else
-                field_chain_kernel<T, 4><<<nb, 256, 0, st>>>(seed, out, iters);
-        },
+        [&](unsigned nb, cudaStream_t st, const T *seed, T *out) { kernel<<<nb, 256, smem, st>>>(seed, out, iters); },
         gops, msg);
 }
 
