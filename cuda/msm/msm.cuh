@@ -15,7 +15,7 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..8, msm_impl.cuh: 4..8 batch-affine, over
+// accumulation kernel's variant (1..9, msm_impl.cuh: 4..9 batch-affine, over
 // Fp2 256 threads x 32 lanes at 2 or 1 blocks an SM; 1, 2 G1 only).
 //
 // Shifted copies (precomputation, for bases that stay resident): with
@@ -85,6 +85,12 @@ constexpr size_t MSM_AFFINE_LANES = (size_t)132 * 2 * 256 * 64;
 // 36.5 ms XYZZ, 2^20 (2^24 entries: slots of 16, few lanes busy) 20.8
 // against 12.3.
 constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
+// The same over BN254's Fp (8 limbs: cheaper products against the same
+// lanes' traffic), with the sum's x looked ahead too (variant 9; staged
+// entries, 2026-12-04): G1 2^26 scalars (2^29.6 entries) 162.5 against
+// 176.4 ms XYZZ, with 12 copies 143.9 against 151.8; 2^24 scalars (2^27.6
+// entries) 51.5 against 49.8 without copies, 41.6 against 43.2 with.
+constexpr size_t MSM_AFFINE_MIN_COUNT_BN254 = (size_t)1 << 28;
 // The same over Fp2 (G2), where the products weigh more against the lanes'
 // memory traffic: BLS12-381 G2 2^20 scalars (2^24 entries) 44.0 against
 // 65.3 ms XYZZ, 2^18 (2^22.3) 35.1 against 31.3 (BENCHMARKS.md).
@@ -93,11 +99,10 @@ constexpr size_t MSM_AFFINE_MIN_COUNT_G2 = (size_t)1 << 24;
 // How msm_pippenger<F> accumulates `count` sorted entries under `tune`:
 // the kernel variant (msm_impl.cuh), lanes a thread (batch-affine), entries
 // a slot, and the slots (the fix-up's arrays). Default (BENCHMARKS.md,
-// 2026-12-03, with the entries step-major): batch-affine with 64 lanes
-// over BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (G1 2^26: 332.5 against
-// 421.0 ms, 2^24: 99.2 against 115.8, 2^27: 641.2 against 810.4), XYZZ
-// over BN254's (2^26: 187.2 against 179.8 ms: with 8 limbs the lanes'
-// memory traffic costs more than the products saved); over Fp2 from
+// 2026-12-03, with the entries step-major; 2026-12-04, staged): batch-affine
+// with 64 lanes over BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (G1 2^26:
+// 302.0 ms, XYZZ 421.0 on 2026-12-03; 2^24: 92.5 against 115.8), over BN254's
+// from MSM_AFFINE_MIN_COUNT_BN254 (variant 9), XYZZ below; over Fp2 from
 // MSM_AFFINE_MIN_COUNT_G2 batch-affine with 32 lanes, at one block an SM
 // over BLS12-381 (2^24: 372.5 against 715.3 ms; 2 blocks: 458.9) and at
 // two over BN254 (2^24: 166.4 against 242.4 ms; one block: 177.5).
@@ -110,7 +115,8 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
     msm_accumulation a;
     a.variant = tune.accumulate;
     if (!a.variant && F::inline_points) // G1
-        a.variant = sizeof(F) != 48 ? 3 : count >= MSM_AFFINE_MIN_COUNT ? 7 : 1;
+        a.variant = sizeof(F) == 48 ? (count >= MSM_AFFINE_MIN_COUNT ? 7 : 1)
+                                    : (count >= MSM_AFFINE_MIN_COUNT_BN254 ? 9 : 3);
     else if (!a.variant) // G2
         a.variant = count < MSM_AFFINE_MIN_COUNT_G2 ? 3 : sizeof(F) == 96 ? 7 : 5;
     const bool affine = a.variant >= 4;

@@ -170,10 +170,7 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
 }
 
 // Variants (msm_tuning.accumulate; 0 picks: msm_accumulation_for, msm.cuh;
-// 4..8 are the batch-affine kernel below (4: blocks of 256 threads x 16
-// lanes, 5: 256 x 32, 6: 128 x 32, 7: 256 x 64, 8: 7 at 3 blocks an SM,
-// 80 registers with spills: more warps to hide the lanes' memory latency,
-// not measured yet):
+// 4..9 are the batch-affine kernel below (msm_affine_kernel):
 // 3 blocks of 128, no launch bounds (157 registers for BLS12-381 G1: 12
 // warps per SM; __launch_bounds__(128, 1) let ptxas take 238 and ran 55 %
 // slower, 2026-11-30); 1 capped at 128 registers (16 warps); 2 the next
@@ -194,7 +191,7 @@ __global__ void __launch_bounds__(128, 4)
     msm_accumulate_body<F, false>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
 }
 
-// Batch-affine accumulation (variants 4..8; docs/gpu.md "Batch-affine
+// Batch-affine accumulation (variants 4..9; docs/gpu.md "Batch-affine
 // accumulation", the model in scripts/models/batch_affine.py). The sorted
 // entries are cut into slots of V (the fix-up's slots, as above); lane j of
 // thread t walks slot j nt + t (nt threads in the grid), all lanes of a
@@ -214,7 +211,8 @@ __global__ void __launch_bounds__(128, 4)
 // inverting thread decided the first version (Fermat's inversion: 595.5 ms
 // at 32 lanes, 815.6 at 16); the binary inversion (fp::inv_var) made it
 // 390.0, 64 lanes 363.9, reading only x where x decides 348.2, the
-// entries step-major 332.5 (XYZZ: 421.0).
+// entries step-major 332.5 (XYZZ: 421.0), staged with the point's x
+// looked ahead 302.7 (below).
 
 // Warp shuffles of a field element, word by word (Fp2: both halves).
 template <class F> __device__ __forceinline__ F shfl_up_field(const F &a, unsigned d)
@@ -294,17 +292,28 @@ static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32
 }
 
 // Lane j of thread t (of nt in the grid) walks slot j nt + t: a warp's
-// threads take adjacent slots, for the step-major reads above.
-template <class F, unsigned T, unsigned L, unsigned BLOCKS = 512 / T>
+// threads take adjacent slots, for the step-major reads above. A step
+// starts by staging its entries: every lane's key and value loaded with
+// the loads batched (8 lanes unrolled), the values kept in shared memory
+// (L x T words, dynamic: msm_affine_kernel), the runs that end handled
+// there; the walks then read a value from shared memory, one round trip
+// from the point instead of two. AHEAD: what the forward walk loads one
+// lane ahead, while this lane's product runs: 1 the point's x, 2 also the
+// sum's x (0 nothing). Measured (BENCHMARKS.md, 2026-12-04, "Staged
+// entries"): BLS12-381 G1 2^26 with copies 281.5 -> 265.5 ms with AHEAD
+// 1, staging alone 0.99-1.01x; BN254 G1 best with 2; over Fp2 staging
+// alone (the look-ahead's registers cost more there).
+template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD>
 __global__ void __launch_bounds__(T, BLOCKS)
     msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
                           const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
                           xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv)
 {
-    static_assert(T % 32 == 0 && T <= 1024 && L <= 64, "block and lanes");
+    static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && AHEAD <= 2, "block, lanes and look-ahead");
     typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
     constexpr unsigned W = T / 32;
     __shared__ F warp_prod[W], warp_inv[W];
+    extern __shared__ uint32_t staged[]; // the step's values, lane j of this thread at j T + threadIdx.x
     const unsigned lane_id = threadIdx.x % 32, warp = threadIdx.x / 32;
     const size_t t = (size_t)blockIdx.x * T + threadIdx.x, nt = (size_t)gridDim.x * T;
     affine<F> sum[L]; // the lanes' state, in local memory
@@ -314,8 +323,9 @@ __global__ void __launch_bounds__(T, BLOCKS)
 #pragma unroll 1
     for (unsigned j = 0; j < L; j++) {
         const size_t s = j * nt + t, start = s * V;
+        cur[j] = sentinel;
         if (start >= count)
-            break;
+            continue;
         tk[s] = sentinel;
         hf[s] = 0;
         cur[j] = keys[start];
@@ -329,36 +339,68 @@ __global__ void __launch_bounds__(T, BLOCKS)
     // lanes past the entries' end or past their last run idle
 #pragma unroll 1
     for (unsigned i = 0; i < V; i++) {
-        lane_mask den = 0, dbl = 0;
-        F run = F::one();
-#pragma unroll 1
+        // stage the step: the keys and values of every lane (past the slots:
+        // the last slot's entry, never used), batched
+        lane_mask moved = 0;
+#pragma unroll 8
         for (unsigned j = 0; j < L; j++) {
-            if (!((active >> j) & 1))
-                continue;
-            const size_t s = j * nt + t, e = (size_t)i * S + s; // past count: the sentinel ends the run
+            const size_t s = j * nt + t, e = (size_t)i * S + (s < S ? s : S - 1);
             const uint32_t k = t_keys[e];
-            if (k != cur[j]) { // the run ends: its sum is final
-                msm_affine_run_end(sum[j], (empty >> j) & 1, cur[j], (head >> j) & 1, s, buckets, hv, hf,
-                                   MSM_HEAD);
-                head &= ~((lane_mask)1 << j);
-                cur[j] = k;
-                if (k == sentinel) {
-                    active &= ~((lane_mask)1 << j);
-                    continue;
-                }
-                const affine<F> p = msm_load_point(bases, t_vals[e]); // a copy
-                if (p.is_inf())
-                    empty |= (lane_mask)1 << j;
-                else {
-                    sum[j] = p;
-                    empty &= ~((lane_mask)1 << j);
-                }
+            staged[j * T + threadIdx.x] = t_vals[e];
+            if (k != cur[j])
+                moved |= (lane_mask)1 << j;
+        }
+        moved &= active;
+        // the runs that end here (past count: the sentinel ends the run)
+#pragma unroll 1
+        for (lane_mask m = moved; m; m &= m - 1) {
+            const unsigned j = (unsigned)(__ffsll((long long)m) - 1);
+            const size_t s = j * nt + t;
+            const uint32_t k = t_keys[(size_t)i * S + s];
+            msm_affine_run_end(sum[j], (empty >> j) & 1, cur[j], (head >> j) & 1, s, buckets, hv, hf, MSM_HEAD);
+            head &= ~((lane_mask)1 << j);
+            cur[j] = k;
+            if (k == sentinel) {
+                active &= ~((lane_mask)1 << j);
                 continue;
             }
+            const affine<F> p = msm_load_point(bases, staged[j * T + threadIdx.x]); // a copy
+            if (p.is_inf())
+                empty |= (lane_mask)1 << j;
+            else {
+                sum[j] = p;
+                empty &= ~((lane_mask)1 << j);
+            }
+        }
+        // the forward walk over the lanes whose run goes on, in order
+        lane_mask go = active & ~moved, den = 0, dbl = 0;
+        F run = F::one(), px_next, ax_next;
+        if (AHEAD && go) {
+            const unsigned jn = (unsigned)(__ffsll((long long)go) - 1);
+            px_next = bases[staged[jn * T + threadIdx.x] & 0x7fffffffu].x;
+            if (AHEAD == 2)
+                ax_next = sum[jn].x;
+        }
+#pragma unroll 1
+        while (go) {
+            const unsigned j = (unsigned)(__ffsll((long long)go) - 1);
+            go &= go - 1;
+            const uint32_t v = staged[j * T + threadIdx.x];
             // x alone where it decides (the lanes' state is memory traffic):
             // y of the point for infinity (x = 0) and equal x only
-            const uint32_t v = t_vals[e];
-            const F px = bases[v & 0x7fffffffu].x;
+            F px, ax;
+            if (AHEAD) {
+                px = px_next;
+                if (AHEAD == 2)
+                    ax = ax_next;
+                if (go) {
+                    const unsigned jn = (unsigned)(__ffsll((long long)go) - 1);
+                    px_next = bases[staged[jn * T + threadIdx.x] & 0x7fffffffu].x;
+                    if (AHEAD == 2)
+                        ax_next = sum[jn].x;
+                }
+            } else
+                px = bases[v & 0x7fffffffu].x;
             if (px.is_zero() && msm_load_point(bases, v).is_inf())
                 continue;
             if ((empty >> j) & 1) {
@@ -366,7 +408,8 @@ __global__ void __launch_bounds__(T, BLOCKS)
                 empty &= ~((lane_mask)1 << j);
                 continue;
             }
-            const F ax = sum[j].x;
+            if (AHEAD < 2)
+                ax = sum[j].x;
             F d;
             if (ax == px) {
                 const F ay = sum[j].y, py = msm_load_point(bases, v).y;
@@ -421,9 +464,8 @@ __global__ void __launch_bounds__(T, BLOCKS)
         for (unsigned j = L; j-- > 0;) {
             if (!((den >> j) & 1))
                 continue;
-            const size_t e = (size_t)i * S + j * nt + t;
             const affine<F> a = sum[j];
-            const affine<F> p = msm_load_point(bases, t_vals[e]);
+            const affine<F> p = msm_load_point(bases, staged[j * T + threadIdx.x]);
             F d, num;
             if ((dbl >> j) & 1) {
                 d = a.y.dbl();
@@ -460,29 +502,34 @@ __global__ void __launch_bounds__(T, BLOCKS)
     }
 }
 
-// The batch-affine kernel of `variant` (4..8) over F and its block size:
-// the one list of the instantiated kernels, for the launch and for the
-// local memory reserved (msm_affine_local_bytes), so that no variant can
-// run without its reservation. Over Fp2 256 threads x 32 lanes: 4..6 at 2
-// blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2 values), 7 and 8
-// at 1 (up to 255). Over Fp: 4 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64
-// (2 blocks an SM), 8 the same at 3.
+// The batch-affine kernel of `variant` (4..9) over F, its block size and
+// its dynamic shared memory (the staged values: lanes x block words): the
+// one list of the instantiated kernels, for the launch and for the local
+// memory reserved (msm_affine_local_bytes), so that no variant can run
+// without its reservation. Over Fp2 256 threads x 32 lanes, no look-ahead:
+// 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2
+// values), 7..9 at 1 (up to 255). Over Fp, the point's x looked ahead: 4
+// 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the
+// same at 3; 9 is 7 with the sum's x looked ahead too (BN254's).
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
                                unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
-template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned *block)
+template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned *block, unsigned *smem)
 {
     *block = 256;
-    if constexpr (!F::inline_points)
-        return variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1> : msm_accumulate_affine<F, 256, 32>;
-    else {
+    if constexpr (!F::inline_points) {
+        *smem = 32 * 256 * 4;
+        return variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1, 0> : msm_accumulate_affine<F, 256, 32, 2, 0>;
+    } else {
         if (variant == 6)
             *block = 128;
-        return variant == 4   ? msm_accumulate_affine<F, 256, 16>
-               : variant == 5 ? msm_accumulate_affine<F, 256, 32>
-               : variant == 6 ? msm_accumulate_affine<F, 128, 32>
-               : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3>
-                              : msm_accumulate_affine<F, 256, 64>;
+        *smem = (variant == 4 ? 16 : variant <= 6 ? 32 : 64) * *block * 4;
+        return variant == 4   ? msm_accumulate_affine<F, 256, 16, 2, 1>
+               : variant == 5 ? msm_accumulate_affine<F, 256, 32, 2, 1>
+               : variant == 6 ? msm_accumulate_affine<F, 128, 32, 4, 1>
+               : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3, 1>
+               : variant == 9 ? msm_accumulate_affine<F, 256, 64, 2, 2>
+                              : msm_accumulate_affine<F, 256, 64, 2, 1>;
     }
 }
 
@@ -643,8 +690,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 8)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 8");
+    if (tune.accumulate > 9)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 9");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     // shifted copies past the window count are not read
@@ -715,8 +762,11 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     }
     if (variant >= 4) {
         unsigned block;
-        msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block);
-        kernel<<<blocks_for(lane_threads, block), block, 0, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
+        unsigned smem;
+        msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block, &smem);
+        // a function's attribute, not a device-wide call (up to 64 KB a block)
+        GPU_TRY(msg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        kernel<<<blocks_for(lane_threads, block), block, smem, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
                                                                    threads, sentinel, buckets.p, hv.p, hf.p, tk.p,
                                                                    tv.p);
         launched = true;
@@ -907,10 +957,10 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
     *bytes = 0;
-    for (unsigned v = 4; v <= 8; v++) {
-        unsigned block;
+    for (unsigned v = 4; v <= 9; v++) {
+        unsigned block, smem;
         cudaFuncAttributes a;
-        GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block, &smem)));
         if (a.localSizeBytes > *bytes)
             *bytes = a.localSizeBytes;
     }
