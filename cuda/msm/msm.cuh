@@ -159,10 +159,11 @@ template <class F> size_t msm_pippenger_bytes(size_t n, unsigned copies = 1, uns
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg);
 
 // Reserves the local memory of the batch-affine accumulation (a device's
-// stack limit: the largest of the four groups' kernels, per ptxas 10,576 B
+// stack limit: the largest of the four groups' kernels, per ptxas 10,592 B
 // a thread for BLS12-381 G2's 32 lanes at two blocks an SM with its spills,
-// 9,536 for G1's 64 lanes; the driver backs it for every thread the device
-// holds: 2.14 GiB measured on the H200 for 9,536 B, about 2.4 for 10,576),
+// 9,552 for G1's default 64 lanes; the driver backs it for every thread
+// the device holds: 2.14 GiB measured on the H200 for 9,536 B, about 2.4
+// for 10,592),
 // so that no launch resizes it later (a device-global operation) and the
 // memory plan, which starts from the device's free memory, sees it taken.
 // Once, at the device's first use.
