@@ -295,7 +295,7 @@ static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32
 // threads take adjacent slots, for the step-major reads above. A step
 // starts by staging its entries: every lane's key and value loaded with
 // the loads batched (8 lanes unrolled), the values kept in shared memory
-// (L x T words, dynamic: msm_affine_kernel), the runs that end handled
+// (L x T words, dynamic: set at the launch), the runs that end handled
 // there; the walks then read a value from shared memory, one round trip
 // from the point instead of two. AHEAD: what the forward walk loads one
 // lane ahead, while this lane's product runs: 1 the point's x, 2 also the
@@ -502,11 +502,11 @@ __global__ void __launch_bounds__(T, BLOCKS)
     }
 }
 
-// The batch-affine kernel of `variant` (4..9) over F, its block size and
-// its dynamic shared memory (the staged values: lanes x block words): the
-// one list of the instantiated kernels, for the launch and for the local
-// memory reserved (msm_affine_local_bytes), so that no variant can run
-// without its reservation. Over Fp2 256 threads x 32 lanes, no look-ahead:
+// The batch-affine kernel of `variant` (4..9) over F and its block size
+// (its lanes: msm_accumulation_for): the one list of the instantiated
+// kernels, for the launch and for the local memory reserved
+// (msm_affine_local_bytes), so that no variant can run without its
+// reservation. Over Fp2 256 threads x 32 lanes, no look-ahead:
 // 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2
 // values), 7..9 at 1 (up to 255). Over Fp, the point's x looked ahead: 4
 // 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the
@@ -514,16 +514,14 @@ __global__ void __launch_bounds__(T, BLOCKS)
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
                                unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
-template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned *block, unsigned *smem)
+template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned *block)
 {
     *block = 256;
-    if constexpr (!F::inline_points) {
-        *smem = 32 * 256 * 4;
+    if constexpr (!F::inline_points)
         return variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1, 0> : msm_accumulate_affine<F, 256, 32, 2, 0>;
-    } else {
+    else {
         if (variant == 6)
             *block = 128;
-        *smem = (variant == 4 ? 16 : variant <= 6 ? 32 : 64) * *block * 4;
         return variant == 4   ? msm_accumulate_affine<F, 256, 16, 2, 1>
                : variant == 5 ? msm_accumulate_affine<F, 256, 32, 2, 1>
                : variant == 6 ? msm_accumulate_affine<F, 128, 32, 4, 1>
@@ -762,9 +760,10 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     }
     if (variant >= 4) {
         unsigned block;
-        unsigned smem;
-        msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block, &smem);
-        // a function's attribute, not a device-wide call (up to 64 KB a block)
+        msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block);
+        // the staged values, lanes x block words (64 KB a block at most): a
+        // function's attribute, not a device-wide call
+        const unsigned smem = lanes * block * (unsigned)sizeof(uint32_t);
         GPU_TRY(msg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         kernel<<<blocks_for(lane_threads, block), block, smem, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
                                                                    threads, sentinel, buckets.p, hv.p, hf.p, tk.p,
@@ -958,9 +957,9 @@ template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
     *bytes = 0;
     for (unsigned v = 4; v <= 9; v++) {
-        unsigned block, smem;
+        unsigned block;
         cudaFuncAttributes a;
-        GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block, &smem)));
+        GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
         if (a.localSizeBytes > *bytes)
             *bytes = a.localSizeBytes;
     }
