@@ -15,7 +15,7 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..9, msm_impl.cuh: 4..9 batch-affine, over
+// accumulation kernel's variant (1..13, msm_impl.cuh: 4..13 batch-affine, over
 // Fp2 256 threads x 32 lanes at 2 or 1 blocks an SM; 1, 2 G1 only).
 //
 // Shifted copies (precomputation, for bases that stay resident): with

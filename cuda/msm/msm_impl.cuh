@@ -299,7 +299,11 @@ static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32
 // there; the walks then read a value from shared memory, one round trip
 // from the point instead of two. AHEAD: what the forward walk loads one
 // lane ahead, while this lane's product runs: 1 the point's x, 2 also the
-// sum's x (0 nothing). Measured (BENCHMARKS.md, 2026-12-04, "Staged
+// sum's x (0 nothing); + 4: the walk back loads the next lane's point
+// while this lane's products run; + 8: the forward walk visits lane j at
+// iteration j, skipping the lanes that rest (a warp's threads then read
+// one lane's state together: local memory interleaves them by word, so
+// threads at different lanes read different lines). Measured (BENCHMARKS.md, 2026-12-04, "Staged
 // entries"): BLS12-381 G1 2^26 with copies 281.5 -> 265.5 ms with AHEAD
 // 1, staging alone 0.99-1.01x; BN254 G1 best with 2; over Fp2 staging
 // alone (the look-ahead's registers cost more there).
@@ -309,7 +313,11 @@ __global__ void __launch_bounds__(T, BLOCKS)
                           const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
                           xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv)
 {
-    static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && AHEAD <= 2, "block, lanes and look-ahead");
+    static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && (AHEAD & 3) <= 2 && AHEAD <= 14,
+                  "block, lanes and look-ahead");
+    constexpr unsigned FWD = AHEAD & 3;        // the forward walk's look-ahead
+    constexpr bool BACK = (AHEAD & 4) != 0;    // the walk back's: the next lane's point
+    constexpr bool UNIFORM = (AHEAD & 8) != 0; // the forward walk visits lane j at iteration j
     typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
     constexpr unsigned W = T / 32;
     __shared__ F warp_prod[W], warp_inv[W];
@@ -375,28 +383,31 @@ __global__ void __launch_bounds__(T, BLOCKS)
         // the forward walk over the lanes whose run goes on, in order
         lane_mask go = active & ~moved, den = 0, dbl = 0;
         F run = F::one(), px_next, ax_next;
-        if (AHEAD && go) {
+        if (FWD && go) {
             const unsigned jn = (unsigned)(__ffsll((long long)go) - 1);
             px_next = bases[staged[jn * T + threadIdx.x] & 0x7fffffffu].x;
-            if (AHEAD == 2)
+            if (FWD == 2)
                 ax_next = sum[jn].x;
         }
 #pragma unroll 1
-        while (go) {
-            const unsigned j = (unsigned)(__ffsll((long long)go) - 1);
-            go &= go - 1;
+        for (unsigned j = 0; UNIFORM ? j < L : go != 0; j++) {
+            if (!UNIFORM)
+                j = (unsigned)(__ffsll((long long)go) - 1);
+            else if (!((go >> j) & 1))
+                continue;
+            go &= ~((lane_mask)1 << j); // the lanes after j
             const uint32_t v = staged[j * T + threadIdx.x];
             // x alone where it decides (the lanes' state is memory traffic):
             // y of the point for infinity (x = 0) and equal x only
             F px, ax;
-            if (AHEAD) {
+            if (FWD) {
                 px = px_next;
-                if (AHEAD == 2)
+                if (FWD == 2)
                     ax = ax_next;
                 if (go) {
                     const unsigned jn = (unsigned)(__ffsll((long long)go) - 1);
                     px_next = bases[staged[jn * T + threadIdx.x] & 0x7fffffffu].x;
-                    if (AHEAD == 2)
+                    if (FWD == 2)
                         ax_next = sum[jn].x;
                 }
             } else
@@ -408,7 +419,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
                 empty &= ~((lane_mask)1 << j);
                 continue;
             }
-            if (AHEAD < 2)
+            if (FWD < 2)
                 ax = sum[j].x;
             F d;
             if (ax == px) {
@@ -460,12 +471,23 @@ __global__ void __launch_bounds__(T, BLOCKS)
         __syncthreads();
         F inv = den ? warp_inv[warp] * before * after : F::one();
         // the lanes walked back: each takes its inverse off the running one
+        // (BACK: the next lane's point loaded while this lane's products run)
+        affine<F> p_next;
+        if (BACK && den)
+            p_next = msm_load_point(bases, staged[(63 - __clzll((long long)den)) * T + threadIdx.x]);
 #pragma unroll 1
         for (unsigned j = L; j-- > 0;) {
             if (!((den >> j) & 1))
                 continue;
             const affine<F> a = sum[j];
-            const affine<F> p = msm_load_point(bases, staged[j * T + threadIdx.x]);
+            affine<F> p;
+            if (BACK) {
+                p = p_next;
+                const lane_mask below = den & (((lane_mask)1 << j) - 1);
+                if (below)
+                    p_next = msm_load_point(bases, staged[(63 - __clzll((long long)below)) * T + threadIdx.x]);
+            } else
+                p = msm_load_point(bases, staged[j * T + threadIdx.x]);
             F d, num;
             if ((dbl >> j) & 1) {
                 d = a.y.dbl();
@@ -510,7 +532,10 @@ __global__ void __launch_bounds__(T, BLOCKS)
 // 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2
 // values), 7..9 at 1 (up to 255). Over Fp, the point's x looked ahead: 4
 // 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the
-// same at 3; 9 is 7 with the sum's x looked ahead too (BN254's).
+// same at 3; 9 is 7 with the sum's x looked ahead too (BN254's). 10 and
+// 11 are 7 and 9 with the walk back loading the next lane's point ahead,
+// 12 and 13 are 7 and 9 with the forward walk lane-aligned (over Fp2: 10
+// and 12 at 1 block an SM, 11 and 13 at 2, nothing else looked ahead).
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
                                unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
@@ -518,7 +543,12 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
 {
     *block = 256;
     if constexpr (!F::inline_points)
-        return variant >= 7 ? msm_accumulate_affine<F, 256, 32, 1, 0> : msm_accumulate_affine<F, 256, 32, 2, 0>;
+        return variant == 10  ? msm_accumulate_affine<F, 256, 32, 1, 4>
+               : variant == 11 ? msm_accumulate_affine<F, 256, 32, 2, 4>
+               : variant == 12 ? msm_accumulate_affine<F, 256, 32, 1, 8>
+               : variant == 13 ? msm_accumulate_affine<F, 256, 32, 2, 8>
+               : variant >= 7  ? msm_accumulate_affine<F, 256, 32, 1, 0>
+                               : msm_accumulate_affine<F, 256, 32, 2, 0>;
     else {
         if (variant == 6)
             *block = 128;
@@ -527,6 +557,10 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
                : variant == 6 ? msm_accumulate_affine<F, 128, 32, 4, 1>
                : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3, 1>
                : variant == 9 ? msm_accumulate_affine<F, 256, 64, 2, 2>
+               : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 5>
+               : variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 6>
+               : variant == 12 ? msm_accumulate_affine<F, 256, 64, 2, 9>
+               : variant == 13 ? msm_accumulate_affine<F, 256, 64, 2, 10>
                               : msm_accumulate_affine<F, 256, 64, 2, 1>;
     }
 }
@@ -538,7 +572,10 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
 // and tail, for the next level. Levels repeat until one chunk remains, so a
 // bucket spread over m slots costs about Q log_Q(m) sequential additions
 // (one thread walking m heads took 0.38 s at m = 14,700: BENCHMARKS.md).
-template <class F>
+// AFFINE_IN: the level's heads are affine sums (ZZ = 1 or infinity: the
+// batch-affine kernels' slots), added with the mixed formulas (8
+// products and 2 squares against 12 and 2) from their x and y alone.
+template <class F, bool AFFINE_IN>
 __global__ void msm_fixup_level(size_t m, unsigned Q, uint32_t sentinel, const xyzz<F> *hv, const uint8_t *hf,
                                 const uint32_t *tk, const xyzz<F> *tv, xyzz<F> *o_hv, uint8_t *o_hf,
                                 uint32_t *o_tk, xyzz<F> *o_tv, xyzz<F> *buckets)
@@ -557,7 +594,10 @@ __global__ void msm_fixup_level(size_t m, unsigned Q, uint32_t sentinel, const x
         if (f & MSM_HEAD) {
             if (u == lo)
                 open = leading = true; // continues a run from before the chunk
-            acc = acc.add_inline(hv[u]);
+            if constexpr (AFFINE_IN)
+                acc = acc.add_affine(affine<F>{hv[u].X, hv[u].Y});
+            else
+                acc = acc.add_inline(hv[u]);
             if (!(f & MSM_CONT)) { // the run ends inside slot u
                 if (leading) {
                     o_hv[c] = acc;
@@ -688,8 +728,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 9)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 9");
+    if (tune.accumulate > 13)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 13");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     // shifted copies past the window count are not read
@@ -791,8 +831,10 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     uint8_t *cur_hf = hf.p, *nxt_hf = hf2.p;
     for (size_t m = threads; m > 1;) {
         size_t chunks = (m + Q - 1) / Q;
-        msm_fixup_level<F><<<blocks_for(chunks, 64), 64, 0, st>>>(m, Q, sentinel, cur_hv, cur_hf, cur_tk, cur_tv,
-                                                                 nxt_hv, nxt_hf, nxt_tk, nxt_tv, buckets.p);
+        // the first level's heads are the batch-affine kernel's affine sums
+        auto level = m == threads && variant >= 4 ? msm_fixup_level<F, true> : msm_fixup_level<F, false>;
+        level<<<blocks_for(chunks, 64), 64, 0, st>>>(m, Q, sentinel, cur_hv, cur_hf, cur_tk, cur_tv, nxt_hv, nxt_hf,
+                                                    nxt_tk, nxt_tv, buckets.p);
         GPU_LAUNCHED(msg, "msm_fixup_level");
         std::swap(cur_hv, nxt_hv);
         std::swap(cur_tv, nxt_tv);
@@ -956,7 +998,7 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
     *bytes = 0;
-    for (unsigned v = 4; v <= 9; v++) {
+    for (unsigned v = 4; v <= 13; v++) {
         unsigned block;
         cudaFuncAttributes a;
         GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
