@@ -15,7 +15,7 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..13, msm_impl.cuh: 4..13 batch-affine, over
+// accumulation kernel's variant (1..11, msm_impl.cuh: 4..11 batch-affine, over
 // Fp2 256 threads x 32 lanes at 2 or 1 blocks an SM; 1, 2 G1 only).
 //
 // Shifted copies (precomputation, for bases that stay resident): with
@@ -86,8 +86,8 @@ constexpr size_t MSM_AFFINE_LANES = (size_t)132 * 2 * 256 * 64;
 // against 12.3.
 constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
 // The same over BN254's Fp (8 limbs: cheaper products against the same
-// lanes' traffic), with the sum's x looked ahead too (variant 9; staged
-// entries, 2026-12-04): G1 2^26 scalars (2^29.6 entries) 162.5 against
+// lanes' traffic), with the sum's x looked ahead too (variant 9, now 11:
+// 9 lane-aligned; staged entries, 2026-12-04): G1 2^26 scalars (2^29.6 entries) 162.5 against
 // 176.4 ms XYZZ, with 12 copies 143.9 against 151.8; 2^24 scalars (2^27.6
 // entries) 51.5 against 49.8 without copies, 41.6 against 43.2 with.
 constexpr size_t MSM_AFFINE_MIN_COUNT_BN254 = (size_t)1 << 28;
@@ -99,13 +99,17 @@ constexpr size_t MSM_AFFINE_MIN_COUNT_G2 = (size_t)1 << 24;
 // How msm_pippenger<F> accumulates `count` sorted entries under `tune`:
 // the kernel variant (msm_impl.cuh), lanes a thread (batch-affine), entries
 // a slot, and the slots (the fix-up's arrays). Default (BENCHMARKS.md,
-// 2026-12-03, with the entries step-major; 2026-12-04, staged): batch-affine
-// with 64 lanes over BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (G1 2^26:
-// 302.0 ms, XYZZ 421.0 on 2026-12-03; 2^24: 92.5 against 115.8), over BN254's
-// from MSM_AFFINE_MIN_COUNT_BN254 (variant 9), XYZZ below; over Fp2 from
+// 2026-12-03, with the entries step-major; 2026-12-04, staged; 2026-12-05,
+// lane-aligned): batch-affine with 64 lanes over BLS12-381's Fp from
+// MSM_AFFINE_MIN_COUNT (variant 10; G1 2^26: 302.0 ms, XYZZ 421.0 on
+// 2026-12-03; 2^24: 92.5 against 115.8), over BN254's from
+// MSM_AFFINE_MIN_COUNT_BN254 (variant 11), XYZZ below; over Fp2 from
 // MSM_AFFINE_MIN_COUNT_G2 batch-affine with 32 lanes, at one block an SM
-// over BLS12-381 (2^24: 372.5 against 715.3 ms; 2 blocks: 458.9) and at
-// two over BN254 (2^24: 166.4 against 242.4 ms; one block: 177.5).
+// over BLS12-381 (variant 10; 2^24: 372.5 against 715.3 ms; 2 blocks:
+// 458.9) and at two over BN254 (variant 11; 2^24: 166.4 against 242.4 ms;
+// one block: 177.5). The lane-aligned forward walk (10, 11) against the
+// same without (7, 9 over Fp; 7, 5 over Fp2) 1-2 % faster in every group
+// (BLS12-381 G1 2^26 with copies 263.3 -> 261.4 ms, G2 2^24 348.7 -> 343.0).
 struct msm_accumulation {
     unsigned variant, lanes, slice;
     size_t slots;
@@ -115,10 +119,10 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
     msm_accumulation a;
     a.variant = tune.accumulate;
     if (!a.variant && F::inline_points) // G1
-        a.variant = sizeof(F) == 48 ? (count >= MSM_AFFINE_MIN_COUNT ? 7 : 1)
-                                    : (count >= MSM_AFFINE_MIN_COUNT_BN254 ? 9 : 3);
+        a.variant = sizeof(F) == 48 ? (count >= MSM_AFFINE_MIN_COUNT ? 10 : 1)
+                                    : (count >= MSM_AFFINE_MIN_COUNT_BN254 ? 11 : 3);
     else if (!a.variant) // G2
-        a.variant = count < MSM_AFFINE_MIN_COUNT_G2 ? 3 : sizeof(F) == 96 ? 7 : 5;
+        a.variant = count < MSM_AFFINE_MIN_COUNT_G2 ? 3 : sizeof(F) == 96 ? 10 : 11;
     const bool affine = a.variant >= 4;
     a.lanes = !affine ? 1 : !F::inline_points || a.variant == 5 || a.variant == 6 ? 32 : a.variant == 4 ? 16 : 64;
     if (!affine)

@@ -170,7 +170,7 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
 }
 
 // Variants (msm_tuning.accumulate; 0 picks: msm_accumulation_for, msm.cuh;
-// 4..9 are the batch-affine kernel below (msm_affine_kernel):
+// 4..11 are the batch-affine kernel below (msm_affine_kernel):
 // 3 blocks of 128, no launch bounds (157 registers for BLS12-381 G1: 12
 // warps per SM; __launch_bounds__(128, 1) let ptxas take 238 and ran 55 %
 // slower, 2026-11-30); 1 capped at 128 registers (16 warps); 2 the next
@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(128, 4)
     msm_accumulate_body<F, false>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
 }
 
-// Batch-affine accumulation (variants 4..9; docs/gpu.md "Batch-affine
+// Batch-affine accumulation (variants 4..11; docs/gpu.md "Batch-affine
 // accumulation", the model in scripts/models/batch_affine.py). The sorted
 // entries are cut into slots of V (the fix-up's slots, as above); lane j of
 // thread t walks slot j nt + t (nt threads in the grid), all lanes of a
@@ -299,25 +299,26 @@ static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32
 // there; the walks then read a value from shared memory, one round trip
 // from the point instead of two. AHEAD: what the forward walk loads one
 // lane ahead, while this lane's product runs: 1 the point's x, 2 also the
-// sum's x (0 nothing); + 4: the walk back loads the next lane's point
-// while this lane's products run; + 8: the forward walk visits lane j at
-// iteration j, skipping the lanes that rest (a warp's threads then read
-// one lane's state together: local memory interleaves them by word, so
-// threads at different lanes read different lines). Measured (BENCHMARKS.md, 2026-12-04, "Staged
-// entries"): BLS12-381 G1 2^26 with copies 281.5 -> 265.5 ms with AHEAD
-// 1, staging alone 0.99-1.01x; BN254 G1 best with 2; over Fp2 staging
-// alone (the look-ahead's registers cost more there).
-template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD>
+// sum's x (0 nothing). ALIGNED: the forward walk visits lane j at
+// iteration j, skipping the lanes that rest, so that a warp's threads read
+// one lane's state together (local memory interleaves the threads word by
+// word: threads at different lanes read different lines). Measured
+// (BENCHMARKS.md, 2026-12-04, "Staged entries"): BLS12-381 G1 2^26 with
+// copies 281.5 -> 265.5 ms with AHEAD 1, staging alone 0.99-1.01x; BN254
+// G1 best with 2; over Fp2 staging alone (the look-ahead's registers cost
+// more there). ALIGNED (2026-12-05, "The fix-up's first level ..."): BLS12-381
+// G1 2^26 263.3 -> 261.4 ms, BN254 G1 2^26 143.1 -> 140.8, BLS12-381 G2
+// 2^24 348.7 -> 343.0 (one block an SM), BN254 G2 157.2 -> 154.8 (two);
+// loading the walk back's next point ahead lost everywhere (BLS12-381 G1
+// 2^24 74.5 -> 80.9 ms), and so did asking L2 ahead for the next lane's
+// state and point (bulk prefetches: 6-16 % slower, 2026-12-06).
+template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool ALIGNED>
 __global__ void __launch_bounds__(T, BLOCKS)
     msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
                           const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
                           xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv)
 {
-    static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && (AHEAD & 3) <= 2 && AHEAD <= 14,
-                  "block, lanes and look-ahead");
-    constexpr unsigned FWD = AHEAD & 3;        // the forward walk's look-ahead
-    constexpr bool BACK = (AHEAD & 4) != 0;    // the walk back's: the next lane's point
-    constexpr bool UNIFORM = (AHEAD & 8) != 0; // the forward walk visits lane j at iteration j
+    static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && AHEAD <= 2, "block, lanes and look-ahead");
     typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
     constexpr unsigned W = T / 32;
     __shared__ F warp_prod[W], warp_inv[W];
@@ -383,15 +384,15 @@ __global__ void __launch_bounds__(T, BLOCKS)
         // the forward walk over the lanes whose run goes on, in order
         lane_mask go = active & ~moved, den = 0, dbl = 0;
         F run = F::one(), px_next, ax_next;
-        if (FWD && go) {
+        if (AHEAD && go) {
             const unsigned jn = (unsigned)(__ffsll((long long)go) - 1);
             px_next = bases[staged[jn * T + threadIdx.x] & 0x7fffffffu].x;
-            if (FWD == 2)
+            if (AHEAD == 2)
                 ax_next = sum[jn].x;
         }
 #pragma unroll 1
-        for (unsigned j = 0; UNIFORM ? j < L : go != 0; j++) {
-            if (!UNIFORM)
+        for (unsigned j = 0; ALIGNED ? j < L : go != 0; j++) {
+            if (!ALIGNED)
                 j = (unsigned)(__ffsll((long long)go) - 1);
             else if (!((go >> j) & 1))
                 continue;
@@ -400,14 +401,14 @@ __global__ void __launch_bounds__(T, BLOCKS)
             // x alone where it decides (the lanes' state is memory traffic):
             // y of the point for infinity (x = 0) and equal x only
             F px, ax;
-            if (FWD) {
+            if (AHEAD) {
                 px = px_next;
-                if (FWD == 2)
+                if (AHEAD == 2)
                     ax = ax_next;
                 if (go) {
                     const unsigned jn = (unsigned)(__ffsll((long long)go) - 1);
                     px_next = bases[staged[jn * T + threadIdx.x] & 0x7fffffffu].x;
-                    if (FWD == 2)
+                    if (AHEAD == 2)
                         ax_next = sum[jn].x;
                 }
             } else
@@ -419,7 +420,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
                 empty &= ~((lane_mask)1 << j);
                 continue;
             }
-            if (FWD < 2)
+            if (AHEAD < 2)
                 ax = sum[j].x;
             F d;
             if (ax == px) {
@@ -471,23 +472,12 @@ __global__ void __launch_bounds__(T, BLOCKS)
         __syncthreads();
         F inv = den ? warp_inv[warp] * before * after : F::one();
         // the lanes walked back: each takes its inverse off the running one
-        // (BACK: the next lane's point loaded while this lane's products run)
-        affine<F> p_next;
-        if (BACK && den)
-            p_next = msm_load_point(bases, staged[(63 - __clzll((long long)den)) * T + threadIdx.x]);
 #pragma unroll 1
         for (unsigned j = L; j-- > 0;) {
             if (!((den >> j) & 1))
                 continue;
             const affine<F> a = sum[j];
-            affine<F> p;
-            if (BACK) {
-                p = p_next;
-                const lane_mask below = den & (((lane_mask)1 << j) - 1);
-                if (below)
-                    p_next = msm_load_point(bases, staged[(63 - __clzll((long long)below)) * T + threadIdx.x]);
-            } else
-                p = msm_load_point(bases, staged[j * T + threadIdx.x]);
+            const affine<F> p = msm_load_point(bases, staged[j * T + threadIdx.x]);
             F d, num;
             if ((dbl >> j) & 1) {
                 d = a.y.dbl();
@@ -524,18 +514,17 @@ __global__ void __launch_bounds__(T, BLOCKS)
     }
 }
 
-// The batch-affine kernel of `variant` (4..9) over F and its block size
+// The batch-affine kernel of `variant` (4..11) over F and its block size
 // (its lanes: msm_accumulation_for): the one list of the instantiated
 // kernels, for the launch and for the local memory reserved
 // (msm_affine_local_bytes), so that no variant can run without its
 // reservation. Over Fp2 256 threads x 32 lanes, no look-ahead:
 // 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2
-// values), 7..9 at 1 (up to 255). Over Fp, the point's x looked ahead: 4
-// 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the
-// same at 3; 9 is 7 with the sum's x looked ahead too (BN254's). 10 and
-// 11 are 7 and 9 with the walk back loading the next lane's point ahead,
-// 12 and 13 are 7 and 9 with the forward walk lane-aligned (over Fp2: 10
-// and 12 at 1 block an SM, 11 and 13 at 2, nothing else looked ahead).
+// values), 7..9 at 1 (up to 255); 10 (1 block) and 11 (2) with the
+// forward walk lane-aligned. Over Fp, the point's x looked ahead: 4 256
+// x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the same
+// at 3; 9 is 7 with the sum's x looked ahead too (BN254's); 10 and 11 are
+// 7 and 9 with the forward walk lane-aligned.
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
                                unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
@@ -543,25 +532,21 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
 {
     *block = 256;
     if constexpr (!F::inline_points)
-        return variant == 10  ? msm_accumulate_affine<F, 256, 32, 1, 4>
-               : variant == 11 ? msm_accumulate_affine<F, 256, 32, 2, 4>
-               : variant == 12 ? msm_accumulate_affine<F, 256, 32, 1, 8>
-               : variant == 13 ? msm_accumulate_affine<F, 256, 32, 2, 8>
-               : variant >= 7  ? msm_accumulate_affine<F, 256, 32, 1, 0>
-                               : msm_accumulate_affine<F, 256, 32, 2, 0>;
+        return variant == 10   ? msm_accumulate_affine<F, 256, 32, 1, 0, true>
+               : variant == 11 ? msm_accumulate_affine<F, 256, 32, 2, 0, true>
+               : variant >= 7  ? msm_accumulate_affine<F, 256, 32, 1, 0, false>
+                               : msm_accumulate_affine<F, 256, 32, 2, 0, false>;
     else {
         if (variant == 6)
             *block = 128;
-        return variant == 4   ? msm_accumulate_affine<F, 256, 16, 2, 1>
-               : variant == 5 ? msm_accumulate_affine<F, 256, 32, 2, 1>
-               : variant == 6 ? msm_accumulate_affine<F, 128, 32, 4, 1>
-               : variant == 8 ? msm_accumulate_affine<F, 256, 64, 3, 1>
-               : variant == 9 ? msm_accumulate_affine<F, 256, 64, 2, 2>
-               : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 5>
-               : variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 6>
-               : variant == 12 ? msm_accumulate_affine<F, 256, 64, 2, 9>
-               : variant == 13 ? msm_accumulate_affine<F, 256, 64, 2, 10>
-                              : msm_accumulate_affine<F, 256, 64, 2, 1>;
+        return variant == 4    ? msm_accumulate_affine<F, 256, 16, 2, 1, false>
+               : variant == 5  ? msm_accumulate_affine<F, 256, 32, 2, 1, false>
+               : variant == 6  ? msm_accumulate_affine<F, 128, 32, 4, 1, false>
+               : variant == 8  ? msm_accumulate_affine<F, 256, 64, 3, 1, false>
+               : variant == 9  ? msm_accumulate_affine<F, 256, 64, 2, 2, false>
+               : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 1, true>
+               : variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 2, true>
+                               : msm_accumulate_affine<F, 256, 64, 2, 1, false>;
     }
 }
 
@@ -728,8 +713,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 13)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 13");
+    if (tune.accumulate > 11)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 11");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     // shifted copies past the window count are not read
@@ -998,7 +983,7 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
     *bytes = 0;
-    for (unsigned v = 4; v <= 13; v++) {
+    for (unsigned v = 4; v <= 11; v++) {
         unsigned block;
         cudaFuncAttributes a;
         GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
