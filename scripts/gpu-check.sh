@@ -14,7 +14,12 @@
 #        time) to the GPU machine and run with PREBUILT=$PACK there, which
 #        unpacks it instead of building (saves the 150-190 s build of every
 #        device call; nvcc here targets sm_90 as there). Built on an older
-#        glibc than the GPU machine's, which runs it.
+#        glibc than the GPU machine's, which runs it. .deps holds Debian
+#        12's packages, made here with `apt-get download libgmp-dev
+#        libjansson4 libjansson-dev libmicrohttpd12 libmicrohttpd-dev`,
+#        plus `libpq5 libldap-2.5-0` where the build found libpq (the
+#        PostgreSQL queue): without them the packed tests that link it
+#        fail to start there ("libpq.so.5: cannot open shared object").
 # tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes),
 #        test_prove (every fixture's proof, on the GPU where one exists),
 #        test_engine (the engine's pipeline, on the GPU) and test_engine_gpu
