@@ -152,6 +152,157 @@ CUZK_GPU_FIELD_PARAMS(bls12_381_fr_params, BLS12_381_FR);
 CUZK_GPU_FIELD_PARAMS(bn254_fp_params, BN254_FP);
 CUZK_GPU_FIELD_PARAMS(bn254_fr_params, BN254_FR);
 
+// Variable-time inversion by Bernstein and Yang's divsteps ("Fast
+// constant-time gcd computation and modular inversion", 2019), in the
+// variable-time form that skips runs of halvings: values as signed
+// 30-bit limbs (limbs below the top one in [0, 2^30), the top one signed),
+// 30 divsteps at a time decided from the low word alone and then applied
+// to the whole numbers as one 2x2 matrix. For public values only.
+namespace divsteps {
+
+constexpr uint32_t M30 = 0x3fffffffu;
+
+// Up to 30 divsteps on the low bits of f (odd) and g: returns eta (minus
+// Bernstein and Yang's delta) after them and the matrix t = (u, v, q, r)
+// with 2^30 f' = u f + v g and 2^30 g' = q f + r g for the whole values.
+// Each pass strips g's trailing zeros (halvings), swaps when eta < 0, and
+// cancels up to 6 low bits of g with a multiple of f (f (f^2 - 2) is
+// -1/f mod 64 for odd f); |u| + |v| and |q| + |r| stay at most 2^30.
+__device__ __forceinline__ int32_t matrix_30_var(int32_t eta, uint32_t f, uint32_t g, int32_t t[4])
+{
+    uint32_t u = 1, v = 0, q = 0, r = 1;
+    int i = 30;
+    for (;;) {
+        int zeros = g ? __ffs((int)g) - 1 : i;
+        if (zeros > i)
+            zeros = i;
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= zeros;
+        i -= zeros;
+        if (i == 0)
+            break;
+        if (eta < 0) { // the swap: (f, g) = (g, -f)
+            uint32_t x = f;
+            eta = -eta;
+            f = g;
+            g = 0u - x;
+            x = u;
+            u = q;
+            q = 0u - x;
+            x = v;
+            v = r;
+            r = 0u - x;
+        }
+        int limit = eta + 1 < i ? eta + 1 : i;
+        if (limit > 6)
+            limit = 6;
+        const uint32_t w = (f * g * (f * f - 2)) & (0xffffffffu >> (32 - limit));
+        g += f * w;
+        q += u * w;
+        r += v * w;
+    }
+    t[0] = (int32_t)u;
+    t[1] = (int32_t)v;
+    t[2] = (int32_t)q;
+    t[3] = (int32_t)r;
+    return eta;
+}
+
+// a += sign * p, limbs renormalized (the carries arithmetic: a may be
+// negative, its sign the top limb's).
+template <int L> __device__ __forceinline__ void add_p(int32_t (&a)[L], const int32_t (&p)[L], int sign)
+{
+    int32_t c = 0;
+#pragma unroll
+    for (int i = 0; i < L - 1; i++) {
+        c += a[i] + sign * p[i];
+        a[i] = (int32_t)((uint32_t)c & M30);
+        c >>= 30;
+    }
+    a[L - 1] += sign * p[L - 1] + c;
+}
+template <int L> __device__ __forceinline__ bool at_least_p(const int32_t (&a)[L], const int32_t (&p)[L])
+{
+    for (int i = L - 1; i >= 0; i--)
+        if (a[i] != p[i])
+            return a[i] > p[i];
+    return true;
+}
+
+// (a, b) = (u a + v b, q a + r b) / 2^30 for the matrix t. Exact for f
+// and g by the matrix's making; for d and e (MOD) modulo p and kept in
+// [0, p): a multiple of p (below 2^30 p) makes each sum divisible by 2^30,
+// so that the quotients lie in (-2p, 2p) and are brought back by adding
+// or subtracting p. pinv: 1/p mod 2^30 (MOD only).
+template <bool MOD, int L>
+__device__ __forceinline__ void apply_matrix(int32_t (&a)[L], int32_t (&b)[L], const int32_t t[4],
+                                             const int32_t (&p)[L], uint32_t pinv)
+{
+    int64_t ca = (int64_t)t[0] * a[0] + (int64_t)t[1] * b[0];
+    int64_t cb = (int64_t)t[2] * a[0] + (int64_t)t[3] * b[0];
+    const int32_t ma = MOD ? (int32_t)(((0u - (uint32_t)ca) * pinv) & M30) : 0;
+    const int32_t mb = MOD ? (int32_t)(((0u - (uint32_t)cb) * pinv) & M30) : 0;
+    if (MOD) {
+        ca += (int64_t)p[0] * ma;
+        cb += (int64_t)p[0] * mb;
+    }
+    ca >>= 30;
+    cb >>= 30;
+#pragma unroll
+    for (int i = 1; i < L; i++) {
+        ca += (int64_t)t[0] * a[i] + (int64_t)t[1] * b[i];
+        cb += (int64_t)t[2] * a[i] + (int64_t)t[3] * b[i];
+        if (MOD) {
+            ca += (int64_t)p[i] * ma;
+            cb += (int64_t)p[i] * mb;
+        }
+        a[i - 1] = (int32_t)((uint32_t)ca & M30);
+        b[i - 1] = (int32_t)((uint32_t)cb & M30);
+        ca >>= 30;
+        cb >>= 30;
+    }
+    a[L - 1] = (int32_t)ca;
+    b[L - 1] = (int32_t)cb;
+    if (MOD) {
+        while (a[L - 1] < 0)
+            add_p(a, p, 1);
+        while (at_least_p(a, p))
+            add_p(a, p, -1);
+        while (b[L - 1] < 0)
+            add_p(b, p, 1);
+        while (at_least_p(b, p))
+            add_p(b, p, -1);
+    }
+}
+
+// 32-bit words <-> signed 30-bit limbs (nonnegative values).
+template <int N, int L> __device__ __forceinline__ void to_limbs(int32_t (&a)[L], const uint32_t *w)
+{
+#pragma unroll
+    for (int i = 0; i < L; i++) {
+        const int bit = 30 * i, k = bit / 32, off = bit % 32;
+        uint32_t x = k < N ? w[k] >> off : 0;
+        if (off > 2 && k + 1 < N)
+            x |= w[k + 1] << (32 - off);
+        a[i] = (int32_t)(x & M30);
+    }
+}
+template <int N, int L> __device__ __forceinline__ void from_limbs(uint32_t *w, const int32_t (&a)[L])
+{
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        const int bit = 32 * j, i = bit / 30, off = bit % 30; // off even, at most 28
+        uint32_t x = (uint32_t)a[i] >> off;
+        if (i + 1 < L)
+            x |= (uint32_t)a[i + 1] << (30 - off);
+        w[j] = x;
+    }
+}
+
+} // namespace divsteps
+
 // 16-byte aligned (sizes are 32 or 48 bytes): loads and stores of values,
 // points and buckets become 128-bit instructions.
 template <class P> struct __align__(16) fp {
@@ -481,121 +632,61 @@ template <class P> struct __align__(16) fp {
         return *this * r2;
     }
 
-    // The inverse by Kaliski's almost-inverse (binary extended Euclid,
-    // variable time: public values only), then 2^(2W - k) doublings to
-    // turn x^-1 2^k of the Montgomery image x = aR into a^-1 R (W = 32 N).
-    // A chain of dependent word operations, about a fifth of Fermat's
-    // a^(p-2) instructions: the batch-affine MSM has one thread invert for
-    // its block while the block waits (msm_impl.cuh). Inverse of 0: 0.
+    // The inverse by Bernstein and Yang's divsteps (namespace divsteps
+    // above; variable time: public values only) of the Montgomery image x
+    // = aR as a plain integer, x^-1 = a^-1 R^-1, then twice times R^2
+    // (Montgomery products) for a^-1 R. The batch-affine MSM has one
+    // thread invert for its block while the block waits (msm_impl.cuh):
+    // about a fifth of the word operations of the binary extended Euclid
+    // it replaces. Inverse of 0: 0.
     __device__ __noinline__ fp inv_var() const
     {
         if (is_zero())
             return zero();
-        // p = u s + v r holds throughout, so r, s <= p until v = 0 and r < 2p
-        // after (p < 2^(32 N - 1) for the four fields)
-        uint32_t u[N], w[N], r[N], s[N];
+        constexpr int L = (32 * N + 29) / 30;
+        int32_t f[L], g[L], d[L], e[L], pl[L];
+        uint32_t pw[N];
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            u[i] = P::p(i);
-            w[i] = v[i];
-            r[i] = 0;
-            s[i] = 0;
+        for (int i = 0; i < N; i++)
+            pw[i] = P::p(i);
+        divsteps::to_limbs<N>(pl, pw);
+        divsteps::to_limbs<N>(g, v);
+#pragma unroll
+        for (int i = 0; i < L; i++) {
+            f[i] = pl[i];
+            d[i] = 0;
+            e[i] = 0;
         }
-        s[0] = 1;
-        unsigned k = 0;
+        e[0] = 1;
+        uint32_t pinv = pw[0]; // 1/p mod 2^32 by Newton's steps (p odd: right mod 8)
+        for (int i = 0; i < 4; i++)
+            pinv *= 2 - pw[0] * pinv;
+        int32_t eta = -1;
         for (;;) {
-            uint32_t any = 0;
+            int32_t any = 0;
 #pragma unroll
-            for (int i = 0; i < N; i++)
-                any |= w[i];
+            for (int i = 0; i < L; i++)
+                any |= g[i];
             if (!any)
                 break;
-            if (!(u[0] & 1)) { // several halvings at once: u >>= t, s <<= t
-                const unsigned t = u[0] ? __ffs(u[0]) - 1 : 31;
-                shift_right(u, t);
-                shift_left(s, t);
-                k += t;
-            } else if (!(w[0] & 1)) {
-                const unsigned t = w[0] ? __ffs(w[0]) - 1 : 31;
-                shift_right(w, t);
-                shift_left(r, t);
-                k += t;
-            } else if (greater(u, w)) { // u = (u - w) / 2, r += s, s *= 2
-                sub_words(u, w);
-                shift_right(u, 1);
-                add_words(r, s);
-                shift_left(s, 1);
-                k++;
-            } else { // w = (w - u) / 2, s += r, r *= 2
-                sub_words(w, u);
-                shift_right(w, 1);
-                add_words(s, r);
-                shift_left(r, 1);
-                k++;
-            }
+            int32_t t[4];
+            eta = divsteps::matrix_30_var(eta, (uint32_t)f[0], (uint32_t)g[0], t);
+            divsteps::apply_matrix<true>(d, e, t, pl, pinv);
+            divsteps::apply_matrix<false>(f, g, t, pl, 0);
         }
-        // r < 2p: p - (r mod p) = x^-1 2^k
-        uint32_t d[N];
-        d[0] = sub_cc(r[0], P::p(0));
+        // f = +-1 and f = d x mod p
+        if (f[L - 1] < 0) {
 #pragma unroll
-        for (int i = 1; i < N; i++)
-            d[i] = subc_cc(r[i], P::p(i));
-        const uint32_t borrow = subc(0, 0);
-        fp res, pm;
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            res.v[i] = borrow ? r[i] : d[i];
-            pm.v[i] = P::p(i);
+            for (int i = 0; i < L; i++)
+                d[i] = -d[i];
+            divsteps::add_p(d, pl, 1);
         }
-        res = pm - res; // res < p, nonzero
-        for (unsigned i = k; i < 64 * N; i++)
-            res = res.dbl();
-        return res;
-    }
-
-  private:
-    __device__ __forceinline__ static void shift_right(uint32_t *a, unsigned t)
-    {
-        if (!t)
-            return;
+        fp res, r2;
+        divsteps::from_limbs<N>(res.v, d);
 #pragma unroll
-        for (int i = 0; i < N - 1; i++)
-            a[i] = __funnelshift_r(a[i], a[i + 1], t);
-        a[N - 1] >>= t;
-    }
-    __device__ __forceinline__ static void shift_left(uint32_t *a, unsigned t)
-    {
-        if (!t)
-            return;
-#pragma unroll
-        for (int i = N - 1; i > 0; i--)
-            a[i] = __funnelshift_l(a[i - 1], a[i], t);
-        a[0] <<= t;
-    }
-    __device__ __forceinline__ static bool greater(const uint32_t *a, const uint32_t *b)
-    {
-        // b - a borrows iff a > b
-        (void)sub_cc(b[0], a[0]);
-#pragma unroll
-        for (int i = 1; i < N; i++)
-            (void)subc_cc(b[i], a[i]);
-        return subc(0, 0) != 0;
-    }
-    __device__ __forceinline__ static void sub_words(uint32_t *a, const uint32_t *b)
-    {
-        a[0] = sub_cc(a[0], b[0]);
-#pragma unroll
-        for (int i = 1; i < N - 1; i++)
-            a[i] = subc_cc(a[i], b[i]);
-        a[N - 1] = subc(a[N - 1], b[N - 1]);
-    }
-    __device__ __forceinline__ static void add_words(uint32_t *a, const uint32_t *b)
-    {
-        a[0] = add_cc(a[0], b[0]);
-#pragma unroll
-        for (int i = 1; i < N - 1; i++)
-            a[i] = addc_cc(a[i], b[i]);
-        a[N - 1] = addc(a[N - 1], b[N - 1]);
+        for (int i = 0; i < N; i++)
+            r2.v[i] = P::r2(i);
+        return res * r2 * r2;
     }
 };
 
