@@ -86,10 +86,13 @@ constexpr size_t MSM_AFFINE_LANES = (size_t)132 * 2 * 256 * 64;
 // against 12.3.
 constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
 // The same over BN254's Fp (8 limbs: cheaper products against the same
-// lanes' traffic), with the sum's x looked ahead too (variant 9, now 11:
-// 9 lane-aligned; staged entries, 2026-12-04): G1 2^26 scalars (2^29.6 entries) 162.5 against
+// lanes' traffic), with the sum's x looked ahead too (variant 9; staged
+// entries, 2026-12-04): G1 2^26 scalars (2^29.6 entries) 162.5 against
 // 176.4 ms XYZZ, with 12 copies 143.9 against 151.8; 2^24 scalars (2^27.6
-// entries) 51.5 against 49.8 without copies, 41.6 against 43.2 with.
+// entries) 51.5 against 49.8 without copies, 41.6 against 43.2 with. With
+// variant 11 (9 lane-aligned, the default) XYZZ still wins at 2^24
+// scalars: 50.7 against 56.3 ms without copies, 43.9 against 44.8 with
+// (H100, 2026-12-06).
 constexpr size_t MSM_AFFINE_MIN_COUNT_BN254 = (size_t)1 << 28;
 // The same over Fp2 (G2), where the products weigh more against the lanes'
 // memory traffic: BLS12-381 G2 2^20 scalars (2^24 entries) 44.0 against
