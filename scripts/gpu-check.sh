@@ -4,7 +4,7 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|prove|params|supraseal|porep|sass|engine|serve|multigpu|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|targets|prove|params|supraseal|porep|sass|engine|serve|multigpu|all]...   (default: all)
 #   scripts/gpu-check.sh pack        (here, without a GPU: build and pack)
 #   PREBUILT=build-gpu.tar.xz scripts/gpu-check.sh tests ...   (there)
 #
@@ -48,6 +48,11 @@
 #        library's, a path a shared library's (supraseal-c2 built outside
 #        this repository), several in order. POREP_DIR keeps the circuit
 #        and key (default: a temporary directory, removed)
+# targets  issue 21's MSM targets, one bench_gpu process a row (medians
+#        of TARGET_REPS, default 3) with the shifted copies the targets
+#        were measured with; a row whose copies do not fit the GPU's memory
+#        says so (12 copies of 2^26 BLS12-381 points and 5 of 2^27 need
+#        more than 80 GB). targets.txt: the table. Not part of all.
 # sass   opcode counts and registers of the hot kernels (cuobjdump)
 # serve  the daemon's tests (tests/test_serve.sh, test_submit.sh) with the
 #        GPU proving: needs libmicrohttpd and jansson, carried as Debian
@@ -79,11 +84,11 @@ PROVE_LOGS=${PROVE_LOGS:-"20 22 24"}
 PROVE_CURVES=${PROVE_CURVES:-"bls12381 bn128"}
 CPU_PROVE_MAX_LOG=${CPU_PROVE_MAX_LOG:-22}
 mkdir -p "$FINAL"
-trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$OUT/bench_gpu.txt" "$OUT/profile.txt" "$FINAL/" 2>/dev/null || true' EXIT
+trap 'tar -C "$OUT" -czf "$FINAL/logs.tgz" . 2>/dev/null; cp "$OUT/summary.txt" "$OUT/bench_gpu.txt" "$OUT/profile.txt" "$OUT/targets.txt" "$FINAL/" 2>/dev/null || true' EXIT
 trap 'exit 124' TERM # a `timeout` around this script still leaves the logs
 what=("$@")
 [ ${#what[@]} -eq 0 ] && what=(all)
-want() { for w in "${what[@]}"; do { [ "$w" = all ] && [ "$1" != pack ] && [ "$1" != multigpu ]; } || [ "$w" = "$1" ] && return 0; done; return 1; }
+want() { for w in "${what[@]}"; do { [ "$w" = all ] && [ "$1" != pack ] && [ "$1" != multigpu ] && [ "$1" != targets ]; } || [ "$w" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
@@ -183,6 +188,37 @@ if want bench; then
   CUZK_GPU_PROFILE=1 "$BUILD/bench/bench_gpu" --max-log-g1 26 --max-log-g2 16 --max-log-ntt 20 --reps 1 --no-heavy \
     >"$OUT/profile_bench.txt" 2>"$OUT/profile.txt" || true
   lap; note "bench_gpu: $dt"
+fi
+
+# issue 21's targets: label, target (ms), the MSM's line in bench_gpu's
+# output (curve, group, size) and bench_gpu's arguments
+if want targets; then
+  tt="$OUT/targets.txt"
+  printf '| MSM | ms | target | |\n|---|---:|---:|---|\n' >"$tt"
+  target() {
+    local label=$1 limit=$2 line=$3 out ms
+    shift 3
+    out=$("$BUILD/bench/bench_gpu" --reps "${TARGET_REPS:-3}" --no-heavy --min-log-ntt 2 --max-log-ntt 1 "$@" 2>&1)
+    ms=$(printf '%s\n' "$out" | grep -E "^msm +$line random" | awk '{ for (i = 2; i <= NF; i++) if ($i == "ms") print $(i - 1) }' | tail -1)
+    if [ -z "$ms" ]; then
+      local why="failed: see logs"
+      printf '%s\n' "$out" | grep -q 'out of memory' && why="out of GPU memory"
+      printf '%s\n' "$out" >"$OUT/target_failed_$(printf '%s' "$label" | tr -c 'A-Za-z0-9' _).txt"
+      printf '| %s | — | %s | %s |\n' "$label" "$limit" "$why" >>"$tt"
+    else
+      printf '| %s | %s | %s | %s |\n' "$label" "$ms" "$limit" \
+        "$(awk -v a="$ms" -v b="$limit" 'BEGIN { print a <= b ? "met" : sprintf("%.1f %% over", 100 * (a / b - 1)) }')" >>"$tt"
+    fi
+  }
+  g1=(--max-log-g2 0 --only)
+  target "BLS12-381 G2 2^24" 400 "bls12-381 G2 +2\^24" --min-log-g1 28 --max-log-g1 27 --max-log-g2 24 --only "bls12-381 G2"
+  target "BLS12-381 G1 2^24, 12 copies" 75 "bls12-381 G1 +2\^24" --min-log-g1 24 --max-log-g1 24 "${g1[@]}" "bls12-381 G1" --msm-tune 0:0:0:0:12
+  target "BLS12-381 G1 2^26, 12 copies" 280 "bls12-381 G1 +2\^26" --min-log-g1 26 --max-log-g1 26 "${g1[@]}" "bls12-381 G1" --msm-tune 0:0:0:0:12
+  target "BN254 G1 2^26, 12 copies" 140 "bn254 G1 +2\^26" --min-log-g1 26 --max-log-g1 26 "${g1[@]}" "bn254 G1" --msm-tune 0:0:0:0:12
+  for k in 5 6 3; do
+    target "H: BLS12-381 G1 2^27, $k copies" 450 "bls12-381 G1 +2\^27" --min-log-g1 27 --max-log-g1 27 "${g1[@]}" "bls12-381 G1" --msm-tune 0:0:0:0:$k
+  done
+  lap; note "targets: $dt"; cat "$tt" | tee -a "$summary"
 fi
 
 # the machine code of the hot kernels: instruction counts by opcode (what
