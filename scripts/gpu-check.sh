@@ -201,8 +201,8 @@ if want targets; then
     out=$("$BUILD/bench/bench_gpu" --reps "${TARGET_REPS:-3}" --no-heavy --min-log-ntt 2 --max-log-ntt 1 "$@" 2>&1)
     ms=$(printf '%s\n' "$out" | grep -E "^msm +$line random" | awk '{ for (i = 2; i <= NF; i++) if ($i == "ms") print $(i - 1) }' | tail -1)
     if [ -z "$ms" ]; then
-      local why="failed: see logs"
-      printf '%s\n' "$out" | grep -q 'out of memory' && why="out of GPU memory"
+      local why="out of GPU memory"
+      printf '%s\n' "$out" | grep -q 'out of memory' || { why="failed: see logs"; status=1; }
       printf '%s\n' "$out" >"$OUT/target_failed_$(printf '%s' "$label" | tr -c 'A-Za-z0-9' _).txt"
       printf '| %s | — | %s | %s |\n' "$label" "$limit" "$why" >>"$tt"
     else
@@ -218,7 +218,7 @@ if want targets; then
   for k in 5 6 3; do
     target "H: BLS12-381 G1 2^27, $k copies" 450 "bls12-381 G1 +2\^27" --min-log-g1 27 --max-log-g1 27 "${g1[@]}" "bls12-381 G1" --msm-tune 0:0:0:0:$k
   done
-  lap; note "targets: $dt"; cat "$tt" | tee -a "$summary"
+  lap; note "targets: $dt"; tee -a "$summary" <"$tt"
 fi
 
 # the machine code of the hot kernels: instruction counts by opcode (what
