@@ -658,9 +658,7 @@ template <class P> struct __align__(16) fp {
             e[i] = 0;
         }
         e[0] = 1;
-        uint32_t pinv = pw[0]; // 1/p mod 2^32 by Newton's steps (p odd: right mod 8)
-        for (int i = 0; i < 4; i++)
-            pinv *= 2 - pw[0] * pinv;
+        const uint32_t pinv = 0u - P::M0; // 1/p mod 2^32: M0 is Montgomery's -1/p
         int32_t eta = -1;
         for (;;) {
             int32_t any = 0;
