@@ -416,9 +416,6 @@ template <class P> struct __align__(16) fp {
     // 2p, is reduced once.
     __device__ __forceinline__ friend fp operator*(const fp &a, const fp &b)
     {
-#ifdef CUZK_GPU_MUL_KARATSUBA
-        return mul_karatsuba(a, b);
-#endif
         static_assert(N % 2 == 0 && P::spare_top_bit(), "even limb count and a spare top bit");
         uint32_t e[N], o[N];
         // row 0: plain products
@@ -499,93 +496,6 @@ template <class P> struct __align__(16) fp {
         mad_row(e, o, pv, e[0] * P::m0(), 1);
     }
 
-    // The product by one level of Karatsuba (experiment,
-    // -DCUZK_GPU_MUL_KARATSUBA makes it operator*): over halves of H = N/2
-    // limbs, z0 = a_lo b_lo, z2 = a_hi b_hi and m = |a_lo - a_hi| |b_lo -
-    // b_hi|, then z1 = a_lo b_hi + a_hi b_lo = z0 + z2 -/+ m (minus when the
-    // two differences have one sign), T = z0 + z1 2^(32H) + z2 2^(32N), and
-    // redc_wide: 3H^2 + N^2 wide multiply-adds against the product's 2N^2
-    // (BLS12-381 Fp 252 vs 288, the 8-limb fields 112 vs 128), for about 8N
-    // additions. Modelled first in Python with the PTX carry flag
-    // (scripts/models/mul_karatsuba.py: all four fields, edge pairs and
-    // 3,200 random pairs each, the no-overflow claims asserted).
-    __device__ __forceinline__ static fp mul_karatsuba(const fp &a, const fp &b)
-    {
-        static_assert(N % 4 == 0 && P::spare_top_bit(), "even halves and a spare top bit");
-        constexpr int H = N / 2;
-        uint32_t da[H], db[H], m[N], z0[N], z2[N], z1[N], T[2 * N];
-        const uint32_t sa = abs_diff<H>(da, a.v, a.v + H);
-        const uint32_t sb = abs_diff<H>(db, b.v, b.v + H);
-        half_product<H>(m, da, db);
-        half_product<H>(z0, a.v, b.v);
-        half_product<H>(z2, a.v + H, b.v + H);
-        // z1 = z0 + z2 + (m xor smask) + (smask & 1): with smask all ones
-        // (one sign) the last two terms are -m mod 2^(32N). The word above
-        // is c1 + c2 - (smask & 1), 0 or 1 since 0 <= z1 < 2^(32N + 1).
-        const uint32_t smask = ~(sa ^ sb);
-        z1[0] = add_cc(z0[0], z2[0]);
-#pragma unroll
-        for (int k = 1; k < N; k++)
-            z1[k] = addc_cc(z0[k], z2[k]);
-        const uint32_t c1 = addc(0, 0);
-        (void)add_cc(0xffffffffu, smask & 1); // the carry flag := smask & 1
-#pragma unroll
-        for (int k = 0; k < N; k++)
-            z1[k] = addc_cc(z1[k], m[k] ^ smask);
-        const uint32_t z1_top = addc(c1, smask);
-#pragma unroll
-        for (int k = 0; k < N; k++)
-            T[k] = z0[k], T[N + k] = z2[k];
-        T[H] = add_cc(T[H], z1[0]);
-#pragma unroll
-        for (int k = 1; k < N; k++)
-            T[H + k] = addc_cc(T[H + k], z1[k]);
-        T[H + N] = addc_cc(T[H + N], z1_top);
-#pragma unroll
-        for (int k = H + N + 1; k < 2 * N - 1; k++)
-            T[k] = addc_cc(T[k], 0);
-        T[2 * N - 1] = addc(T[2 * N - 1], 0); // T = a b < 2^(64N): nothing carries out
-        return redc_wide(T);
-    }
-
-    // C = x y over H-limb operands, 2H words: row i's products with x's
-    // even limbs are one chain into E (word i + j), those with its odd
-    // limbs one into O (O[k] is word k + 1); a chain's carry goes into the
-    // word above its top, which no earlier row reached.
-    template <int H>
-    __device__ __forceinline__ static void half_product(uint32_t (&C)[2 * H], const uint32_t *x, const uint32_t *y)
-    {
-        uint32_t E[2 * H], O[2 * H - 1];
-#pragma unroll
-        for (int k = 0; k < 2 * H - 1; k++)
-            E[k] = 0, O[k] = 0;
-        E[2 * H - 1] = 0;
-#pragma unroll
-        for (int i = 0; i < H; i++) {
-            mad_chain<2 * H, H>(E, x, y[i], i, 0, 0);
-            mad_chain<2 * H - 1, H>(O, x, y[i], i, 1, 1);
-        }
-        join_even_odd<2 * H>(C, E, O);
-    }
-
-    // d = |x - y| over H words; returns all ones when x < y (d is then the
-    // difference's two's complement: xor with the mask, plus one)
-    template <int H>
-    __device__ __forceinline__ static uint32_t abs_diff(uint32_t (&d)[H], const uint32_t *x, const uint32_t *y)
-    {
-        d[0] = sub_cc(x[0], y[0]);
-#pragma unroll
-        for (int k = 1; k < H; k++)
-            d[k] = subc_cc(x[k], y[k]);
-        const uint32_t mask = subc(0, 0);
-        d[0] = add_cc(d[0] ^ mask, mask & 1);
-#pragma unroll
-        for (int k = 1; k < H - 1; k++)
-            d[k] = addc_cc(d[k] ^ mask, 0);
-        d[H - 1] = addc(d[H - 1] ^ mask, 0);
-        return mask;
-    }
-
     // The square with its products split as the product's are: the cross
     // products a_i a_j (i < j) once, doubled, plus the diagonal,
     // then a Montgomery reduction of the low half added to the high half.
@@ -609,7 +519,12 @@ template <class P> struct __align__(16) fp {
     // its top, which earlier rows left at most 1 (the carry of row i - 1's
     // chain of the same parity), so nothing carries further.
     //
-    // Then the reduction of the double-width square (redc_wide).
+    // Reduction: T = T_hi R + T_lo with T = a^2 < p^2; T_hi + (T_lo + M p)/R
+    // is a R^-1 mod p and below p^2/R + p + 1 < 2p (p < R/2): one
+    // conditional subtraction. The rows are the product's reduce_row, with
+    // each row's shift of the running sum folded into its odd chain (m is
+    // taken from word 0 after the shift's addition, whose carry rides into
+    // that chain).
     __device__ __forceinline__ fp sqr() const
     {
         static_assert(N % 2 == 0 && P::spare_top_bit(), "even limb count and a spare top bit");
@@ -621,13 +536,18 @@ template <class P> struct __align__(16) fp {
         E[2 * N - 1] = 0;
 #pragma unroll
         for (int i = 0; i < N - 1; i++) {
-            mad_chain<2 * N - 1, N>(O, a, a[i], i, i + 1, 1); // j - i odd
+            cross_chain<2 * N - 1>(O, a, i, i + 1, 1); // j - i odd
             if (i + 2 < N)
-                mad_chain<2 * N, N>(E, a, a[i], i, i + 2, 0); // j - i even
+                cross_chain<2 * N>(E, a, i, i + 2, 0); // j - i even
         }
         // C = E + O 2^32, then T = 2 C + the diagonal
         uint32_t C[2 * N], T[2 * N];
-        join_even_odd<2 * N>(C, E, O);
+        C[0] = E[0];
+        C[1] = add_cc(E[1], O[0]);
+#pragma unroll
+        for (int k = 2; k < 2 * N - 1; k++)
+            C[k] = addc_cc(E[k], O[k - 1]);
+        C[2 * N - 1] = addc(E[2 * N - 1], O[2 * N - 2]);
         T[0] = C[0] << 1;
 #pragma unroll
         for (int k = 1; k < 2 * N; k++)
@@ -639,17 +559,7 @@ template <class P> struct __align__(16) fp {
             T[2 * i] = madc_lo_cc(a[i], a[i], T[2 * i]);
             T[2 * i + 1] = madc_hi_cc(a[i], a[i], T[2 * i + 1]);
         }
-        return redc_wide(T);
-    }
-
-    // T R^-1 mod p for a double-width T < p^2 (the square's, the Karatsuba
-    // product's): T = T_hi R + T_lo, T_hi + (T_lo + M p)/R is below p^2/R +
-    // p + 1 < 2p (p < R/2): one conditional subtraction. The rows are the
-    // product's reduce_row, with each row's shift of the running sum folded
-    // into its odd chain (m is taken from word 0 after the shift's addition,
-    // whose carry rides into that chain).
-    __device__ __forceinline__ static fp redc_wide(const uint32_t (&T)[2 * N])
-    {
+        // the low half's reduction: row 0 as the product's reduce_row
         uint32_t e[N], o[N], pv[N];
 #pragma unroll
         for (int j = 0; j < N; j++)
@@ -686,38 +596,24 @@ template <class P> struct __align__(16) fp {
         return reduce_once(u, addc(0, 0));
     }
 
-    // X += y (x_f 2^(32 f) + x_(f+2) 2^(32 (f + 2)) + ...) 2^(32 i), x's
-    // limbs below LEN, over one carry chain of non-overlapping 64-bit words;
-    // `shift` words of the offset are implicit in X (O holds words from 1).
-    // The chain's carry goes into the word above its top.
-    template <int SIZE, int LEN>
-    __device__ __forceinline__ static void mad_chain(uint32_t (&X)[SIZE], const uint32_t *x, uint32_t y, int i, int f,
-                                                     int shift)
+    // X += a_i (a_f 2^(32 f) + a_(f+2) 2^(32 (f + 2)) + ...) 2^(32 i) over
+    // one carry chain; `shift` words of the offset are implicit in X (O
+    // holds words from 1)
+    template <int SIZE>
+    __device__ __forceinline__ static void cross_chain(uint32_t (&X)[SIZE], const uint32_t *a, int i, int f,
+                                                       int shift)
     {
         int k = i + f - shift;
-        X[k] = mad_lo_cc(x[f], y, X[k]);
-        X[k + 1] = madc_hi_cc(x[f], y, X[k + 1]);
+        X[k] = mad_lo_cc(a[i], a[f], X[k]);
+        X[k + 1] = madc_hi_cc(a[i], a[f], X[k + 1]);
 #pragma unroll
-        for (int j = f + 2; j < LEN; j += 2) {
+        for (int j = f + 2; j < N; j += 2) {
             k = i + j - shift;
-            X[k] = madc_lo_cc(x[j], y, X[k]);
-            X[k + 1] = madc_hi_cc(x[j], y, X[k + 1]);
+            X[k] = madc_lo_cc(a[i], a[j], X[k]);
+            X[k + 1] = madc_hi_cc(a[i], a[j], X[k + 1]);
         }
         if (k + 2 < SIZE)
             X[k + 2] = addc(X[k + 2], 0);
-    }
-
-    // C = E + O 2^32 over W words (O holds words 1 .. W - 1)
-    template <int W>
-    __device__ __forceinline__ static void join_even_odd(uint32_t (&C)[W], const uint32_t (&E)[W],
-                                                         const uint32_t (&O)[W - 1])
-    {
-        C[0] = E[0];
-        C[1] = add_cc(E[1], O[0]);
-#pragma unroll
-        for (int k = 2; k < W - 1; k++)
-            C[k] = addc_cc(E[k], O[k - 1]);
-        C[W - 1] = addc(E[W - 1], O[W - 2]);
     }
 
     // Montgomery image -> plain integer (times 1/R), and back (times R^2/R).
