@@ -409,6 +409,10 @@ template <class P> struct __align__(16) fp {
     // CIOS became IMAD + IMAD.HI + two IADD3.X each. Measured on the H200
     // (BENCHMARKS.md, session 5): BLS12-381 Fp 15.1 -> 27.5 G mul/s, BN254
     // Fp 37.0 -> 60.0; 5,088 -> 1,536 SASS instructions per 4 products.
+    // One level of Karatsuba (252 wide multiply-adds against 288, plus
+    // ~100 additions) ran slower: 27.7 -> 23.5 G/s on the H100
+    // (BENCHMARKS.md, 2026-12-06, b2318ae): the product is bound by all it
+    // issues, not by its multiply-adds alone.
     //
     // Bounds (p < 2^(32N - 1), a, b < p): a row's sum is below 2p + 2^33 p
     // < 2^(32N + 32), so O (its words 1..N) never carries out of N words;
