@@ -420,27 +420,6 @@ template <class P> struct __align__(16) fp {
     // 2p, is reduced once.
     __device__ __forceinline__ friend fp operator*(const fp &a, const fp &b)
     {
-        const fp r = product_below_2p(a, b);
-        return reduce_once(r.v, 0);
-    }
-
-    // The product left below 2p: operator* without its final conditional
-    // subtraction, for a value that only feeds other products (the
-    // batch-affine walks' running products and slopes). Where 4p < R,
-    // operands below 2p give (a b + M p) / R < 4p^2 / R + p < 2p, and the
-    // product's and the squaring's carry claims hold for such operands
-    // (scripts/models/mul_lazy.py: BLS12-381 Fp and BN254 Fp, edge pairs
-    // and 4,300 random pairs below 2p each). Equality tests and the
-    // inversion need reduced values.
-    __device__ __forceinline__ static fp mul_lazy(const fp &a, const fp &b)
-    {
-        static_assert(P::p(N - 1) < 0x40000000u, "4p < R");
-        return product_below_2p(a, b);
-    }
-
-    // operands below p (or below 2p where 4p < R): the result below 2p
-    __device__ __forceinline__ static fp product_below_2p(const fp &a, const fp &b)
-    {
         static_assert(N % 2 == 0 && P::spare_top_bit(), "even limb count and a spare top bit");
         uint32_t e[N], o[N];
         // row 0: plain products
@@ -478,13 +457,13 @@ template <class P> struct __align__(16) fp {
             reduce_row(e, o);
         }
         // S = T / 2^32 = O + E / 2^32
-        fp r;
-        r.v[0] = add_cc(o[0], e[1]);
+        uint32_t r[N];
+        r[0] = add_cc(o[0], e[1]);
 #pragma unroll
         for (int k = 1; k < N - 1; k++)
-            r.v[k] = addc_cc(o[k], e[k + 1]);
-        r.v[N - 1] = addc(o[N - 1], 0);
-        return r;
+            r[k] = addc_cc(o[k], e[k + 1]);
+        r[N - 1] = addc(o[N - 1], 0);
+        return reduce_once(r, 0);
     }
 
     // The even and odd halves of T += x * y over a row: x's even limbs into
@@ -755,11 +734,6 @@ template <class F> struct fp2 {
         F t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
         F t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
-    }
-    // the product, reduced (fp::mul_lazy's callers are generic)
-    __device__ __forceinline__ static fp2 mul_lazy(const fp2 &a, const fp2 &b)
-    {
-        return a * b;
     }
     __device__ __forceinline__ fp2 sqr() const
     {

@@ -434,7 +434,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
             } else
                 d = px - ax;
             pre[j] = run;
-            run = F::mul_lazy(run, d); // below 2p: feeds products only
+            run = run * d;
             den |= (lane_mask)1 << j;
         }
         // the inverse of this thread's product `run`: scans of the block's
@@ -487,11 +487,9 @@ __global__ void __launch_bounds__(T, BLOCKS)
                 d = p.x - a.x;
                 num = p.y - a.y;
             }
-            // the running inverse, this lane's and the slope stay below 2p
-            // (fp::mul_lazy): they feed only products and the squaring
-            const F inv_d = F::mul_lazy(inv, pre[j]);
-            inv = F::mul_lazy(inv, d);
-            const F lambda = F::mul_lazy(num, inv_d);
+            const F inv_d = inv * pre[j];
+            inv = inv * d;
+            const F lambda = num * inv_d;
             affine<F> r;
             r.x = lambda.sqr() - a.x - p.x;
             r.y = lambda * (a.x - r.x) - a.y;
