@@ -509,7 +509,8 @@ template <class P> struct __align__(16) fp {
     // product runs at ~94 % of the H200's IMAD.WIDE rate (27.5 G/s), but
     // fewer multiply-adds pay only when they cost few other instructions:
     // these 66 do, Karatsuba's 36 did not (see operator*). sppark's
-    // squaring of this shape runs 1.26× its product. Modelled first in Python with the PTX carry flag
+    // squaring of this shape runs 1.26× its product. Modelled first in
+    // Python with the PTX carry flag
     // (scripts/models/sqr_redc.py: all four fields, 0, 1, p - 1 and 3,000
     // random values each, with the no-overflow claims below asserted).
     // Measured on the H200 (BENCHMARKS.md, session 7, same run): 32.6 G/s
