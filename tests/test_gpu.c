@@ -286,7 +286,7 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                 G##_to_affine(&w3, &want_sum);                                                        \
                 /* window bits, entries per accumulation slot (1: every entry its */                  \
                 /* own slot, the deepest fix-up trees), buckets per segment, the */                   \
-                /* accumulation (4..14 batch-affine; G2 takes its default), and */                    \
+                /* accumulation (4..11 batch-affine; G2 takes its default), and */                    \
                 /* shifted copies (some windows merged, all, more copies than windows) */             \
                 static const cuzk_gpu_msm_tuning tunes[] = {                                          \
                     {0, 0, 0, 0, 0}, {4, 1, 0, 1, 0}, {7, 3, 2, 2, 0},  {13, 2, 1, 3, 0},             \
@@ -295,9 +295,7 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
                     {0, 3, 0, 7, 0}, {5, 0, 0, 8, 0}, {0, 0, 0, 0, 2}, {7, 3, 2, 2, 3},               \
                     {4, 1, 0, 5, 70}, {13, 0, 0, 4, 20}, {16, 0, 0, 0, 16}, {5, 2, 0, 7, 7},   \
                     {0, 0, 0, 9, 0}, {0, 3, 0, 9, 0}, {7, 3, 2, 9, 3},  {0, 0, 0, 10, 0},             \
-                    {0, 3, 0, 10, 2}, {7, 3, 2, 11, 0}, {0, 2, 0, 11, 3}, {7, 3, 2, 10, 3},          \
-                    {0, 0, 0, 12, 0}, {7, 3, 2, 12, 3}, {0, 2, 0, 13, 0}, {5, 0, 0, 13, 7},          \
-                    {0, 0, 0, 14, 0}, {7, 3, 2, 14, 3}, {0, 1, 0, 14, 2}};                          \
+                    {0, 3, 0, 10, 2}, {7, 3, 2, 11, 0}, {0, 2, 0, 11, 3}, {7, 3, 2, 10, 3}};          \
                 for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                               \
                     cuzk_gpu_msg m;                                                                   \
                     double ms;                                                                        \
@@ -359,8 +357,7 @@ static void combine(int curve, int group, const cuzk_gpu_msm_result *r, void *ou
             static const cuzk_gpu_msm_tuning tunes[] = {                                              \
                 {0, 0, 0, 0, 0}, {0, 0, 0, 4, 0}, {0, 0, 0, 5, 0},  {0, 0, 0, 6, 0}, {0, 7, 0, 5, 0},     \
                 {16, 300, 0, 7, 0}, {0, 0, 0, 8, 0}, {0, 0, 0, 0, 4}, {20, 0, 0, 7, 13}, {24, 0, 0, 0, 11}, \
-                {0, 0, 0, 9, 0}, {0, 5, 0, 10, 0}, {16, 0, 0, 11, 3}, {0, 0, 0, 11, 5},                       \
-                {0, 0, 0, 12, 0}, {0, 7, 0, 13, 0}, {16, 0, 0, 12, 3}, {0, 0, 0, 14, 0}};                    \
+                {0, 0, 0, 9, 0}, {0, 5, 0, 10, 0}, {16, 0, 0, 11, 3}, {0, 0, 0, 11, 5}};                      \
             for (size_t wi = 0; wi < CUZK_ARRAY_LEN(tunes); wi++) {                                   \
                 cuzk_gpu_msg m;                                                                       \
                 cuzk_gpu_msm_result res;                                                              \

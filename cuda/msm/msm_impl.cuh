@@ -260,60 +260,6 @@ __device__ __forceinline__ void msm_affine_run_end(const affine<F> &a, bool empt
         buckets[key] = msm_affine_sum(a, empty);
 }
 
-// The lanes' state in global memory (the ASYNC kernels below): a field
-// element as 16-byte chunks, chunk c at p[c * stride], so that a warp's
-// threads (adjacent in the stride) move 512 contiguous bytes a chunk.
-template <class F> __device__ __forceinline__ F chunks_get(const uint4 *p, size_t stride)
-{
-    static_assert(sizeof(F) % 16 == 0, "a field element in whole chunks");
-    F r;
-    uint32_t *w = reinterpret_cast<uint32_t *>(&r);
-#pragma unroll
-    for (unsigned c = 0; c < sizeof(F) / 16; c++) {
-        const uint4 q = p[c * stride];
-        w[4 * c] = q.x, w[4 * c + 1] = q.y, w[4 * c + 2] = q.z, w[4 * c + 3] = q.w;
-    }
-    return r;
-}
-template <class F> __device__ __forceinline__ void chunks_put(uint4 *p, size_t stride, const F &a)
-{
-    const uint32_t *w = reinterpret_cast<const uint32_t *>(&a);
-#pragma unroll
-    for (unsigned c = 0; c < sizeof(F) / 16; c++)
-        p[c * stride] = make_uint4(w[4 * c], w[4 * c + 1], w[4 * c + 2], w[4 * c + 3]);
-}
-// n chunks from global memory (L2, not L1: the state streams) into shared
-// memory, asynchronously (cp.async: no register holds them in flight), as
-// one group; cp_async_wait_all before reading them.
-__device__ __forceinline__ void cp_async_chunks(uint4 *dst, size_t dst_stride, const uint4 *src, size_t src_stride,
-                                                unsigned n, bool commit = true)
-{
-#pragma unroll
-    for (unsigned c = 0; c < n; c++) {
-        const unsigned d = (unsigned)__cvta_generic_to_shared(dst + c * dst_stride);
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src + c * src_stride) : "memory");
-    }
-    if (commit)
-        asm volatile("cp.async.commit_group;" ::: "memory");
-}
-// Whether the async kernel's walk back fetches the point's x too (POINT):
-// where 5 field elements a thread fit beside the staged values at two
-// blocks an SM (BN254's Fp: 80 B each; BLS12-381's 48-byte elements take
-// 4 only, its x read directly).
-template <class F> __host__ __device__ constexpr bool msm_async_point_x_back()
-{
-    return sizeof(F) <= 32;
-}
-// 16-byte chunks of the async kernel's buffer, a thread.
-template <class F> __host__ __device__ constexpr unsigned msm_async_buffer_chunks(bool point)
-{
-    return (!point ? 3 : msm_async_point_x_back<F>() ? 5 : 4) * (unsigned)(sizeof(F) / 16);
-}
-__device__ __forceinline__ void cp_async_wait_all()
-{
-    asm volatile("cp.async.wait_all;" ::: "memory");
-}
-
 // The sorted entries step-major for the batch-affine lanes: entry i of slot
 // s (sorted index s V + i) at i S + s, so that the 32 threads of a warp,
 // walking slots s .. s + 31 at step i, read 128 contiguous bytes where
@@ -370,7 +316,7 @@ template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool
 __global__ void __launch_bounds__(T, BLOCKS)
     msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
                           const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
-                          xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv, uint4 *)
+                          xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv)
 {
     static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && AHEAD <= 2, "block, lanes and look-ahead");
     typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
@@ -568,308 +514,25 @@ __global__ void __launch_bounds__(T, BLOCKS)
     }
 }
 
-// TRIAL: msm_accumulate_affine with the lanes' state (sum and prefix) in
-// global memory instead of local, each walk fetching the next lane's state
-// into shared memory by cp.async while this lane's products run, so that
-// no register holds it in flight (variants 12..14). Lane-aligned walks
-// (every thread visits every lane index, so the __syncwarp that orders a
-// buffer's read before the fetch overwriting it is uniform). AHEAD: the
-// forward walk's next point x in registers (as msm_accumulate_affine's 1).
-// POINT: the points fetched too (the forward walk's x with the sum's x; the
-// walk back's y, and x where 5 field elements fit: BN254), no AHEAD.
-template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool POINT>
-__global__ void __launch_bounds__(T, BLOCKS)
-    msm_accumulate_affine_async(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
-                                const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
-                                xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk, xyzz<F> *tv,
-                                uint4 *lane_state)
-{
-    static_assert(T % 32 == 0 && T <= 1024 && L <= 64 && AHEAD <= 1 && !(POINT && AHEAD), "block, lanes");
-    typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
-    // a field element's chunks; a lane's state: x, y, prefix; the walk
-    // back's buffer: those, then the point's y and (PX_BACK) x
-    constexpr unsigned W = T / 32, CH = sizeof(F) / 16, LC = 3 * CH;
-    constexpr bool PX_BACK = POINT && msm_async_point_x_back<F>();
-    __shared__ F warp_prod[W], warp_inv[W];
-    extern __shared__ uint32_t staged[]; // the step's values, lane j of this thread at j T + threadIdx.x
-    const unsigned lane_id = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const size_t t = (size_t)blockIdx.x * T + threadIdx.x, nt = (size_t)gridDim.x * T;
-    // chunk c of lane j's state at ls[(j LC + c) T]; this thread's buffer
-    // chunk c at pbuf[c T]
-    uint4 *const ls = lane_state + (size_t)blockIdx.x * L * LC * T + threadIdx.x;
-    uint4 *const pbuf = reinterpret_cast<uint4 *>(staged + L * T) + threadIdx.x;
-    auto sum_get = [&](unsigned j) -> affine<F> {
-        return {chunks_get<F>(ls + (size_t)j * LC * T, T), chunks_get<F>(ls + ((size_t)j * LC + CH) * T, T)};
-    };
-    auto sum_put = [&](unsigned j, const affine<F> &a) {
-        chunks_put<F>(ls + (size_t)j * LC * T, T, a.x);
-        chunks_put<F>(ls + ((size_t)j * LC + CH) * T, T, a.y);
-    };
-    auto point_chunks = [&](unsigned j, unsigned c) -> const uint4 * {
-        return reinterpret_cast<const uint4 *>(bases + (staged[j * T + threadIdx.x] & 0x7fffffffu)) + c;
-    };
-    // the forward walk's fetch: the sum's x (not for an empty lane), and
-    // (POINT) the point's x after it
-    auto fetch_forward = [&](unsigned j, bool sum_x) {
-        if (sum_x)
-            cp_async_chunks(pbuf, T, ls + (size_t)j * LC * T, T, CH, !POINT);
-        if (POINT)
-            cp_async_chunks(pbuf + CH * T, T, point_chunks(j, 0), 1, CH, true);
-    };
-    auto fetch_back = [&](unsigned j) {
-        cp_async_chunks(pbuf, T, ls + (size_t)j * LC * T, T, LC, !POINT);
-        if (POINT)
-            cp_async_chunks(pbuf + LC * T, T, point_chunks(j, CH), 1, CH, !PX_BACK);
-        if (PX_BACK)
-            cp_async_chunks(pbuf + (LC + CH) * T, T, point_chunks(j, 0), 1, CH, true);
-    };
-    uint32_t cur[L];
-    lane_mask active = 0, head = 0, empty = ~(lane_mask)0; // empty: the lane's sum is infinity
-#pragma unroll 1
-    for (unsigned j = 0; j < L; j++) {
-        const size_t s = j * nt + t, start = s * V;
-        cur[j] = sentinel;
-        if (start >= count)
-            continue;
-        tk[s] = sentinel;
-        hf[s] = 0;
-        cur[j] = keys[start];
-        if (cur[j] == sentinel)
-            continue;
-        active |= (lane_mask)1 << j;
-        if (start > 0 && keys[start - 1] == cur[j])
-            head |= (lane_mask)1 << j;
-    }
-#pragma unroll 1
-    for (unsigned i = 0; i < V; i++) {
-        lane_mask moved = 0;
-#pragma unroll 8
-        for (unsigned j = 0; j < L; j++) {
-            const size_t s = j * nt + t, e = (size_t)i * S + (s < S ? s : S - 1);
-            const uint32_t k = t_keys[e];
-            staged[j * T + threadIdx.x] = t_vals[e];
-            if (k != cur[j])
-                moved |= (lane_mask)1 << j;
-        }
-        moved &= active;
-#pragma unroll 1
-        for (lane_mask m = moved; m; m &= m - 1) {
-            const unsigned j = (unsigned)(__ffsll((long long)m) - 1);
-            const size_t s = j * nt + t;
-            const uint32_t k = t_keys[(size_t)i * S + s];
-            const bool was_empty = (empty >> j) & 1;
-            msm_affine_run_end(was_empty ? affine<F>{} : sum_get(j), was_empty, cur[j], (head >> j) & 1, s, buckets,
-                               hv, hf, MSM_HEAD);
-            head &= ~((lane_mask)1 << j);
-            cur[j] = k;
-            if (k == sentinel) {
-                active &= ~((lane_mask)1 << j);
-                continue;
-            }
-            const affine<F> p = msm_load_point(bases, staged[j * T + threadIdx.x]); // a copy
-            if (p.is_inf())
-                empty |= (lane_mask)1 << j;
-            else {
-                sum_put(j, p);
-                empty &= ~((lane_mask)1 << j);
-            }
-        }
-        // the forward walk; need: the lanes (after j) whose fetch is due
-        lane_mask go = active & ~moved, den = 0, dbl = 0;
-        const lane_mask need0 = POINT ? go : go & ~empty;
-        F run = F::one(), px_next;
-        if (AHEAD && go)
-            px_next = bases[staged[(__ffsll((long long)go) - 1) * T + threadIdx.x] & 0x7fffffffu].x;
-        if (need0) {
-            const unsigned j0 = (unsigned)(__ffsll((long long)need0) - 1);
-            fetch_forward(j0, !((empty >> j0) & 1));
-        }
-#pragma unroll 1
-        for (unsigned j = 0; j < L; j++) {
-            F ax, px;
-            {
-                const lane_mask need = POINT ? go : go & ~empty;
-                const bool mine = (need >> j) & 1;
-                if (mine) {
-                    cp_async_wait_all();
-                    ax = chunks_get<F>(pbuf, T);
-                    if (POINT)
-                        px = chunks_get<F>(pbuf + CH * T, T);
-                }
-                __syncwarp();
-                const lane_mask later = need & ~(((lane_mask)2 << j) - 1);
-                if (mine && later) {
-                    const unsigned jn = (unsigned)(__ffsll((long long)later) - 1);
-                    fetch_forward(jn, !((empty >> jn) & 1));
-                }
-            }
-            if (!((go >> j) & 1))
-                continue;
-            go &= ~((lane_mask)1 << j); // the lanes after j
-            const uint32_t v = staged[j * T + threadIdx.x];
-            if (AHEAD) {
-                px = px_next;
-                if (go)
-                    px_next = bases[staged[(__ffsll((long long)go) - 1) * T + threadIdx.x] & 0x7fffffffu].x;
-            } else if (!POINT)
-                px = bases[v & 0x7fffffffu].x;
-            if (px.is_zero() && msm_load_point(bases, v).is_inf())
-                continue;
-            if ((empty >> j) & 1) {
-                sum_put(j, msm_load_point(bases, v));
-                empty &= ~((lane_mask)1 << j);
-                continue;
-            }
-            F d;
-            if (ax == px) {
-                const F ay = sum_get(j).y, py = msm_load_point(bases, v).y;
-                if (!(ay == py) || ay.is_zero()) { // p = -sum (or a point of order 2)
-                    empty |= (lane_mask)1 << j;
-                    continue;
-                }
-                d = ay.dbl();
-                dbl |= (lane_mask)1 << j;
-            } else
-                d = px - ax;
-            chunks_put<F>(ls + ((size_t)j * LC + 2 * CH) * T, T, run);
-            run = run * d;
-            den |= (lane_mask)1 << j;
-        }
-        // the walk back's first lane (the highest) fetched while the block
-        // inverts; the fence puts the prefixes just written in L2, where the
-        // fetch (.cg) reads
-        if (den) {
-            __threadfence();
-            fetch_back((unsigned)(63 - __clzll((long long)den)));
-        }
-        F up = run, down = run;
-#pragma unroll
-        for (unsigned o = 1; o < 32; o *= 2) {
-            const F a = shfl_up_field(up, o), b = shfl_down_field(down, o);
-            if (lane_id >= o)
-                up = a * up;
-            if (lane_id + o < 32)
-                down = down * b;
-        }
-        F before = shfl_up_field(up, 1), after = shfl_down_field(down, 1);
-        if (lane_id == 0)
-            before = F::one();
-        if (lane_id == 31) {
-            after = F::one();
-            warp_prod[warp] = up;
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            F acc = F::one();
-            for (unsigned w = 0; w < W; w++) {
-                warp_inv[w] = acc;
-                acc = acc * warp_prod[w];
-            }
-            F inv = acc == F::one() ? acc : acc.inv_var();
-            for (unsigned w = W; w-- > 0;) {
-                const F f = inv * warp_inv[w];
-                inv = inv * warp_prod[w];
-                warp_inv[w] = f;
-            }
-        }
-        __syncthreads();
-        F inv = den ? warp_inv[warp] * before * after : F::one();
-#pragma unroll 1
-        for (unsigned j = L; j-- > 0;) {
-            const bool mine = (den >> j) & 1;
-            affine<F> a, p;
-            F pj;
-            if (mine) {
-                cp_async_wait_all();
-                a.x = chunks_get<F>(pbuf, T);
-                a.y = chunks_get<F>(pbuf + CH * T, T);
-                pj = chunks_get<F>(pbuf + 2 * CH * T, T);
-                if (POINT)
-                    p.y = chunks_get<F>(pbuf + LC * T, T);
-                if (PX_BACK)
-                    p.x = chunks_get<F>(pbuf + (LC + CH) * T, T);
-            }
-            __syncwarp();
-            const lane_mask below = den & (((lane_mask)1 << j) - 1);
-            if (mine && below)
-                fetch_back((unsigned)(63 - __clzll((long long)below)));
-            if (!mine)
-                continue;
-            const uint32_t v = staged[j * T + threadIdx.x];
-            if (!POINT)
-                p = msm_load_point(bases, v);
-            else {
-                if (!PX_BACK)
-                    p.x = bases[v & 0x7fffffffu].x;
-                if (v >> 31)
-                    p.y = p.y.neg();
-            }
-            F d, num;
-            if ((dbl >> j) & 1) {
-                d = a.y.dbl();
-                const F x2 = a.x.sqr();
-                num = x2.dbl() + x2;
-            } else {
-                d = p.x - a.x;
-                num = p.y - a.y;
-            }
-            const F inv_d = inv * pj;
-            inv = inv * d;
-            const F lambda = num * inv_d;
-            affine<F> r;
-            r.x = lambda.sqr() - a.x - p.x;
-            r.y = lambda * (a.x - r.x) - a.y;
-            sum_put(j, r);
-        }
-        __threadfence(); // the sums written before the next step's fetches (L2)
-    }
-#pragma unroll 1
-    for (unsigned j = 0; j < L; j++) {
-        if (!((active >> j) & 1))
-            continue;
-        const size_t s = j * nt + t, end = s * V + V < count ? s * V + V : count;
-        const bool cont = end < count && keys[end] == cur[j];
-        const bool is_empty = (empty >> j) & 1;
-        const affine<F> a = is_empty ? affine<F>{} : sum_get(j);
-        if ((head >> j) & 1)
-            msm_affine_run_end(a, is_empty, cur[j], true, s, buckets, hv, hf, cont ? MSM_HEAD | MSM_CONT : MSM_HEAD);
-        else if (cont) {
-            tv[s] = msm_affine_sum(a, is_empty);
-            tk[s] = cur[j];
-        } else
-            buckets[cur[j]] = msm_affine_sum(a, is_empty);
-    }
-}
-
-// The batch-affine kernel of `variant` (4..13) over F and its block size
+// The batch-affine kernel of `variant` (4..11) over F and its block size
 // (its lanes: msm_accumulation_for): the one list of the instantiated
 // kernels, for the launch and for the local memory reserved
 // (msm_affine_local_bytes), so that no variant can run without its
 // reservation. Over Fp2 256 threads x 32 lanes, no look-ahead:
 // 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2
 // values), 7..9 at 1 (up to 255); 10 (1 block) and 11 (2) with the
-// forward walk lane-aligned; 12 and 13 are 10 and 11 with the lanes' state
-// in global memory, fetched a lane ahead (msm_affine_async). Over Fp, the
-// point's x looked ahead: 4 256 x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2
-// blocks an SM), 8 the same at 3; 9 is 7 with the sum's x looked ahead too
-// (BN254's); 10 and 11 are 7 and 9 with the forward walk lane-aligned; 12
-// is 10 with the state fetched a lane ahead, 13 the same without the
-// point's x looked ahead.
+// forward walk lane-aligned. Over Fp, the point's x looked ahead: 4 256
+// x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the same
+// at 3; 9 is 7 with the sum's x looked ahead too (BN254's); 10 and 11 are
+// 7 and 9 with the forward walk lane-aligned.
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
-                               unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *,
-                               uint4 *);
-inline bool msm_affine_async(unsigned variant)
-{
-    return variant >= 12;
-}
+                               unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
 template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned *block)
 {
     *block = 256;
     if constexpr (!F::inline_points)
-        return variant == 12   ? msm_accumulate_affine_async<F, 256, 32, 1, 0, false>
-               : variant >= 13 ? msm_accumulate_affine_async<F, 256, 32, 2, 0, false>
-               : variant == 10 ? msm_accumulate_affine<F, 256, 32, 1, 0, true>
+        return variant == 10   ? msm_accumulate_affine<F, 256, 32, 1, 0, true>
                : variant == 11 ? msm_accumulate_affine<F, 256, 32, 2, 0, true>
                : variant >= 7  ? msm_accumulate_affine<F, 256, 32, 1, 0, false>
                                : msm_accumulate_affine<F, 256, 32, 2, 0, false>;
@@ -883,9 +546,6 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
                : variant == 9  ? msm_accumulate_affine<F, 256, 64, 2, 2, false>
                : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 1, true>
                : variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 2, true>
-               : variant == 12 ? msm_accumulate_affine_async<F, 256, 64, 2, 1, false>
-               : variant == 13 ? msm_accumulate_affine_async<F, 256, 64, 2, 0, false>
-               : variant == 14 ? msm_accumulate_affine_async<F, 256, 64, 2, 0, true>
                                : msm_accumulate_affine<F, 256, 64, 2, 1, false>;
     }
 }
@@ -1053,8 +713,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 14)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 14");
+    if (tune.accumulate > 11)
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 11");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     // shifted copies past the window count are not read
@@ -1115,7 +775,6 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     bool launched = false;
     const size_t lane_threads = (threads + lanes - 1) / lanes;
     uint32_t *t_keys = nullptr, *t_vals = nullptr;
-    dev_buf<uint4> lane_state;
     if (variant >= 4) {
         t_keys = sorted_keys == keys.p ? keys2.p : keys.p;
         t_vals = sorted_vals == vals.p ? vals2.p : vals.p;
@@ -1129,20 +788,11 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block);
         // the staged values, lanes x block words (64 KB a block at most): a
         // function's attribute, not a device-wide call
-        // (asynchronous state: and the fetch buffer, 3 field elements a
-        // thread; the state itself in global memory, 3 a lane)
-        const bool async = msm_affine_async(variant);
-        const unsigned grid = blocks_for(lane_threads, block);
-        const unsigned smem = lanes * block * (unsigned)sizeof(uint32_t) +
-                             (async ? msm_async_buffer_chunks<F>(variant == 14 && F::inline_points) * block * 16 : 0);
-        if (async) {
-            GPU_RC(lane_state.alloc((size_t)grid * block * lanes * 3 * sizeof(F) / 16, st, msg));
-            // two blocks an SM need the largest shared-memory carveout
-            GPU_TRY(msg, cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
-        }
+        const unsigned smem = lanes * block * (unsigned)sizeof(uint32_t);
         GPU_TRY(msg, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        kernel<<<grid, block, smem, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice, threads, sentinel,
-                                          buckets.p, hv.p, hf.p, tk.p, tv.p, lane_state.p);
+        kernel<<<blocks_for(lane_threads, block), block, smem, st>>>(bases, sorted_keys, t_keys, t_vals, count, slice,
+                                                                   threads, sentinel, buckets.p, hv.p, hf.p, tk.p,
+                                                                   tv.p);
         launched = true;
     } else if constexpr (F::inline_points) { // XYZZ variants 1 and 2: G1 only
         if (variant == 1) {
@@ -1333,7 +983,7 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
     *bytes = 0;
-    for (unsigned v = 4; v <= 14; v++) {
+    for (unsigned v = 4; v <= 11; v++) {
         unsigned block;
         cudaFuncAttributes a;
         GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
