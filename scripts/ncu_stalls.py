@@ -69,12 +69,12 @@ def main():
         found = None
         for k in range(i - 1, max(-1, i - 400), -1):
             t = data[k][src]
-            if not opcode(t).startswith(('LD', 'S2R', 'SHFL')):
+            o = opcode(t)
+            if not o.startswith(('LD', 'S2R', 'SHFL')):
                 continue
             m = re.search(r'^\s*(?:@!?P\w+\s+)?\S+\s+R(\d+)', t)
             if not m:
                 continue
-            o = opcode(t)
             width = 4 if '.128' in o else 2 if '.64' in o else 1
             if any(str(int(m.group(1)) + w) in used for w in range(width)):
                 found = k

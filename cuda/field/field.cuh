@@ -510,9 +510,9 @@ template <class P> struct __align__(16) fp {
     // fewer multiply-adds pay only when they cost few other instructions:
     // these 66 do, Karatsuba's 36 did not (see operator*). sppark's
     // squaring of this shape runs 1.26× its product. Modelled first in
-    // Python with the PTX carry flag
-    // (scripts/models/sqr_redc.py: all four fields, 0, 1, p - 1 and 3,000
-    // random values each, with the no-overflow claims below asserted).
+    // Python with the PTX carry flag (scripts/models/sqr_redc.py: all four
+    // fields, 0, 1, p - 1 and 3,000 random values each, with the
+    // no-overflow claims below asserted).
     // Measured on the H200 (BENCHMARKS.md, session 7, same run): 32.6 G/s
     // against 27.2 for the product with itself (BLS12-381 Fp), 69.2 vs 60.1
     // (BN254 Fr); MSM G1 2^26 BLS12-381 430.8 -> 420.8 ms, BN254 179.5 ->
