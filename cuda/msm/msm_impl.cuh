@@ -240,6 +240,17 @@ template <class F> __device__ __forceinline__ fp2<F> shfl_down_field(const fp2<F
     return {shfl_down_field(a.c0, d), shfl_down_field(a.c1, d)};
 }
 
+// One step of the block's scans (msm_accumulate_affine): the products of
+// this warp's lanes up to (up) and from (down) this one, o lanes further.
+template <class F> __device__ __forceinline__ void msm_scan_step(F &up, F &down, unsigned o, unsigned lane_id)
+{
+    const F a = shfl_up_field(up, o), b = shfl_down_field(down, o);
+    if (lane_id >= o)
+        up = a * up;
+    if (lane_id + o < 32)
+        down = down * b;
+}
+
 // A lane's sum as a bucket: infinity when `empty` (the lane's mask bit;
 // the coordinates are then stale).
 template <class F> __device__ __forceinline__ xyzz<F> msm_affine_sum(const affine<F> &a, bool empty)
@@ -311,8 +322,14 @@ static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32
 // 2^24 348.7 -> 343.0 (one block an SM), BN254 G2 157.2 -> 154.8 (two);
 // loading the walk back's next point ahead lost everywhere (BLS12-381 G1
 // 2^24 74.5 -> 80.9 ms), and so did asking L2 ahead for the next lane's
-// state and point (bulk prefetches: 6-16 % slower, 2026-12-06).
-template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool ALIGNED>
+// state and point (bulk prefetches: 6-16 % slower, 2026-12-06). COMPACT:
+// the walk back's lane masks kept in shared memory and read there at every
+// lane (ptxas spilled them, and their reloads missed L1: 4.2 % of
+// BLS12-381's stall samples), the scans a rolled loop (one copy of their
+// products: I-cache stalls were 6.2 %; ncu, 2026-12-06); BLS12-381 G1
+// 2^24 77.2 -> 76.0 ms, 2^27 568.6 -> 561.9, BN254 G1 2^26 unchanged
+// (H100, 2026-12-06, fifth session).
+template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool ALIGNED, bool COMPACT = false>
 __global__ void __launch_bounds__(T, BLOCKS)
     msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
                           const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
@@ -322,6 +339,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
     typedef typename std::conditional<(L > 32), uint64_t, uint32_t>::type lane_mask;
     constexpr unsigned W = T / 32;
     __shared__ F warp_prod[W], warp_inv[W];
+    __shared__ lane_mask den_s[COMPACT ? T : 1], dbl_s[COMPACT ? T : 1]; // COMPACT's masks
     extern __shared__ uint32_t staged[]; // the step's values, lane j of this thread at j T + threadIdx.x
     const unsigned lane_id = threadIdx.x % 32, warp = threadIdx.x / 32;
     const size_t t = (size_t)blockIdx.x * T + threadIdx.x, nt = (size_t)gridDim.x * T;
@@ -440,13 +458,16 @@ __global__ void __launch_bounds__(T, BLOCKS)
         // the inverse of this thread's product `run`: scans of the block's
         // products from both sides, one inversion of the total
         F up = run, down = run;
+        if (COMPACT) {
+            den_s[COMPACT ? threadIdx.x : 0] = den;
+            dbl_s[COMPACT ? threadIdx.x : 0] = dbl;
+#pragma unroll 1
+            for (unsigned o = 1; o < 32; o *= 2)
+                msm_scan_step(up, down, o, lane_id);
+        } else {
 #pragma unroll
-        for (unsigned o = 1; o < 32; o *= 2) {
-            const F a = shfl_up_field(up, o), b = shfl_down_field(down, o);
-            if (lane_id >= o)
-                up = a * up;
-            if (lane_id + o < 32)
-                down = down * b;
+            for (unsigned o = 1; o < 32; o *= 2)
+                msm_scan_step(up, down, o, lane_id);
         }
         F before = shfl_up_field(up, 1), after = shfl_down_field(down, 1);
         if (lane_id == 0)
@@ -474,12 +495,15 @@ __global__ void __launch_bounds__(T, BLOCKS)
         // the lanes walked back: each takes its inverse off the running one
 #pragma unroll 1
         for (unsigned j = L; j-- > 0;) {
-            if (!((den >> j) & 1))
+            // volatile: read where used, so that no register holds the mask
+            const lane_mask den_j = COMPACT ? *(volatile lane_mask *)&den_s[COMPACT ? threadIdx.x : 0] : den;
+            if (!((den_j >> j) & 1))
                 continue;
+            const lane_mask dbl_j = COMPACT ? *(volatile lane_mask *)&dbl_s[COMPACT ? threadIdx.x : 0] : dbl;
             const affine<F> a = sum[j];
             const affine<F> p = msm_load_point(bases, staged[j * T + threadIdx.x]);
             F d, num;
-            if ((dbl >> j) & 1) {
+            if ((dbl_j >> j) & 1) {
                 d = a.y.dbl();
                 const F x2 = a.x.sqr();
                 num = x2.dbl() + x2;
@@ -524,7 +548,7 @@ __global__ void __launch_bounds__(T, BLOCKS)
 // forward walk lane-aligned. Over Fp, the point's x looked ahead: 4 256
 // x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the same
 // at 3; 9 is 7 with the sum's x looked ahead too (BN254's); 10 and 11 are
-// 7 and 9 with the forward walk lane-aligned.
+// 7 and 9 with the forward walk lane-aligned, 10 also COMPACT.
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
                                unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
@@ -544,7 +568,7 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
                : variant == 6  ? msm_accumulate_affine<F, 128, 32, 4, 1, false>
                : variant == 8  ? msm_accumulate_affine<F, 256, 64, 3, 1, false>
                : variant == 9  ? msm_accumulate_affine<F, 256, 64, 2, 2, false>
-               : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 1, true>
+               : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 1, true, true>
                : variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 2, true>
                                : msm_accumulate_affine<F, 256, 64, 2, 1, false>;
     }
