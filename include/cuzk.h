@@ -251,12 +251,15 @@ CUZK_API void cuzk_r1cs_get_info(const cuzk_r1cs *r1cs, cuzk_r1cs_info *info);
  *
  * Groth16 verification of snarkjs JSON: verification_key.json,
  * public.json, proof.json (the order of `snarkjs groth16 verify`).
- * Returns CUZK_OK when the proof is valid, CUZK_ERR_INVALID_PROOF when the
- * inputs are well formed and it is not, another status (with err filled) for
- * malformed input. Stricter than snarkjs: proof points must lie in the
- * prime-order subgroups, and every number must be canonical (below its
- * modulus). Needs a build with JSON support (jansson): CUZK_ERR_UNSUPPORTED
- * otherwise. */
+ * Returns CUZK_OK when the proof is valid, CUZK_ERR_INVALID_PROOF when it
+ * is not (a proof point at infinity, off its curve or outside the
+ * prime-order subgroup included: snarkjs rejects those too), another
+ * status (with err filled) for malformed input: CUZK_ERR_FORMAT for a
+ * verification key whose alpha, beta, gamma or delta is the point at
+ * infinity (such a key accepts forged proofs). Stricter than snarkjs
+ * where snarkjs would accept: every number must be canonical (below its
+ * modulus). Needs a build with JSON support (jansson):
+ * CUZK_ERR_UNSUPPORTED otherwise. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_verify_json(const char *vk_json, size_t vk_len, const char *public_json,
                                                       size_t public_len, const char *proof_json, size_t proof_len,
                                                       cuzk_error *err);
@@ -620,6 +623,13 @@ typedef struct cuzk_engine_config {
      * matrices, a proof's working set and a staged witness; 1: none; k: at
      * most k. */
     unsigned gpu_msm_copies;
+    /* The directories a confined job's files must lie beneath
+     * (cuzk_job_request.confine; cuzk serve's --key-dir and --witness-dir),
+     * absolute paths without links as realpath makes them; copied. */
+    const char *const *key_dirs;
+    unsigned n_key_dirs;
+    const char *const *witness_dirs;
+    unsigned n_witness_dirs;
 } cuzk_engine_config;
 
 typedef struct cuzk_job_request {
@@ -657,7 +667,16 @@ typedef struct cuzk_job_request {
     unsigned partitions;
     const char *const *witness_paths;
     const cuzk_wtns *const *partition_wtns;
+    /* CUZK_CONFINE_KEY: key_path and r1cs_path are read only when the file
+     * opened lies beneath one of the engine's key_dirs;
+     * CUZK_CONFINE_WITNESS: witness_path(s) beneath its witness_dirs
+     * (cuzk_engine_config). Checked on the descriptor opened, so a link
+     * swapped in after the job was accepted cannot lead outside. 0: any
+     * file. */
+    int confine;
 } cuzk_job_request;
+
+enum { CUZK_CONFINE_KEY = 1, CUZK_CONFINE_WITNESS = 2 };
 
 #define CUZK_JOB_MAX_PARTITIONS 1024 /* partitions of one job */
 

@@ -127,6 +127,12 @@ static int core_selftest(void)
         C##_g1_affine P[4], ic;                                                                           \
         C##_g2_affine Q[4];                                                                               \
         C##_g1_jacobian acc, term, icj;                                                                   \
+        if (bytes_all_zero(vk->alpha1, sizeof(P[0])) || bytes_all_zero(vk->beta2, sizeof(Q[0])) ||        \
+            bytes_all_zero(vk->gamma2, sizeof(Q[0])) || bytes_all_zero(vk->delta2, sizeof(Q[0])))         \
+            return CUZK_ERR_FORMAT;                                                                       \
+        if (bytes_all_zero(pr->a, sizeof(P[0])) || bytes_all_zero(pr->b, sizeof(Q[0])) ||                 \
+            bytes_all_zero(pr->c, sizeof(P[0])))                                                          \
+            return CUZK_ERR_INVALID_PROOF;                                                                \
         memcpy(&ic, vk->ic, sizeof(ic));                                                                  \
         C##_g1_from_affine(&acc, &ic);                                                                   \
         for (size_t i = 1; i < vk->n_ic; i++) {                                                           \

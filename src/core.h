@@ -134,8 +134,11 @@ struct cuzk_core_ops {
     void (*pairing)(int curve, unsigned char *out, const unsigned char *g1, const unsigned char *g2);
     /* Groth16: e(-A, B) e(IC0 + sum pub_i IC_i, gamma) e(C, delta)
      * e(alpha, beta) == 1. Points already checked; publics are n_ic - 1
-     * plain 32-byte little-endian scalars below r. CUZK_OK or
-     * CUZK_ERR_INVALID_PROOF. */
+     * plain 32-byte little-endian scalars below r. CUZK_OK,
+     * CUZK_ERR_INVALID_PROOF (also for A, B or C at infinity), or
+     * CUZK_ERR_FORMAT for a degenerate key (alpha, beta, gamma or delta at
+     * infinity: formats/point_check.h says why); readers refuse those first,
+     * with the point named. */
     int (*groth16_verify)(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof);
     /* A Groth16 proof (src/groth16/prove_impl.h). CUZK_OK, CUZK_ERR_NO_MEMORY
      * or CUZK_ERR_UNSUPPORTED (a domain too large for the field). */

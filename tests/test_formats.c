@@ -158,9 +158,11 @@ static void test_verify(const char *curve, const char *name, const char *other)
     json_t *t = json_deep_copy(proof);
     json_array_set_new(json_object_get(t, "pi_a"), 0, json_string("12x"));
     CHECK(verify_docs(vk, pub, t, &err) == CUZK_ERR_FORMAT && strstr(err.message, "pi_a[0]"));
+    /* off the curve: numbers, but no point; snarkjs answers false, so the
+     * proof is invalid (named), not malformed */
     json_array_set_new(json_object_get(t, "pi_a"), 0, json_string("1"));
     rc = verify_docs(vk, pub, t, &err);
-    CHECK(rc == CUZK_ERR_NOT_ON_CURVE && strstr(err.message, "pi_a"));
+    CHECK(rc == CUZK_ERR_INVALID_PROOF && strstr(err.message, "pi_a") && strstr(err.message, "not on the curve"));
     json_decref(t);
     t = json_deep_copy(proof);
     json_array_set_new(json_object_get(t, "pi_c"), 2, json_string("2"));
@@ -378,6 +380,28 @@ static void test_bad_zkey(const char *curve)
     memcpy(m, d, n);
     memset(m + alpha, 0xff, n8q);
     CHECK(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_NOT_CANONICAL && strstr(err.message, "alpha1"));
+    /* each of alpha1, beta1, beta2, gamma2, delta1, delta2 at infinity: a
+     * degenerate key (its verification accepts forged proofs) */
+    {
+        size_t g1 = 2 * (size_t)n8q, g2 = 2 * g1;
+        const struct {
+            const char *name;
+            size_t at, bytes;
+        } vkp[] = {{"alpha1", alpha, g1},
+                   {"beta1", alpha + g1, g1},
+                   {"beta2", alpha + 2 * g1, g2},
+                   {"gamma2", alpha + 2 * g1 + g2, g2},
+                   {"delta1", alpha + 2 * g1 + 2 * g2, g1},
+                   {"delta2", alpha + 3 * g1 + 2 * g2, g2}};
+        for (size_t i = 0; i < sizeof(vkp) / sizeof(vkp[0]); i++) {
+            memcpy(m, d, n);
+            memset(m + vkp[i].at, 0, vkp[i].bytes);
+            char want[64];
+            snprintf(want, sizeof(want), "%s is the point at infinity", vkp[i].name);
+            CHECK_MSG(try_open(open_zkey, free_zkey, m, n, &err) == CUZK_ERR_FORMAT && strstr(err.message, want),
+                      "%s %s at infinity: %s", curve, vkp[i].name, err.message);
+        }
+    }
     /* a point of section 5 (A) off the curve: found by the full check */
     memcpy(m, d, n);
     size_t a = section_header(d, n, 5) + 12 + 2 * (2 * n8q); /* third point */

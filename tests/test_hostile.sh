@@ -171,6 +171,42 @@ for _ in $(seq 100); do jq -e '.running == 0 and ([.queued[]] | add) == 0' "$tmp
 jq -e '.running == 0' "$tmp/body" >/dev/null || fail "a job stuck on a FIFO: $(cat "$tmp/body")"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM with a FIFO journaled: exit $?"
 rm "$tmp/keys/swap.zkey"
+# a witness or key swapped for a link to a file outside after the POST
+# (the job queued behind blockers meanwhile): the job fails, the outside
+# file is never proved (what is checked is what is opened)
+mkdir -p "$tmp/wits"
+cp "$tw" "$tmp/wits/w1.wtns"; cp "$tw" "$tmp/wits/w2.wtns"; cp "$tw" "$tmp/outside/w.wtns"
+cp "$tk" "$tmp/keys/sw1.zkey"; cp "$tk" "$tmp/keys/sw2.zkey"
+cp "$tmp/blk.zkey" "$tmp/keys/blk.zkey"; cp "$tmp/blk.wtns" "$tmp/wits/blk.wtns"
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s8" --key-dir "$tmp/keys" --witness-dir "$tmp/wits" \
+  --workers 1 --device cpu --threads 1
+for _ in 1 2 3; do submit_paths "$tmp/keys/blk.zkey" "$tmp/wits/blk.wtns" >/dev/null; done
+wid=$(submit_paths "$tmp/keys/sw1.zkey" "$tmp/wits/w1.wtns")
+kid=$(submit_paths "$tmp/keys/sw2.zkey" "$tmp/wits/w2.wtns")
+ln -sf "$tmp/outside/w.wtns" "$tmp/wits/w1.wtns"
+ln -sf "$tmp/outside/tiny.zkey" "$tmp/keys/sw2.zkey"
+for j in "$wid witness" "$kid key"; do
+  set -- $j
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$1?wait=60"
+  [ "$(jq -r .state "$tmp/body")" = failed ] && grep -q "not a file beneath the directories allowed for it" "$tmp/body" ||
+    fail "a $2 swapped for a link outside after the POST: $(cat "$tmp/body")"
+done
+# a large file is not read before its header is checked: a 4 GiB sparse
+# file that is no witness, and one whose header is a witness's but whose
+# size is past any witness of its key, fail at once in little memory
+truncate -s 4G "$tmp/wits/sparse.wtns"
+{ head -c 64 "$tw"; printf '\002\000\000\000\000\000\000\000\001\000\000\000'; } >"$tmp/wits/big.wtns"
+truncate -s $((64 + 12 + 4294967296)) "$tmp/wits/big.wtns"
+sid=$(submit_paths "$tmp/keys/tiny.zkey" "$tmp/wits/sparse.wtns" critical)
+bid=$(submit_paths "$tmp/keys/tiny.zkey" "$tmp/wits/big.wtns" critical)
+for j in "$sid:not a .wtns file" "$bid:larger than the .* of a witness of this key"; do
+  expect_code 200 "127.0.0.1:$port/v1/proofs/${j%%:*}?wait=60"
+  [ "$(jq -r .state "$tmp/body")" = failed ] && grep -q "${j#*:}" "$tmp/body" ||
+    fail "a 4 GiB witness ($j): $(cat "$tmp/body")"
+done
+hwm=$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$pid/status")
+[ "${hwm:-0}" -lt 1048576 ] || fail "4 GiB witnesses refused, but the daemon's memory peaked at $hwm kB"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 
 # --- 3. key files that change under the daemon
 cp "$fx/bn128/mul1k.zkey" "$tmp/keys/k.zkey"
@@ -314,6 +350,22 @@ if [ -n "$shim" ] && [ -f "$shim" ]; then
     fail "the engine did not count $1 done: $(cat "$tmp/body")"
   }
   dstart
+  # an idle daemon whose disk turns read-only or full says so in /healthz
+  # (looked at every 2 s), and ok again once it recovers
+  healthz_is() { # healthz_is CODE PATTERN: within 6 s
+    for _ in $(seq 60); do
+      code=$(api "127.0.0.1:$port/healthz")
+      [ "$code" = "$1" ] && grep -q "$2" "$tmp/body" && return 0
+      sleep 0.1
+    done
+    fail "/healthz: $code, want $1 and '$2': $(cat "$tmp/body")"
+  }
+  for f in "ro:Read-only file system" "full:No space left on device"; do
+    echo "${f%%:*}" >"$ctl"
+    healthz_is 503 "cannot write the state directory.*${f#*:}"
+    : >"$ctl"
+    healthz_is 200 '"ok"'
+  done
   # a full disk while a proof runs: not reported done, new work refused
   b1=$(submit_paths "$tmp/blk.zkey" "$tmp/blk.wtns")
   computing
@@ -404,5 +456,68 @@ grep -q 'found a string' "$tmp/body" || fail "string body: $(cat "$tmp/body")"
 code=$(api -X POST "127.0.0.1:$port/v1/keys/k" -d '{"path":"/nonexistent/k.zkey"}')
 [ "${code:0:1}" = 4 ] || fail "a client's missing key file: HTTP $code, want a 4xx: $(cat "$tmp/body")"
 expect_code 413 -X POST "127.0.0.1:$port/v1/proofs" -H "Content-Length: 999999999999" -d x
+# framing a proxy in front could read another way (request smuggling), or
+# with no end to find: 400 at once
+raw() { # raw REQUEST: the status line of the answer to REQUEST sent as is (printf's escapes), within 5 s
+  trap '' PIPE # the daemon may answer and close before all is sent
+  exec 3<>"/dev/tcp/127.0.0.1/$port" || fail "cannot connect"
+  printf "$1" >&3
+  timeout 5 head -n 1 <&3 | tr -d '\r'
+  exec 3<&-
+}
+# (headers alone: the answer comes before any body is read)
+for r in 'Content-Length: 2\r\nContent-Length: 3\r\n\r\n' 'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n' \
+         'Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n' 'Transfer-Encoding: gzip\r\n\r\n'; do
+  got=$(raw "POST /v1/proofs HTTP/1.1\r\nHost: x\r\n$r")
+  [ "$got" = "HTTP/1.1 400 Bad Request" ] || fail "framing '$r': '$got', want 400"
+done
+[ "$(raw 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')" = "HTTP/1.1 200 OK" ] || fail "raw healthz"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+
+# --- 8. the state directory: one daemon on it; results bound to their jobs; journal edge cases
+sd=$tmp/s12
+start_daemon --listen 127.0.0.1:0 --state-dir "$sd" "${paths[@]}"
+first=$pid
+"$cuzk" serve --listen 127.0.0.1:0 --state-dir "$sd" "${paths[@]}" >"$tmp/second.out" 2>&1 &
+second=$!; pids+=("$second")
+for _ in $(seq 100); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$second" 2>/dev/null && fail "a second daemon runs on the same --state-dir: $(cat "$tmp/second.out")"
+wait "$second"; rc=$?
+[ "$rc" != 0 ] && grep -q "is in use by another cuzk serve (process $first, " "$tmp/second.out" ||
+  fail "a second daemon on one --state-dir: exit $rc: $(cat "$tmp/second.out")"
+# two jobs of two curves, done; then one's result copied over the other's
+a=$(submit_paths "$tk" "$tw")
+b=$(submit_paths "$fx/bls12381/tiny.zkey" "$fx/bls12381/tiny.wtns")
+for id in "$a" "$b"; do
+  expect_code 200 "127.0.0.1:$port/v1/proofs/$id?wait=30"; [ "$(jq -r .state "$tmp/body")" = done ] || fail "job $id"
+done
+expect_code 200 "127.0.0.1:$port/v1/proofs/$a"; jq -S '{proof, public}' "$tmp/body" >"$tmp/a.result"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+cp "$sd/jobs/$a.res" "$sd/jobs/$b.res"
+# a request file copied under another job's name, and a FIFO named like a request
+c=0123456789abcdef0123456789abcdef
+cp "$sd/jobs/$a.req" "$sd/jobs/$c.req"
+mkfifo "$sd/jobs/fedcba9876543210fedcba9876543210.req" "$sd/jobs/fedcba9876543210fedcba9876543210.res"
+start_daemon --listen 127.0.0.1:0 --state-dir "$sd" "${paths[@]}"
+grep -q "$c.req: it is the request of another job (a copy?); not resumed" "$out" || fail "a copied request: $(cat "$out")"
+grep -q "job $b: its stored result is unreadable or another job's; proving it again" "$out" ||
+  fail "a result copied over another job's: $(cat "$out")"
+expect_code 404 "127.0.0.1:$port/v1/proofs/$c"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$b?wait=30"
+[ "$(jq -r .state "$tmp/body")" = done ] || fail "job $b after its result was replaced: $(cat "$tmp/body")"
+jq -S '{proof, public}' "$tmp/body" >"$tmp/b.result"
+cmp -s "$tmp/a.result" "$tmp/b.result" && fail "job $b served job $a's result"
+jq .proof "$tmp/body" >"$tmp/bp.json"; jq .public "$tmp/body" >"$tmp/bq.json"
+"$cuzk" verify "$fx/bls12381/tiny.vk.json" "$tmp/bq.json" "$tmp/bp.json" >/dev/null || fail "job $b's proof"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$a?wait=30"
+cmp -s <(jq -S '{proof, public}' "$tmp/body") "$tmp/a.result" || fail "job $a's own result changed"
+# a stored result with a field it should not have (the proof carries more than a proof): proved again
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+rm -f "$sd/jobs/fedcba9876543210fedcba9876543210".re[qs]
+jq -c '.proof.extra = "<script>"' "$sd/jobs/$a.res" >"$tmp/res" && mv "$tmp/res" "$sd/jobs/$a.res"
+start_daemon --listen 127.0.0.1:0 --state-dir "$sd" "${paths[@]}"
+grep -q "job $a: its stored result is unreadable" "$out" || fail "a stored proof with an extra field: $(cat "$out")"
+expect_code 200 "127.0.0.1:$port/v1/proofs/$a?wait=30"
+grep -q "script" "$tmp/body" && fail "a stored field served unchecked: $(cat "$tmp/body")"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 echo "hostile: ok"

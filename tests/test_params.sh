@@ -55,6 +55,16 @@ for f in "off-curve H 4:the H vector: point 4 of 7: point is not on the curve" \
   expect 2 "$msg" info "$tmp/bad.params" --check
   expect 0 "" info "$tmp/bad.params" # the layout alone is fine
 done
+# a degenerate key (a verification-key point at infinity: it would accept
+# forged proofs) is refused naming the point, by info --check and export-vk
+i=0
+for name in alpha_g1 beta_g1 beta_g2 gamma_g2 delta_g1 delta_g2; do
+  make "$tmp/deg.params" infinity vk $i
+  expect 2 "$name is the point at infinity" info "$tmp/deg.params" --check
+  expect 2 "$name is the point at infinity" zkey export-vk "$tmp/deg.params" "$tmp/deg.vk.json"
+  [ ! -e "$tmp/deg.vk.json" ] || fail "export-vk of a degenerate key wrote its vk"
+  i=$((i + 1))
+done
 
 # the layout: cut at every vector's count, inside it, inside a point; a count past the end; bytes after the end
 size=$(stat -c %s "$tmp/good.params")

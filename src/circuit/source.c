@@ -141,12 +141,18 @@ enum { DESCRIPTION_MAX = 4096 }; /* a native description is a few lines */
 
 int circuit_source_open(circuit_source **out, const char *path, const progress_sink *progress, cuzk_error *err)
 {
+    return circuit_source_open_limited(out, path, NULL, progress, err);
+}
+
+int circuit_source_open_limited(circuit_source **out, const char *path, const file_limits *lim,
+                                const progress_sink *progress, cuzk_error *err)
+{
     if (!out || !path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "circuit_source_open: NULL argument");
     *out = NULL;
     int fd;
     struct stat st;
-    int rc = file_open_regular(path, &fd, &st, err);
+    int rc = file_open_regular_limited(path, lim, &fd, &st, err);
     if (rc != CUZK_OK)
         return rc;
     char head[DESCRIPTION_MAX + 1];
@@ -170,7 +176,7 @@ int circuit_source_open(circuit_source **out, const char *path, const progress_s
         return porep_shape_source_parse(out, path, head, (size_t)got, err);
     if (got >= 4 && memcmp(head, "r1cs", 4) == 0) {
         struct cuzk_r1cs *r;
-        rc = cuzk_r1cs_open_progress(&r, path, progress, err);
+        rc = cuzk_r1cs_open_limited(&r, path, lim, progress, err);
         if (rc != CUZK_OK)
             return rc;
         return circuit_source_from_r1cs(out, r, err);

@@ -16,6 +16,7 @@
 
 #include "../../include/cuzk.h"
 #include "../ec/curve_desc.h"
+#include "../util/file.h"
 #include "../util/progress.h"
 
 struct cuzk_r1cs;
@@ -53,6 +54,9 @@ struct circuit_source {
 /* A .r1cs file (read whole, validated) or a native circuit description
  * (src/circuit/porep_shape.c), by its content. */
 int circuit_source_open(circuit_source **out, const char *path, const progress_sink *progress, cuzk_error *err);
+/* The same within limits (src/util/file.h; NULL: none). */
+int circuit_source_open_limited(circuit_source **out, const char *path, const file_limits *lim,
+                                const progress_sink *progress, cuzk_error *err);
 /* The constraints of an open .r1cs; the source owns it from then on (it is
  * freed with the source, or at once on failure). */
 int circuit_source_from_r1cs(circuit_source **out, struct cuzk_r1cs *r, cuzk_error *err);

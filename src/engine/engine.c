@@ -331,6 +331,24 @@ int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     e->cfg = cfg;
     e->gpus = gpus;
+    /* the directories, copied: the caller's may not outlive the engine */
+    unsigned nk = cfg.key_dirs ? cfg.n_key_dirs : 0, nw = cfg.witness_dirs ? cfg.n_witness_dirs : 0;
+    e->dirs = calloc((size_t)nk + nw + 1, sizeof(char *));
+    for (unsigned i = 0; e->dirs && i < nk + nw; i++)
+        if (!(e->dirs[i] = dup_str(i < nk ? cfg.key_dirs[i] : cfg.witness_dirs[i - nk]))) {
+            for (unsigned k = 0; k < i; k++)
+                free(e->dirs[k]);
+            free(e->dirs);
+            e->dirs = NULL;
+        }
+    if (!e->dirs) {
+        free(e);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    }
+    e->key_limits = (file_limits){.within = (const char *const *)e->dirs, .n_within = nk};
+    e->witness_limits = (file_limits){.within = (const char *const *)e->dirs + nk, .n_within = nw};
+    e->cfg.key_dirs = e->key_limits.within;
+    e->cfg.witness_dirs = e->witness_limits.within;
     e->next_id = 1;
     e->t_create = cuzk_now();
     pthread_condattr_t ca;
@@ -438,6 +456,9 @@ void cuzk_engine_destroy(cuzk_engine *e)
         }
     key_cache_destroy(e->keys); /* before the plan the keys are counted in */
     gpu_plan_destroy(e->plan);
+    for (unsigned i = 0; e->dirs && i < e->key_limits.n_within + e->witness_limits.n_within; i++)
+        free(e->dirs[i]);
+    free(e->dirs);
     pthread_cond_destroy(&e->prepare_cv);
     pthread_cond_destroy(&e->compute_cv);
     pthread_cond_destroy(&e->finalize_cv);
@@ -487,6 +508,7 @@ static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const char *wit
     j->key_is_id = req->key_id != NULL;
     j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
     j->witness_path = dup_str(witness_path);
+    j->confine = req->confine;
     j->generate_witness = req->generate_witness != 0;
     j->partition = req->partition;
     j->witness_wtns = wtns;

@@ -46,6 +46,7 @@
 #include "../../include/cuzk.h"
 #include "../gpu/residency.h"
 #include "../groth16/prove.h"
+#include "../util/file.h"
 #include "key_cache.h"
 #include "queue.h"
 
@@ -58,6 +59,7 @@ typedef struct job {
     int key_is_id;
     char *key_circuit; /* with a path: a .params key's .r1cs (NULL: a .zkey) */
     char *witness_path;
+    int confine;       /* cuzk_job_request.confine */
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
     int generate_witness; /* made by the prepare worker: partition `partition` of the key's circuit */
@@ -105,6 +107,10 @@ struct cuzk_engine {
     job *buckets[ENGINE_JOB_BUCKETS];
     key_cache *keys;
     gpu_plan *plan; /* the device-memory plan (src/gpu/plan.c) */
+    /* where confined jobs' keys and witnesses must lie (cfg's key_dirs,
+     * witness_dirs, copied into dirs[]) */
+    file_limits key_limits, witness_limits;
+    char **dirs;
     worker *workers;
     int n_workers, n_started, n_prepare, n_compute, n_finalize;
     int gpus;

@@ -20,6 +20,7 @@
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../formats/zkey.h"
+#include "../groth16/params_key.h"
 #include "../util/progress.h"
 
 /* What tells one version of a file from another. */
@@ -49,6 +50,7 @@ struct key_name {
     char *name;
     char *path;      /* where its key is read from */
     char *circuit;   /* a bellperson .params key: its circuit's .r1cs (cuzk_params_open); NULL: a .zkey */
+    const file_limits *lim; /* a path's key (and circuit) is read within these (the engine's); NULL: anywhere */
     key_entry *cur;  /* NULL: not loaded now */
     int loading;     /* a thread is reading it */
     struct key_name *next;
@@ -146,17 +148,18 @@ void key_cache_destroy(key_cache *kc)
     free(kc);
 }
 
-static int same_circuit(const char *a, const char *b)
+static int same_or_null(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* An id, or a path with its circuit (the same .params file with another
- * .r1cs is another name, refused at its load). */
-static key_name *find(key_cache *kc, int is_id, const char *name, const char *circuit)
+/* An id, or a path with its circuit and limits (the same .params file
+ * with another .r1cs is another name, refused at its load). */
+static key_name *find(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim)
 {
     for (key_name *n = kc->names; n; n = n->next)
-        if (n->is_id == is_id && !strcmp(n->name, name) && (is_id || same_circuit(n->circuit, circuit)))
+        if (n->is_id == is_id && !strcmp(n->name, name) &&
+            (is_id || (same_or_null(n->circuit, circuit) && n->lim == lim)))
             return n;
     return NULL;
 }
@@ -259,6 +262,7 @@ void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
 static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted *ev, cuzk_error *err)
 {
     char *path = dup_str(n->path), *circuit = n->circuit ? dup_str(n->circuit) : NULL;
+    const file_limits *lim = n->lim;
     char stage[300];
     snprintf(stage, sizeof(stage), "reading key %.280s", n->name);
     pthread_mutex_unlock(&kc->mu);
@@ -275,9 +279,9 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
         rc = cuzk_error_set(err, errno == ENOENT ? CUZK_ERR_NOT_FOUND : CUZK_ERR_IO, "%s: cannot open: %s", circuit,
                             strerror(errno));
     else if (circuit) /* its stages are its own: "reading the circuit", "decoding H", ... */
-        rc = cuzk_params_open(&k->zk, path, circuit, kc->progress, kc->progress_ctx, err);
+        rc = params_key_open(&k->zk, path, circuit, lim, kc->progress, kc->progress_ctx, err);
     else
-        rc = zkey_file_open_progress(&k->zk, path, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
+        rc = zkey_file_open_limited(&k->zk, path, lim, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
     if (rc == CUZK_OK) {
         cuzk_zkey_info info;
         cuzk_zkey_get_info(k->zk, &info);
@@ -303,12 +307,28 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
     return CUZK_OK;
 }
 
-/* A path's name, made on first use (lock held); NULL when out of memory. */
-static key_name *path_name(key_cache *kc, const char *path, const char *circuit)
+/* Under the lock: the names of paths whose key is not loaded now and is
+ * not being read go (a job naming one makes it again), so the table holds
+ * at most the loaded keys' names, however many paths jobs name. */
+static void drop_idle_paths(key_cache *kc)
 {
-    key_name *n = find(kc, 0, path, circuit);
+    for (key_name **pp = &kc->names; *pp;) {
+        key_name *n = *pp;
+        if (!n->is_id && !n->cur && !n->loading) {
+            *pp = n->next;
+            free_name(n);
+        } else
+            pp = &n->next;
+    }
+}
+
+/* A path's name, made on first use (lock held); NULL when out of memory. */
+static key_name *path_name(key_cache *kc, const char *path, const char *circuit, const file_limits *lim)
+{
+    key_name *n = find(kc, 0, path, circuit, lim);
     if (n)
         return n;
+    drop_idle_paths(kc);
     n = calloc(1, sizeof(*n));
     if (!n || !(n->name = dup_str(path)) || !(n->path = dup_str(path)) ||
         (circuit && !(n->circuit = dup_str(circuit)))) {
@@ -316,19 +336,20 @@ static key_name *path_name(key_cache *kc, const char *path, const char *circuit)
             free_name(n);
         return NULL;
     }
+    n->lim = lim;
     n->next = kc->names;
     kc->names = n;
     return n;
 }
 
-int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, key_entry **out,
-                      key_evicted *ev, cuzk_error *err)
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim,
+                      key_entry **out, key_evicted *ev, cuzk_error *err)
 {
     ev->keys = NULL;
     ev->n = 0;
     pthread_mutex_lock(&kc->mu);
     for (;;) {
-        key_name *n = is_id ? find(kc, 1, name, NULL) : path_name(kc, name, circuit);
+        key_name *n = is_id ? find(kc, 1, name, NULL, NULL) : path_name(kc, name, circuit, lim);
         if (!n) {
             pthread_mutex_unlock(&kc->mu);
             return is_id ? cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", name)
@@ -364,9 +385,11 @@ int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *ci
             *out = k;
             return CUZK_OK;
         }
-        /* changed (or gone): read again; running jobs keep the old copy */
+        /* changed (or gone): read again; running jobs keep the old copy.
+         * n is looked at only while it still owns k (a path's name without
+         * a key may have been dropped meanwhile: drop_idle_paths) */
         k->refs--;
-        if (n->cur == k && !n->loading) {
+        if (k->owner == n && n->cur == k && !n->loading) {
             detach_current(kc, n, ev);
             n->loading = 1;
             int rc = load_locked(kc, n, out, ev, err);
@@ -428,7 +451,7 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, const char *
     key_evicted ev = {0};
     pthread_mutex_lock(&kc->mu);
     key_name *n;
-    while ((n = find(kc, 1, id, NULL)) && n->loading)
+    while ((n = find(kc, 1, id, NULL, NULL)) && n->loading)
         pthread_cond_wait(&kc->loaded, &kc->mu);
     int fresh = !n;
     if (fresh) {
@@ -492,7 +515,7 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, const char *
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 {
     pthread_mutex_lock(&kc->mu);
-    key_name *n = find(kc, 1, name, NULL);
+    key_name *n = find(kc, 1, name, NULL, NULL);
     if (!n || !n->cur) /* a path's loaded key, with whichever circuit */
         for (n = kc->names; n; n = n->next)
             if (!n->is_id && n->cur && !strcmp(n->name, name))
@@ -525,7 +548,7 @@ int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 int key_cache_known(key_cache *kc, const char *id)
 {
     pthread_mutex_lock(&kc->mu);
-    int known = find(kc, 1, id, NULL) != NULL;
+    int known = find(kc, 1, id, NULL, NULL) != NULL;
     pthread_mutex_unlock(&kc->mu);
     return known;
 }

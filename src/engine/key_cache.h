@@ -13,6 +13,7 @@
 
 #include "../../include/cuzk.h"
 #include "../gpu/residency.h"
+#include "../util/file.h"
 
 typedef struct key_cache key_cache;
 typedef struct key_entry key_entry; /* a cached key, held by a job from acquire to release */
@@ -40,8 +41,11 @@ typedef struct key_evicted {
 /* circuit: with a path, the .r1cs of a bellperson .params key at it
  * (cuzk_params_open; the same path with another circuit is another name);
  * NULL: a .zkey. A .params key is read again when either file changed. */
-int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, key_entry **out,
-                      key_evicted *ev, cuzk_error *err);
+/* lim: with a path, the limits its key (and circuit) is read within
+ * (src/util/file.h; kept: it must outlive the cache; other limits make
+ * another name); NULL: anywhere. */
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim,
+                      key_entry **out, key_evicted *ev, cuzk_error *err);
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
 /* A held key's verification key JSON (cuzk_zkey_export_vk), made once per
  * copy: a malloc'd copy in *copy. */

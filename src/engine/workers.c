@@ -114,15 +114,27 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
         rc = CUZK_ERR_CANCELLED;
     else {
         key_evicted gone;
-        rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, j->key_circuit, &j->key, &gone, &err);
+        rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, j->key_circuit,
+                               j->confine & CUZK_CONFINE_KEY ? &e->key_limits : NULL, &j->key, &gone, &err);
         key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
         double tw = cuzk_now();
         if (rc == CUZK_OK && j->generate_witness)
             rc = key_make_witness(key_entry_zkey(j->key), j->partition, witness_threads(e), &j->w, &err);
         else if (rc == CUZK_OK && j->witness)
             rc = cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err);
-        else if (rc == CUZK_OK && j->witness_path)
-            rc = cuzk_wtns_open(&j->w, j->witness_path, &err);
+        else if (rc == CUZK_OK && j->witness_path) {
+            /* no larger than a witness of this key: a file of anything
+             * else is refused before it is read */
+            char what[96];
+            uint32_t n = key_entry_zkey(j->key)->n_vars;
+            snprintf(what, sizeof(what), "a witness of this key (%u values)", n);
+            file_limits lim = e->witness_limits;
+            if (!(j->confine & CUZK_CONFINE_WITNESS))
+                lim.n_within = 0;
+            lim.max_bytes = wtns_file_bytes(n) + WTNS_EXTRA_BYTES;
+            lim.what = what;
+            rc = cuzk_wtns_open_limited(&j->w, j->witness_path, &lim, NULL, &err);
+        }
         t1 = cuzk_now();
         if (j->generate_witness)
             j->info.witness = t1 - tw;

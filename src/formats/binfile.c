@@ -24,18 +24,21 @@ static const char *known_kind(const unsigned char *m)
     return NULL;
 }
 
-int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, const char *magic,
-                  uint32_t max_version, cuzk_error *err)
+/* The container's header and section table, wherever its bytes are:
+ * read_at fills n bytes from pos (which the caller checked lie inside). */
+typedef int (*layout_read_fn)(void *ctx, uint64_t pos, unsigned char *buf, size_t n);
+
+static int parse_layout(binfile *bf, size_t size, const char *name, const char *magic, uint32_t max_version,
+                        layout_read_fn read_at, void *ctx, cuzk_error *err)
 {
-    memset(bf, 0, sizeof(*bf));
     snprintf(bf->name, sizeof(bf->name), "%s", name);
-    bf->data = data;
-    bf->size = size;
     if (size < 12)
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
                               "%s: file too short: %zu bytes, a %s file has a 12-byte header at least", name, size,
                               magic);
-    const unsigned char *p = data;
+    unsigned char p[12];
+    if (read_at(ctx, 0, p, 12) != 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot read its header", name);
     if (memcmp(p, magic, 4) != 0) {
         const char *kind = known_kind(p);
         return kind ? cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: a .%s file, expected a .%s file", name, kind, magic)
@@ -57,8 +60,10 @@ int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, 
             return cuzk_error_set(err, CUZK_ERR_FORMAT,
                                   "%s: truncated: header of section %u of %u would start at byte %llu, file has %zu",
                                   name, i + 1, n, (unsigned long long)pos, size);
-        uint32_t id = read_u32le(p + pos);
-        uint64_t len = read_u64le(p + pos + 4);
+        if (read_at(ctx, pos, p, 12) != 0)
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot read the header of section %u", name, i + 1);
+        uint32_t id = read_u32le(p);
+        uint64_t len = read_u64le(p + 4);
         pos += 12;
         if (len > size - pos)
             return cuzk_error_set(err, CUZK_ERR_FORMAT,
@@ -74,6 +79,36 @@ int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, 
     }
     bf->n_sections = n;
     return CUZK_OK;
+}
+
+static int memory_read_at(void *ctx, uint64_t pos, unsigned char *buf, size_t n)
+{
+    memcpy(buf, (const unsigned char *)ctx + pos, n);
+    return 0;
+}
+
+static int fd_read_at(void *ctx, uint64_t pos, unsigned char *buf, size_t n)
+{
+    int fd = *(const int *)ctx;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = pread(fd, buf + done, n - done, (off_t)(pos + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        done += (size_t)r;
+    }
+    return 0;
+}
+
+int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, const char *magic,
+                  uint32_t max_version, cuzk_error *err)
+{
+    memset(bf, 0, sizeof(*bf));
+    bf->data = data;
+    bf->size = size;
+    return parse_layout(bf, size, name, magic, max_version, memory_read_at, (void *)data, err);
 }
 
 /* The file's bytes into anonymous memory, read to the end of the size it
@@ -110,19 +145,22 @@ static int read_private(const char *path, int fd, size_t size, const progress_si
     return CUZK_OK;
 }
 
-int map_file(const char *path, binfile_mode mode, void **map, size_t *size, cuzk_error *err)
+static void unmap_file(void *map, size_t size)
 {
-    return map_file_progress(path, mode, NULL, map, size, err);
+    if (map)
+        munmap(map, size);
 }
 
-int map_file_progress(const char *path, binfile_mode mode, const progress_sink *progress, void **map, size_t *size,
-                      cuzk_error *err)
+int binfile_open(binfile *bf, const char *path, const file_limits *lim, binfile_mode mode, const char *magic,
+                 uint32_t max_version, const progress_sink *progress, cuzk_error *err)
 {
-    *map = NULL;
-    *size = 0;
+    memset(bf, 0, sizeof(*bf));
     int fd;
     struct stat st;
-    int rc = file_open_regular(path, &fd, &st, err);
+    /* the size bound after the header: "not a .wtns file" says more */
+    file_limits where = lim ? *lim : (file_limits){0};
+    where.max_bytes = 0;
+    int rc = file_open_regular_limited(path, &where, &fd, &st, err);
     if (rc != CUZK_OK)
         return rc;
     if ((unsigned long long)st.st_size > SIZE_MAX) {
@@ -130,41 +168,31 @@ int map_file_progress(const char *path, binfile_mode mode, const progress_sink *
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: too large to open here", path);
     }
     size_t n = (size_t)st.st_size;
-    if (n > 0 && mode == BINFILE_READ) {
-        rc = read_private(path, fd, n, progress, map, err);
-    } else if (n > 0) {
-        *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (*map == MAP_FAILED) {
+    void *map = NULL;
+    /* the header and every section's place checked before the file is
+     * read: a large file of anything else costs a few reads, not its size
+     * in memory */
+    binfile layout;
+    memset(&layout, 0, sizeof(layout));
+    rc = parse_layout(&layout, n, path, magic, max_version, fd_read_at, &fd, err);
+    if (rc == CUZK_OK)
+        rc = file_size_within(path, n, lim, err);
+    if (rc == CUZK_OK && n > 0 && mode == BINFILE_READ) {
+        rc = read_private(path, fd, n, progress, &map, err);
+    } else if (rc == CUZK_OK && n > 0) {
+        map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
             int e = errno;
-            *map = NULL;
+            map = NULL;
             rc = cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot map %zu bytes: %s", path, n, strerror(e));
         }
     }
     close(fd);
-    if (rc == CUZK_OK)
-        *size = n;
-    return rc;
-}
-
-void unmap_file(void *map, size_t size)
-{
-    if (map)
-        munmap(map, size);
-}
-
-int binfile_open(binfile *bf, const char *path, binfile_mode mode, const char *magic, uint32_t max_version,
-                 const progress_sink *progress, cuzk_error *err)
-{
-    memset(bf, 0, sizeof(*bf));
-    void *map;
-    size_t size;
-    int rc = map_file_progress(path, mode, progress, &map, &size, err);
     if (rc != CUZK_OK)
         return rc;
-    static const unsigned char empty[1];
-    rc = binfile_parse(bf, map ? map : (const void *)empty, size, path, magic, max_version, err);
+    rc = binfile_parse(bf, map, n, path, magic, max_version, err); /* the bytes read: what is used */
     bf->map = map;
-    bf->map_size = size;
+    bf->map_size = n;
     if (rc != CUZK_OK)
         binfile_close(bf);
     return rc;

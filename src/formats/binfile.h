@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../../include/cuzk.h"
+#include "../util/file.h"
 #include "../util/progress.h"
 #include "../util/util.h"
 #include "../ec/curve_desc.h"
@@ -46,11 +47,12 @@ typedef struct binfile {
  * catches that with a message; the engine never maps). */
 typedef enum binfile_mode { BINFILE_READ = 0, BINFILE_MAP = 1 } binfile_mode;
 
-/* Reads or maps `path` and parses the container: magic must equal `magic`,
- * version be in [1, max_version]; every section must lie inside the file
- * and no id may repeat. */
-int binfile_open(binfile *bf, const char *path, binfile_mode mode, const char *magic, uint32_t max_version,
-                 const progress_sink *progress, cuzk_error *err);
+/* Reads or maps `path` (within lim: NULL, none; src/util/file.h) and
+ * parses the container: magic must equal `magic`, version be in [1,
+ * max_version]; every section must lie inside the file and no id may
+ * repeat. All of that is checked on the file before its bytes are read. */
+int binfile_open(binfile *bf, const char *path, const file_limits *lim, binfile_mode mode, const char *magic,
+                 uint32_t max_version, const progress_sink *progress, cuzk_error *err);
 
 /* The same over a caller's buffer (which must outlive bf). */
 int binfile_parse(binfile *bf, const void *data, size_t size, const char *name, const char *magic,
@@ -75,17 +77,10 @@ static inline const unsigned char *binfile_data(const binfile *bf, const binfile
 int scalar_header(const binfile *bf, uint32_t rest, const curve_desc **curve, const unsigned char **body,
                   cuzk_error *err);
 
-/* A whole regular file, read-only, mapped or read into private memory
- * (binfile_mode; *map NULL for an empty file); unmap_file frees either. */
-int map_file(const char *path, binfile_mode mode, void **map, size_t *size, cuzk_error *err);
-/* The same, reporting a READ's bytes to progress (may be NULL). */
-int map_file_progress(const char *path, binfile_mode mode, const progress_sink *progress, void **map, size_t *size,
-                      cuzk_error *err);
-void unmap_file(void *map, size_t size);
 
 /* The open functions of a file type, stamped from one parser:
- * NAME_open(out, path, err) (a private copy: BINFILE_READ; NAME_open_progress
- * reports the read), NAME_map(out,
+ * NAME_open(out, path, err) (a private copy: BINFILE_READ; NAME_open_limited
+ * within file_limits (NULL: none), reporting the read), NAME_map(out,
  * path, err) (BINFILE_MAP), NAME_open_memory(out, data, len, name, err)
  * and NAME_free(obj), for `struct cuzk_T { binfile bf; ... }` and
  * `static int T_parse(struct cuzk_T *, cuzk_error *)`, which runs on an
@@ -93,9 +88,9 @@ void unmap_file(void *map, size_t size);
  * public functions live with the proving key (src/groth16/key.c), which
  * also frees its GPU copies. */
 #define BINFILE_DEFINE_OPEN(T, NAME, MAGIC, MAX_VERSION)                                                \
-    static int T##_open_any(struct cuzk_##T **out, const char *path, binfile_mode mode, const void *data, \
-                            size_t len, const char *name, const progress_sink *progress,               \
-                            cuzk_error *err)                                                            \
+    static int T##_open_any(struct cuzk_##T **out, const char *path, const file_limits *lim,            \
+                            binfile_mode mode, const void *data, size_t len, const char *name,          \
+                            const progress_sink *progress, cuzk_error *err)                             \
     {                                                                                                   \
         if (!out || (!path && !data && len))                                                            \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL argument");  \
@@ -104,7 +99,7 @@ void unmap_file(void *map, size_t size);
         if (!obj)                                                                                       \
             return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", path ? path : name);   \
         static const unsigned char empty[1];                                                            \
-        int rc = path ? binfile_open(&obj->bf, path, mode, MAGIC, MAX_VERSION, progress, err)           \
+        int rc = path ? binfile_open(&obj->bf, path, lim, mode, MAGIC, MAX_VERSION, progress, err)      \
                       : binfile_parse(&obj->bf, data ? data : empty, len, name, MAGIC, MAX_VERSION, err); \
         if (rc == CUZK_OK && (rc = T##_parse(obj, err)) != CUZK_OK)                                     \
             binfile_close(&obj->bf);                                                                    \
@@ -119,25 +114,25 @@ void unmap_file(void *map, size_t size);
     {                                                                                                   \
         if (!path)                                                                                      \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
-        return T##_open_any(out, path, BINFILE_READ, NULL, 0, NULL, NULL, err);                         \
+        return T##_open_any(out, path, NULL, BINFILE_READ, NULL, 0, NULL, NULL, err);                   \
     }                                                                                                   \
-    int NAME##_open_progress(struct cuzk_##T **out, const char *path, const progress_sink *progress,    \
-                             cuzk_error *err)                                                           \
+    int NAME##_open_limited(struct cuzk_##T **out, const char *path, const file_limits *lim,            \
+                            const progress_sink *progress, cuzk_error *err)                             \
     {                                                                                                   \
         if (!path)                                                                                      \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
-        return T##_open_any(out, path, BINFILE_READ, NULL, 0, NULL, progress, err);                     \
+        return T##_open_any(out, path, lim, BINFILE_READ, NULL, 0, NULL, progress, err);                \
     }                                                                                                   \
     int NAME##_map(struct cuzk_##T **out, const char *path, cuzk_error *err)                            \
     {                                                                                                   \
         if (!path)                                                                                      \
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_" #T "_open: NULL path");      \
-        return T##_open_any(out, path, BINFILE_MAP, NULL, 0, NULL, NULL, err);                          \
+        return T##_open_any(out, path, NULL, BINFILE_MAP, NULL, 0, NULL, NULL, err);                    \
     }                                                                                                   \
     int NAME##_open_memory(struct cuzk_##T **out, const void *data, size_t len, const char *name,       \
                            cuzk_error *err)                                                             \
     {                                                                                                   \
-        return T##_open_any(out, NULL, BINFILE_READ, data, len, name ? name : MAGIC, NULL, err);        \
+        return T##_open_any(out, NULL, NULL, BINFILE_READ, data, len, name ? name : MAGIC, NULL, err);  \
     }                                                                                                   \
     void NAME##_free(struct cuzk_##T *obj)                                                              \
     {                                                                                                   \

@@ -10,10 +10,14 @@
 #include "../core.h"
 #include "../util/error.h"
 #include "../util/file.h"
+#include "../util/util.h"
 #include "point_check.h"
 #include "snarkjs_json.h"
 
 const char *const params_vector_name[PARAMS_VECTORS] = {"IC", "H", "L", "A", "B_G1", "B_G2"};
+
+/* the verification key's points in file order */
+static const char *const params_vk_name[6] = {"alpha_g1", "beta_g1", "beta_g2", "gamma_g2", "delta_g1", "delta_g2"};
 
 enum { G1_UNCOMPRESSED = 96, G2_UNCOMPRESSED = 192, VK_BYTES = 3 * 96 + 3 * 192 };
 
@@ -113,11 +117,16 @@ int params_parse(params_file *pf, const void *data, size_t size, const char *nam
 
 int params_open(params_file *pf, const char *path, cuzk_error *err)
 {
+    return params_open_limited(pf, path, NULL, err);
+}
+
+int params_open_limited(params_file *pf, const char *path, const file_limits *lim, cuzk_error *err)
+{
     memset(pf, 0, sizeof(*pf));
     pf->fd = -1;
     snprintf(pf->name, sizeof(pf->name), "%s", path);
     struct stat st;
-    int rc = file_open_regular(path, &pf->fd, &st, err);
+    int rc = file_open_regular_limited(path, lim, &pf->fd, &st, err);
     if (rc != CUZK_OK) {
         pf->fd = -1;
         return rc;
@@ -198,6 +207,10 @@ static int check_params_points(const void *ctx, const unsigned char *pts, size_t
 
 int params_check(const params_file *pf, int threads, const progress_sink *progress, cuzk_error *err)
 {
+    unsigned char vk[3 * 96 + 3 * 192];
+    int vrc = params_decode_vk(pf, vk, vk + 96, vk + 192, vk + 384, vk + 576, vk + 672, err);
+    if (vrc != CUZK_OK)
+        return vrc;
     unsigned long long total = 0, base = 0;
     for (int v = 0; v < PARAMS_VECTORS; v++)
         total += pf->count[v];
@@ -280,7 +293,10 @@ int params_decode_vk(const params_file *pf, unsigned char *alpha1, unsigned char
         size_t bad;
         int rc = cuzk_core()->check_zcash_points(group[i], pf->vk + at[i], 1, 0, 1, dst[i], &bad);
         if (rc != CUZK_OK)
-            return cuzk_error_set(err, rc, "%s: verification key point %d: %s", pf->name, i + 1, cuzk_strerror(rc));
+            return cuzk_error_set(err, rc, "%s: verification key: %s: %s", pf->name, params_vk_name[i],
+                                  cuzk_strerror(rc));
+        if ((rc = key_point_not_infinity(dst[i], group[i] == 1 ? 96 : 192, pf->name, params_vk_name[i], err)))
+            return rc;
     }
     return CUZK_OK;
 }
@@ -305,12 +321,10 @@ int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
                   *delta2 = gamma2 + c->g2_bytes, *ic = delta2 + c->g2_bytes;
     size_t bad;
     int rc;
-    if ((rc = cuzk_core()->check_zcash_points(1, pf->vk, 1, 0, 1, alpha1, &bad)) != CUZK_OK ||
-        (rc = cuzk_core()->check_zcash_points(2, pf->vk + 192, 1, 0, 1, beta2, &bad)) != CUZK_OK ||
-        (rc = cuzk_core()->check_zcash_points(2, pf->vk + 384, 1, 0, 1, gamma2, &bad)) != CUZK_OK ||
-        (rc = cuzk_core()->check_zcash_points(2, pf->vk + 672, 1, 0, 1, delta2, &bad)) != CUZK_OK) {
+    unsigned char beta1[96], delta1[96];
+    if ((rc = params_decode_vk(pf, alpha1, beta1, beta2, gamma2, delta1, delta2, err)) != CUZK_OK) {
         free(pts);
-        return cuzk_error_set(err, rc, "%s: verification key: %s", pf->name, cuzk_strerror(rc));
+        return rc;
     }
     unsigned char *raw = malloc(n_ic * G1_UNCOMPRESSED);
     if (!raw) {
@@ -360,14 +374,6 @@ int cuzk_proof_to_bellperson(const char *proof_json, size_t len, unsigned char o
 /* ------------------------------------------------------------ writing */
 
 enum { WRITE_CHUNK = 1 << 14 }; /* points encoded at a time (3 MiB of G2) */
-
-static int bytes_all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0; /* the library's point at infinity */
-}
 
 static void write_u32be(binwriter *w, uint32_t v)
 {

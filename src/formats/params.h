@@ -32,14 +32,17 @@ extern const char *const params_vector_name[PARAMS_VECTORS];
  * SIGBUS, and tens of GB are never all in memory twice. params_parse: the
  * same over memory. */
 int params_open(params_file *pf, const char *path, cuzk_error *err);
+/* The same within limits (src/util/file.h; NULL: none). */
+int params_open_limited(params_file *pf, const char *path, const file_limits *lim, cuzk_error *err);
 int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err);
 void params_close(params_file *pf);
 /* Points [first, first + n) of a vector, as the file holds them. */
 int params_read_points(const params_file *pf, int vector, size_t first, size_t n, unsigned char *out,
                        cuzk_error *err);
 
-/* Every point of the six vectors: canonical, on the curve, in the
- * subgroup and not at infinity (bellperson's checked read), with
+/* The verification key's points (params_decode_vk) and every point of the
+ * six vectors: canonical, on the curve, in the subgroup and not at
+ * infinity (bellperson's checked read), with
  * `threads` threads (>= 1) and progress ("checking H", ...: done and total
  * count all vectors' points). The first bad point named with its vector. */
 int params_check(const params_file *pf, int threads, const progress_sink *progress, cuzk_error *err);
@@ -51,7 +54,8 @@ int params_check(const params_file *pf, int threads, const progress_sink *progre
  * pairing check, never a wrong proof). Progress as params_check's. */
 int params_decode(const params_file *pf, int vector, unsigned char *out, int threads, const progress_sink *progress,
                   unsigned long long base, unsigned long long total, cuzk_error *err);
-/* The six verification-key points, decoded (and checked in full). */
+/* The six verification-key points, decoded and checked in full: none at
+ * infinity (a degenerate key: formats/point_check.h). */
 int params_decode_vk(const params_file *pf, unsigned char *alpha1, unsigned char *beta1, unsigned char *beta2,
                      unsigned char *gamma2, unsigned char *delta1, unsigned char *delta2, cuzk_error *err);
 

@@ -4,6 +4,8 @@
 #include <stdatomic.h>
 
 #include "../../include/cuzk.h"
+#include "../util/error.h"
+#include "../util/util.h"
 
 enum { CHECK_CHUNK = 4096 }; /* points: ~0.2 s of BLS12-381 subgroup checks on one core */
 enum { MAX_THREADS = 256 };
@@ -81,4 +83,15 @@ int point_check_parallel(const unsigned char *pts, size_t n, size_t point_bytes,
     if (pp.rc == CUZK_OK)
         progress_report(progress, base + n, total);
     return pp.rc;
+}
+
+int key_point_not_infinity(const unsigned char *p, size_t bytes, const char *file, const char *what,
+                           cuzk_error *err)
+{
+    if (!bytes_all_zero(p, bytes))
+        return CUZK_OK;
+    return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                          "%s: %s is the point at infinity: a degenerate key, which would accept proofs made "
+                          "without its secrets; refused",
+                          file, what);
 }

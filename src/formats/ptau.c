@@ -66,7 +66,7 @@ static int ptau_parse(ptau_file *p, cuzk_error *err)
 int ptau_open(ptau_file *p, const char *path, cuzk_error *err)
 {
     memset(p, 0, sizeof(*p));
-    int rc = binfile_open(&p->bf, path, BINFILE_MAP, "ptau", 1, NULL, err); /* up to 2^28 powers: read in parts */
+    int rc = binfile_open(&p->bf, path, NULL, BINFILE_MAP, "ptau", 1, NULL, err); /* up to 2^28 powers: read in parts */
     if (rc == CUZK_OK && (rc = ptau_parse(p, err)) != CUZK_OK)
         binfile_close(&p->bf);
     return rc;

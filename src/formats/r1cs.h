@@ -20,6 +20,7 @@ struct cuzk_r1cs {
 /* cuzk_r1cs_open mapped instead of read (BINFILE_MAP): for `cuzk info` */
 int cuzk_r1cs_map(struct cuzk_r1cs **out, const char *path, cuzk_error *err);
 /* cuzk_r1cs_open reporting the read (a setup of a large circuit) */
-int cuzk_r1cs_open_progress(struct cuzk_r1cs **out, const char *path, const progress_sink *progress, cuzk_error *err);
+int cuzk_r1cs_open_limited(struct cuzk_r1cs **out, const char *path, const file_limits *lim,
+                           const progress_sink *progress, cuzk_error *err);
 
 #endif

@@ -7,6 +7,8 @@
 
 #include "../util/error.h"
 #include "../util/file.h"
+#include "../util/util.h"
+#include "point_check.h"
 
 int read_json_file(const char *path, char **text, size_t *len, cuzk_error *err)
 {
@@ -175,7 +177,11 @@ int snarkjs_vk_parse(snarkjs_vk *vk, const char *text, size_t len, const char *n
     if ((rc = parse_g1(vk->alpha1, json_object_get(root, "vk_alpha_1"), c, name, "vk_alpha_1", err)) ||
         (rc = parse_g2(vk->beta2, json_object_get(root, "vk_beta_2"), c, name, "vk_beta_2", err)) ||
         (rc = parse_g2(vk->gamma2, json_object_get(root, "vk_gamma_2"), c, name, "vk_gamma_2", err)) ||
-        (rc = parse_g2(vk->delta2, json_object_get(root, "vk_delta_2"), c, name, "vk_delta_2", err)))
+        (rc = parse_g2(vk->delta2, json_object_get(root, "vk_delta_2"), c, name, "vk_delta_2", err)) ||
+        (rc = key_point_not_infinity(vk->alpha1, c->g1_bytes, name, "vk_alpha_1", err)) ||
+        (rc = key_point_not_infinity(vk->beta2, c->g2_bytes, name, "vk_beta_2", err)) ||
+        (rc = key_point_not_infinity(vk->gamma2, c->g2_bytes, name, "vk_gamma_2", err)) ||
+        (rc = key_point_not_infinity(vk->delta2, c->g2_bytes, name, "vk_delta_2", err)))
         goto out;
     json_t *ic = json_object_get(root, "IC");
     if (!json_is_array(ic) || json_array_size(ic) != (size_t)vk->n_public + 1) {
@@ -238,6 +244,15 @@ int snarkjs_proof_parse(snarkjs_proof *proof, const char *text, size_t len, cons
         (rc = parse_g2(proof->b, json_object_get(root, "pi_b"), c, name, "pi_b", err)) ||
         (rc = parse_g1(proof->c, json_object_get(root, "pi_c"), c, name, "pi_c", err)))
         goto out;
+    /* A valid proof has none (its A and B carry the random r and s); with
+     * one, a degenerate equation could hold. Well formed, so invalid. */
+    const char *inf = bytes_all_zero(proof->a, c->g1_bytes)   ? "pi_a"
+                      : bytes_all_zero(proof->b, c->g2_bytes) ? "pi_b"
+                      : bytes_all_zero(proof->c, c->g1_bytes) ? "pi_c"
+                                                              : NULL;
+    if (inf)
+        rc = cuzk_error_set(err, CUZK_ERR_INVALID_PROOF, "%s: %s is the point at infinity, which no valid proof has",
+                            name, inf);
 out:
     json_decref(root);
     return rc;

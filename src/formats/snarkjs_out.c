@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../core.h"
+#include "../util/util.h"
 #include "decimal.h"
 #include "json_out.h"
 #include "snarkjs_json.h"
@@ -15,14 +16,6 @@ static void jo_fq(json_out *j, const curve_desc *c, const unsigned char *mont)
     cuzk_core()->fq_from_mont(c->id, plain, mont);
     decimal_from_le(dec, sizeof(dec), plain, c->n8q);
     jo_string(j, dec);
-}
-
-static int all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0;
 }
 
 static void jo_strings(json_out *j, const char *a, const char *b)
@@ -44,7 +37,7 @@ void jo_fq2(json_out *j, const curve_desc *c, const unsigned char *p)
 void jo_g1(json_out *j, const curve_desc *c, const unsigned char *p)
 {
     jo_array_begin(j);
-    if (all_zero(p, c->g1_bytes)) {
+    if (bytes_all_zero(p, c->g1_bytes)) {
         jo_string(j, "0");
         jo_string(j, "1");
         jo_string(j, "0");
@@ -59,7 +52,7 @@ void jo_g1(json_out *j, const curve_desc *c, const unsigned char *p)
 void jo_g2(json_out *j, const curve_desc *c, const unsigned char *p)
 {
     jo_array_begin(j);
-    if (all_zero(p, c->g2_bytes)) {
+    if (bytes_all_zero(p, c->g2_bytes)) {
         jo_strings(j, "0", "0");
         jo_strings(j, "1", "0");
         jo_strings(j, "0", "0");

@@ -16,7 +16,17 @@ struct cuzk_wtns {
 
 /* cuzk_wtns_open mapped instead of read (BINFILE_MAP): for `cuzk info` */
 int cuzk_wtns_map(struct cuzk_wtns **out, const char *path, cuzk_error *err);
-int cuzk_wtns_open_progress(struct cuzk_wtns **out, const char *path, const progress_sink *progress, cuzk_error *err);
+int cuzk_wtns_open_limited(struct cuzk_wtns **out, const char *path, const file_limits *lim,
+                           const progress_sink *progress, cuzk_error *err);
+
+/* The bytes of a .wtns file of n values as snarkjs and circom write it (the
+ * header, the header section, the values' section); a reader that knows
+ * n allows WTNS_EXTRA_BYTES more (a section of another writer's). */
+static inline uint64_t wtns_file_bytes(uint64_t n)
+{
+    return 12 + (12 + 4 + 32 + 4) + 12 + 32 * n;
+}
+#define WTNS_EXTRA_BYTES 4096
 
 /* A witness made in memory (a generated circuit's, src/circuit/source.h):
  * n values to fill in *values (plain 32 bytes each, below r), anonymous

@@ -1,5 +1,6 @@
 #include "zkey.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,7 +32,10 @@ static int check_vk_point(const struct cuzk_zkey *zk, const unsigned char *p, in
     int rc = cuzk_core()->check_points(zk->curve->id, group, p, 1, 1, &bad);
     if (rc != CUZK_OK)
         return cuzk_error_set(err, rc, "%s: section 2 (header): %s: %s", zk->bf.name, what, cuzk_strerror(rc));
-    return CUZK_OK;
+    char where[48];
+    snprintf(where, sizeof(where), "section 2 (header): %s", what);
+    return key_point_not_infinity(p, group == 1 ? zk->curve->g1_bytes : zk->curve->g2_bytes, zk->bf.name, where,
+                                  err);
 }
 
 static int zkey_parse(struct cuzk_zkey *zk, cuzk_error *err)

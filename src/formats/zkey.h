@@ -82,7 +82,7 @@ void zkey_parts_of(const struct cuzk_zkey *zk, zkey_parts *p);
 int zkey_file_open(struct cuzk_zkey **out, const char *path, cuzk_error *err);
 /* Mapped instead of read (BINFILE_MAP): for `cuzk info`, a look at the header */
 int zkey_file_map(struct cuzk_zkey **out, const char *path, cuzk_error *err);
-int zkey_file_open_progress(struct cuzk_zkey **out, const char *path, const progress_sink *progress,
+int zkey_file_open_limited(struct cuzk_zkey **out, const char *path, const file_limits *lim, const progress_sink *progress,
                             cuzk_error *err);
 int zkey_file_open_memory(struct cuzk_zkey **out, const void *data, size_t len, const char *name, cuzk_error *err);
 void zkey_file_free(struct cuzk_zkey *zk);

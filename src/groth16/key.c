@@ -53,7 +53,7 @@ int cuzk_zkey_open_progress(cuzk_zkey **out, const char *path, cuzk_progress_fn 
                             cuzk_error *err)
 {
     progress_sink ps = {progress, progress_ctx, "reading the key"};
-    return zkey_file_open_progress(out, path, &ps, err);
+    return zkey_file_open_limited(out, path, NULL, &ps, err);
 }
 
 int cuzk_zkey_open_memory(cuzk_zkey **out, const void *data, size_t len, const char *name, cuzk_error *err)

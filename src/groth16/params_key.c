@@ -247,6 +247,12 @@ static void params_key_release(struct cuzk_zkey *zk)
 int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, cuzk_progress_fn progress,
                      void *progress_ctx, cuzk_error *err)
 {
+    return params_key_open(out, params_path, r1cs_path, NULL, progress, progress_ctx, err);
+}
+
+int params_key_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, const file_limits *lim,
+                    cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
+{
     if (!out || !params_path || !r1cs_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_params_open: NULL argument");
     *out = NULL;
@@ -258,9 +264,9 @@ int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_
     params_file pf;
     circuit_source *src = NULL;
     progress_sink rs = {progress, progress_ctx, "reading the circuit"};
-    int rc = circuit_source_open(&src, r1cs_path, &rs, err);
+    int rc = circuit_source_open_limited(&src, r1cs_path, lim, &rs, err);
     if (rc == CUZK_OK) {
-        rc = params_open(&pf, params_path, err);
+        rc = params_open_limited(&pf, params_path, lim, err);
         if (rc == CUZK_OK) {
             rc = build(zk, &pf, src, threads, progress, progress_ctx, err);
             params_close(&pf);

@@ -4,6 +4,7 @@
 #define CUZK_GROTH16_PARAMS_KEY_H
 
 #include "../../include/cuzk.h"
+#include "../util/file.h"
 
 struct cuzk_zkey;
 
@@ -15,5 +16,10 @@ struct cuzk_zkey;
  * owned[1]). Its counts are checked against each other: H = 2^k - 1,
  * B_G1 = B_G2, IC <= A <= IC + L, B <= IC + L. Free with cuzk_zkey_free. */
 int params_srs_open(struct cuzk_zkey **out, const char *params_path, int threads, cuzk_error *err);
+
+/* cuzk_params_open with both files opened within limits (src/util/file.h;
+ * NULL: none). */
+int params_key_open(struct cuzk_zkey **out, const char *params_path, const char *r1cs_path, const file_limits *lim,
+                    cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err);
 
 #endif

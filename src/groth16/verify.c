@@ -31,6 +31,13 @@ static int verify_named(const char *vk_json, size_t vk_len, const char *vk_name,
         return rc;
     }
     rc = snarkjs_proof_parse(&proof, proof_json, proof_len, proof_name, vk.curve, err);
+    if (rc == CUZK_ERR_NOT_ON_CURVE || rc == CUZK_ERR_NOT_IN_SUBGROUP) {
+        /* well-formed numbers that are no group element: snarkjs answers
+         * false, so do we (the message names the point) */
+        rc = CUZK_ERR_INVALID_PROOF;
+        if (err)
+            err->code = rc;
+    }
     if (rc == CUZK_OK && pub.n != vk.n_public)
         rc = cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %zu public signals, but the verification key expects %u",
                             public_name, pub.n, vk.n_public);

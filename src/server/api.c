@@ -585,7 +585,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     if (rc == CUZK_OK && server_new_id(id) != 0)
         rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot draw a job id");
     json_t *jr = rc == CUZK_OK ? request_record(req, &wit, prio, request_id, digest) : NULL;
-    if (rc == CUZK_OK && !jr)
+    if (rc == CUZK_OK && (!jr || json_object_set_new(jr, "id", json_string(id)) != 0)) /* its name, inside it */
         rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
     /* uploads: <id>.wtns, or a partition's <id>.<k>.wtns */
     unsigned uploads = wit.bytes ? 1 : wit.list ? wit.n : 0;
@@ -613,6 +613,8 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     }
     if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
         rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    if (rc == CUZK_OK)
+        journal_hash(text, strlen(text), j->request_hash); /* what its result will be bound to */
     /* the engine may finish the job before it is published: the watcher
      * finds it in the engine at its next sweep */
     if (rc == CUZK_OK)
@@ -1087,11 +1089,55 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     return ret;
 }
 
+/* The headers that say where a body ends, counted. */
+typedef struct framing {
+    unsigned content_length, transfer_encoding;
+    int chunked; /* the one Transfer-Encoding is "chunked" */
+} framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    framing *f = cls;
+    if (!strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        f->content_length++;
+    else if (!strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
+        f->transfer_encoding++;
+        f->chunked = value && !strcasecmp(value, "chunked");
+    }
+    return MHD_YES;
+}
+
+/* A request whose body's end is ambiguous (two Content-Lengths, a length
+ * and a Transfer-Encoding) would be read one way here and another by a
+ * proxy in front (request smuggling, RFC 9112 6.3); one whose
+ * Transfer-Encoding is not chunked has no end we can find. 400 for each,
+ * before anything else. */
+static const char *bad_framing(struct MHD_Connection *c)
+{
+    framing f = {0};
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
+    if (f.content_length > 1)
+        return "more than one Content-Length header";
+    if (f.content_length && f.transfer_encoding)
+        return "both Content-Length and Transfer-Encoding";
+    if (f.transfer_encoding > 1)
+        return "more than one Transfer-Encoding header";
+    if (f.transfer_encoding && !f.chunked)
+        return "a Transfer-Encoding other than chunked";
+    return NULL;
+}
+
 /* The first call of a request (headers read, no body yet): what can be
  * refused before its body is read. NULL to go on, else the reply. */
 static int refuse_early(server *s, struct MHD_Connection *c, const char *url, const char *method,
                         enum MHD_Result *ret)
 {
+    const char *framing_error = bad_framing(c);
+    if (framing_error) {
+        *ret = reply_error(s, c, 400, "request framing: %s; refused", framing_error);
+        return 1;
+    }
     if (!auth_allowed(s, c, url, method)) {
         *ret = reply_error(s, c, 401, "this daemon needs 'Authorization: Bearer TOKEN' (its --token-file's token)");
         return 1;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "../util/clock.h"
@@ -235,6 +236,14 @@ int journal_submit(server *s, const char *id, json_t *req, unsigned long long *e
     r.key_id = json_string_value(json_object_get(req, "key_id"));
     r.priority = (int)json_integer_value(json_object_get(req, "priority"));
     char kpath[4400], wpath[4400], rpath[4400], msg[600];
+    /* a client's files are opened beneath the operator's directories,
+     * checked on what is opened (a link swapped in after this check
+     * cannot lead outside); uploads are the daemon's own */
+    if (!s->cfg.allow_any_path)
+        r.confine = CUZK_CONFINE_KEY | (json_is_true(json_object_get(req, "witness_journaled")) ||
+                                                json_object_get(req, "witnesses_journaled")
+                                            ? 0
+                                            : CUZK_CONFINE_WITNESS);
     if (key_path) {
         if (paths_check(s, PATHS_KEY, key_path, kpath, sizeof(kpath), msg, sizeof(msg)))
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s", msg);
@@ -319,13 +328,7 @@ static int write_result(server *s, const sjob *j, const pending_end *p, char vk_
 {
     vk_hex[0] = 0;
     if (p->vk) {
-        unsigned char d[32];
-        sha256_state h;
-        sha256_init(&h);
-        sha256_update(&h, p->vk, strlen(p->vk));
-        sha256_final(&h, d);
-        for (int i = 0; i < 32; i++)
-            snprintf(vk_hex + 2 * i, 3, "%02x", d[i]);
+        journal_hash(p->vk, strlen(p->vk), vk_hex);
         char name[80], path[4500];
         snprintf(name, sizeof(name), "%s.json", vk_hex);
         snprintf(path, sizeof(path), "%s/%s", s->vks_dir, name);
@@ -340,6 +343,10 @@ static int write_result(server *s, const sjob *j, const pending_end *p, char vk_
     json_t *o = server_job_json(&view);
     if (o && vk_hex[0])
         json_object_set_new(o, "vk", json_string(vk_hex));
+    /* bound to its job: a .res copied over another job's is refused at the
+     * next start (load_result) */
+    if (o && j->request_hash[0])
+        json_object_set_new(o, "request", json_string(j->request_hash));
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     if (!text) {
@@ -365,6 +372,17 @@ static int write_result(server *s, const sjob *j, const pending_end *p, char vk_
         unlink(path);
     }
     return 0;
+}
+
+void journal_hash(const void *data, size_t len, char out[65])
+{
+    unsigned char d[32];
+    sha256_state h;
+    sha256_init(&h);
+    sha256_update(&h, data, len);
+    sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
 void journal_free_pending(pending_end *p)
@@ -503,11 +521,48 @@ void journal_sweep(server *s)
     free(ends);
 }
 
+int journal_probe(server *s)
+{
+    double now = cuzk_now();
+    if (now < s->probe_at)
+        return !s->probe_failed;
+    s->probe_at = now + JOURNAL_PROBE_SECONDS;
+    const char *what = NULL;
+    int e = 0;
+    struct statvfs v;
+    int known = statvfs(s->jobs_dir, &v) == 0;
+    if (known && (v.f_flag & ST_RDONLY)) {
+        what = "the state directory is on a read-only file system";
+        e = EROFS;
+    } else if (known && (unsigned long long)v.f_bavail * v.f_frsize < JOURNAL_MIN_FREE) {
+        what = "the state directory's disk is full";
+        e = ENOSPC;
+    } else {
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/.probe", s->jobs_dir);
+        if (journal_write_durable(s, ".probe", "probe\n", 6) != 0 || unlink(path) != 0) {
+            e = errno;
+            what = "cannot write the state directory";
+        }
+    }
+    pthread_mutex_lock(&s->mu);
+    if (what) {
+        journal_note(s, what, e);
+        s->probe_failed = 1;
+    } else if (s->probe_failed) { /* only what the probe said: a result that cannot be written says so itself */
+        journal_note(s, NULL, 0);
+        s->probe_failed = 0;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return what == NULL;
+}
+
 void *journal_watcher_main(void *arg)
 {
     server *s = arg;
     while (!s->stop) {
         journal_sweep(s);
+        journal_probe(s);
         usleep(5000);
     }
     return NULL;
@@ -600,16 +655,74 @@ static unsigned remove_leftovers(const char *dir, const server *s)
     return n;
 }
 
+/* A journal file (<id><ext>) read and parsed: regular files only, opened
+ * without blocking (a FIFO put there cannot stall the start), at most max
+ * bytes; with hash, the hex SHA-256 of its bytes. NULL when missing or
+ * unreadable. */
+static json_t *load_journal_file(const server *s, const char *id, const char *ext, size_t max, char hash[65])
+{
+    char path[4400], *text;
+    size_t len;
+    cuzk_error e2;
+    snprintf(path, sizeof(path), "%s/%s%s", s->jobs_dir, id, ext);
+    if (read_file_bounded(path, max, "a journal file", &text, &len, &e2) != CUZK_OK)
+        return NULL;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+    if (hash)
+        journal_hash(text, len, hash);
+    free(text);
+    if (o && !json_is_object(o)) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o;
+}
+
+enum { REQ_MAX_BYTES = 16 << 20, RES_MAX_BYTES = 64 << 20 }; /* 1,024 witness paths; 1,024 proofs */
+
+/* Whether a stored proof is one: an object of pi_a, pi_b, pi_c (and
+ * protocol, curve), nothing else; its public signals an array of strings.
+ * What is served from a .res is what was checked. */
+static int proof_shape(json_t *p, json_t *q)
+{
+    if (!json_is_object(p) || !json_is_array(q))
+        return 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(p, key, v)
+    {
+        if (strcmp(key, "pi_a") && strcmp(key, "pi_b") && strcmp(key, "pi_c") && strcmp(key, "protocol") &&
+            strcmp(key, "curve"))
+            return 0;
+    }
+    size_t i;
+    json_array_foreach(q, i, v)
+    {
+        if (!json_is_string(v))
+            return 0;
+    }
+    return json_object_get(p, "pi_a") && json_object_get(p, "pi_b") && json_object_get(p, "pi_c");
+}
+
 /* Loads a kept result (res: the .res JSON) into j: a failed or cancelled
  * one as ended (0), a proof as unchecked, its result in j->pend (1); -1
- * when unreadable. */
+ * when unreadable or not this job's (its id, and the hash of the request
+ * it answers: a result copied over another job's is not served). */
 static int load_result(sjob *j, json_t *res)
 {
     const char *st = json_string_value(json_object_get(res, "state"));
     if (!st || (strcmp(st, "done") && strcmp(st, "failed") && strcmp(st, "cancelled")))
         return -1;
+    const char *rid = json_string_value(json_object_get(res, "id"));
+    const char *rq = json_string_value(json_object_get(res, "request"));
+    if (!rid || strcmp(rid, j->id) || !rq || strcmp(rq, j->request_hash))
+        return -1;
+    json_t *pr = json_object_get(res, "priority");
+    if (!json_is_integer(pr) || json_integer_value(pr) < CUZK_PRIORITY_LOW ||
+        json_integer_value(pr) > CUZK_PRIORITY_CRITICAL)
+        return -1;
     cuzk_job_info info = {0};
-    j->priority = (int)json_integer_value(json_object_get(res, "priority"));
+    j->priority = (int)json_integer_value(pr);
     info.state = !strcmp(st, "done") ? CUZK_JOB_DONE : !strcmp(st, "cancelled") ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED;
     const char *e = json_string_value(json_object_get(res, "error"));
     if (e)
@@ -625,11 +738,11 @@ static int load_result(sjob *j, json_t *res)
     json_t *p = json_object_get(res, "proof"), *q = json_object_get(res, "public");
     const char *vk = json_string_value(json_object_get(res, "vk"));
     /* one proof: an object and its publics; a job of partitions: arrays of them */
-    int shape = json_is_object(p) && json_is_array(q);
+    int shape = proof_shape(p, q);
     if (json_is_array(p) && json_is_array(q) && json_array_size(p) && json_array_size(p) == json_array_size(q)) {
         shape = 1;
         for (size_t k = 0; k < json_array_size(p); k++)
-            shape &= json_is_object(json_array_get(p, k)) && json_is_array(json_array_get(q, k));
+            shape &= proof_shape(json_array_get(p, k), json_array_get(q, k));
     }
     if (!shape || !vk || strlen(vk) != 64 || strspn(vk, "0123456789abcdef") != 64)
         return -1;
@@ -708,25 +821,40 @@ int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err)
     while ((de = readdir(d))) {
         if (!job_file(de->d_name, ".req"))
             continue;
-        char id[33], path[4400];
+        char id[33];
         memcpy(id, de->d_name, 32);
         id[32] = 0;
         sjob *j = calloc(1, sizeof(*j));
         if (!j)
             continue;
         memcpy(j->id, id, sizeof(j->id));
-        snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, id);
-        json_t *req = json_load_file(path, 0, NULL);
+        json_t *req = load_journal_file(s, id, ".req", REQ_MAX_BYTES, j->request_hash);
+        /* a request names its job: a copy under another name (or a request
+         * id another request already has) is not a second job */
+        const char *named = json_string_value(json_object_get(req, "id"));
+        const char *rid = json_string_value(json_object_get(req, "request_id"));
+        sjob *twin = NULL;
+        for (sjob *o = s->jobs; rid && o; o = o->next)
+            if (!strcmp(o->request_id, rid))
+                twin = o;
+        if ((named && strcmp(named, id)) || twin) {
+            server_log(s, CUZK_LOG_WARN,
+                       "%s/%s.req: %s; not resumed (remove the file to silence this)", s->jobs_dir, id,
+                       twin ? "its request id is another journaled job's (a copy?)"
+                            : "it is the request of another job (a copy?)");
+            json_decref(req);
+            free(j);
+            continue;
+        }
         restore_request_id(s, j, req);
         j->uploaded = json_is_true(json_object_get(req, "witness_journaled"));
         json_int_t parts = json_integer_value(json_object_get(req, "witnesses_journaled"));
         j->uploaded_parts = parts > 0 && parts <= CUZK_JOB_MAX_PARTITIONS ? (unsigned)parts : 0;
-        snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, id);
         int stored = exists_in(s->jobs_dir, id, ".res");
-        json_t *res = stored ? json_load_file(path, 0, NULL) : NULL;
+        json_t *res = stored ? load_journal_file(s, id, ".res", RES_MAX_BYTES, NULL) : NULL;
         if (stored && (!res || load_result(j, res) < 0)) {
             server_log(s, CUZK_LOG_WARN, "job %s: its stored result is %s; proving it again", id,
-                       res ? "unreadable" : "not JSON");
+                       res ? "unreadable or another job's" : "not a JSON object in a regular file");
             forget_result(s, j);
         }
         json_decref(res);
@@ -865,8 +993,7 @@ static void check_stored(server *s)
         char path[4400];
         snprintf(path, sizeof(path), "%s/%s.res", s->jobs_dir, j->id);
         unlink(path);
-        snprintf(path, sizeof(path), "%s/%s.req", s->jobs_dir, j->id);
-        json_t *req = json_load_file(path, 0, NULL);
+        json_t *req = load_journal_file(s, j->id, ".req", REQ_MAX_BYTES, NULL);
         cuzk_error e2 = {0};
         c[i].resubmitted = req && journal_submit(s, j->id, req, &c[i].eid, &e2) == CUZK_OK;
         c[i].priority = (int)json_integer_value(json_object_get(req, "priority"));

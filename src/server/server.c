@@ -19,11 +19,13 @@ int cuzk_has_queue(void)
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -399,6 +401,42 @@ static int preload_keys(server *s, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* One daemon a state directory: a second one would prove every journaled
+ * job again and race the first on its files. An exclusive lock on
+ * DIR/lock (released by the kernel when the holder dies, so a kill -9
+ * leaves nothing to clean), holding the holder's pid for the message. The
+ * descriptor stays open while the daemon runs (*fd). */
+static int lock_state_dir(const char *dir, int *fd, cuzk_error *err)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/lock", dir);
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+    if (f < 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "--state-dir %s: cannot open its lock file %s: %s", dir, path,
+                              strerror(errno));
+    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        char pid[32] = "";
+        ssize_t n = pread(f, pid, sizeof(pid) - 1, 0);
+        close(f);
+        pid[n > 0 ? n : 0] = 0;
+        pid[strspn(pid, "0123456789")] = 0;
+        if (e == EWOULDBLOCK)
+            return cuzk_error_set(err, CUZK_ERR_BUSY,
+                                  "--state-dir %s is in use by another cuzk serve (process %s, which holds %s): one "
+                                  "daemon a state directory",
+                                  dir, pid[0] ? pid : "unknown", path);
+        return cuzk_error_set(err, CUZK_ERR_IO, "--state-dir %s: cannot lock %s: %s", dir, path, strerror(e));
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(f, 0) != 0 || pwrite(f, pid, (size_t)n, 0) != n) {
+        /* the lock holds without the pid; only the message of a second daemon lacks it */
+    }
+    *fd = f;
+    return CUZK_OK;
+}
+
 static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_signals, cuzk_error *err)
 {
     server s;
@@ -427,6 +465,9 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.jobs_dir, strerror(errno));
     if (mkdir(s.vks_dir, 0700) != 0 && errno != EEXIST)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: cannot create: %s", s.vks_dir, strerror(errno));
+    int lock_fd = -1;
+    if ((rc = lock_state_dir(cfg->state_dir, &lock_fd, err)) != CUZK_OK)
+        return rc;
     fit_descriptors(&s);
     pthread_mutex_init(&s.mu, NULL);
     pthread_mutex_init(&s.progress_mu, NULL);
@@ -439,8 +480,14 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
         ecfg.progress = server_progress;
         ecfg.progress_ctx = &s;
     }
-    if ((rc = paths_init(&s, err)) != CUZK_OK || (rc = auth_init(&s, err)) != CUZK_OK ||
-        (rc = cuzk_engine_create(&ecfg, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK)
+    if ((rc = paths_init(&s, err)) != CUZK_OK || (rc = auth_init(&s, err)) != CUZK_OK)
+        goto out;
+    /* a client's paths are opened only beneath these (paths.c) */
+    ecfg.key_dirs = (const char *const *)s.dirs[PATHS_KEY];
+    ecfg.n_key_dirs = s.n_dirs[PATHS_KEY];
+    ecfg.witness_dirs = (const char *const *)s.dirs[PATHS_WITNESS];
+    ecfg.n_witness_dirs = s.n_dirs[PATHS_WITNESS];
+    if ((rc = cuzk_engine_create(&ecfg, &s.engine, err)) != CUZK_OK || (rc = preload_keys(&s, err)) != CUZK_OK)
         goto out;
     /* the jobs: in the local journal, or on a queue the nodes share (cluster.c) */
     if ((rc = cfg->queue ? cluster_start(&s, err) : journal_recover(&s, &resubmitted, err)) != CUZK_OK)
@@ -527,6 +574,7 @@ out:
     pthread_mutex_destroy(&s.mu);
     pthread_mutex_destroy(&s.progress_mu);
     pthread_mutex_destroy(&s.auth_mu);
+    close(lock_fd);
     return rc;
 }
 

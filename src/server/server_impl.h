@@ -78,6 +78,7 @@ typedef struct sjob {
     cuzk_job_info info;         /* last known */
     char *proof, *pub;          /* when done */
     char vk[65];                /* the hex SHA-256 of its proof's verification key (state/vks/), "" none */
+    char request_hash[65];      /* the hex SHA-256 of its .req as journaled: its .res names it (bound to it) */
     double t_end;               /* monotonic, for the TTL */
     int uploaded;               /* its witness is journaled (<id>.wtns): removed once its result is */
     unsigned uploaded_parts;    /* a job of partitions with uploaded witnesses: <id>.<k>.wtns, k < this */
@@ -160,6 +161,10 @@ typedef struct server {
     unsigned n_parked;
     unsigned n_suspended;  /* parked or woken but not yet answered: none may be left at MHD_stop_daemon */
     unsigned long long body_bytes; /* request bodies buffered now (atomic) */
+    /* journal_probe: when it looks next, and whether its last look failed
+     * (then journal_error is its note) */
+    double probe_at;
+    int probe_failed;
 } server;
 
 /* For calls whose status does not matter here (the job may have ended
@@ -244,6 +249,16 @@ void journal_digest_hex(const unsigned char d[REQUEST_DIGEST_LEN], char out[2 * 
 /* A digest's 64 lower-case hex digits back into bytes: 0, or -1 unless exactly that. */
 int journal_digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN]);
 void journal_free_pending(pending_end *p);
+/* The hex SHA-256 of len bytes (a journaled request's: journal_hash). */
+void journal_hash(const void *data, size_t len, char out[65]);
+/* Whether the state directory can take work: every JOURNAL_PROBE_SECONDS
+ * (between, the last answer) it is looked at (read-only, less than
+ * JOURNAL_MIN_FREE bytes free, a small file written durably and removed);
+ * a failure is noted for /healthz (journal_note) until a look succeeds.
+ * 1 or 0. Called by the watcher, or a cluster node before it claims. */
+#define JOURNAL_PROBE_SECONDS 2.0
+#define JOURNAL_MIN_FREE (64ull << 20) /* a request and a few results, uploads aside */
+int journal_probe(server *s);
 /* Submits a journaled request (req: its .req JSON) to the engine. */
 int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err);
 /* Resubmits journaled requests without results; loads kept results. */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,83 @@ int file_open_regular(const char *path, int *fd, struct stat *st, cuzk_error *er
     *st = again;
     *fd = f;
     return CUZK_OK;
+}
+
+int path_beneath(const char *resolved, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/')
+        return resolved[0] == '/';
+    return !strncmp(resolved, dir, n) && resolved[n] == '/';
+}
+
+/* or_is: the directory itself counts too */
+static int beneath_any(const char *resolved, const file_limits *lim, int or_is)
+{
+    for (unsigned i = 0; i < lim->n_within; i++)
+        if (path_beneath(resolved, lim->within[i]) || (or_is && !strcmp(resolved, lim->within[i])))
+            return 1;
+    return 0;
+}
+
+/* One message whether the file exists or not: it says nothing of what
+ * lies outside */
+static int outside(const char *path, cuzk_error *err)
+{
+    return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                          "%s: not a file beneath the directories allowed for it (links resolved); refused", path);
+}
+
+int file_open_regular_limited(const char *path, const file_limits *lim, int *fd, struct stat *st, cuzk_error *err)
+{
+    *fd = -1;
+    int confined = lim && lim->n_within;
+    if (confined) {
+        char resolved[PATH_MAX];
+        if (!realpath(path, resolved)) {
+            /* missing: said only where it would lie beneath */
+            int e = errno;
+            char dir[PATH_MAX];
+            snprintf(dir, sizeof(dir), "%s", path);
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                *slash = 0;
+            if (e == ENOENT && slash && slash != dir && realpath(dir, resolved) && beneath_any(resolved, lim, 1))
+                return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "%s: cannot open: %s", path, strerror(e));
+            return outside(path, err);
+        }
+        if (!beneath_any(resolved, lim, 0))
+            return outside(path, err);
+    }
+    int rc = file_open_regular(path, fd, st, err);
+    if (rc != CUZK_OK || !lim)
+        return rc;
+    if (confined) {
+        char proc[64], opened[PATH_MAX];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", *fd);
+        ssize_t n = readlink(proc, opened, sizeof(opened) - 1);
+        if (n > 0)
+            opened[n] = 0;
+        /* without /proc nothing says where it is: refused */
+        if (n <= 0 || (size_t)n >= sizeof(opened) - 1 || !beneath_any(opened, lim, 0)) {
+            close(*fd);
+            *fd = -1;
+            return outside(path, err);
+        }
+    }
+    if ((rc = file_size_within(path, (unsigned long long)st->st_size, lim, err)) != CUZK_OK) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
+}
+
+int file_size_within(const char *path, unsigned long long size, const file_limits *lim, cuzk_error *err)
+{
+    if (!lim || !lim->max_bytes || size <= lim->max_bytes)
+        return CUZK_OK;
+    return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %llu bytes, larger than the %llu of %s", path, size,
+                          lim->max_bytes, lim->what ? lim->what : "the limit");
 }
 
 int read_file_bounded(const char *path, size_t max, const char *what, char **text, size_t *len, cuzk_error *err)

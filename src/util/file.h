@@ -32,6 +32,31 @@ const char *file_kind(mode_t mode);
  * block either. *fd and *st on success. */
 int file_open_regular(const char *path, int *fd, struct stat *st, cuzk_error *err);
 
+/* What a file named by a client (a job's key or witness in the daemon) may
+ * be: beneath one of some directories, and at most so large. */
+typedef struct file_limits {
+    const char *const *within;    /* n_within absolute paths without links (realpath's); none: anywhere */
+    unsigned n_within;
+    unsigned long long max_bytes; /* 0: any size */
+    const char *what;             /* names the bound in the message about a larger file: "a witness of this key" */
+} file_limits;
+
+/* file_open_regular within limits (NULL: none). Where the file must lie
+ * beneath one of `within`, that is checked twice: on the path before it
+ * is opened (nothing outside is opened, and a file outside gets one
+ * message whether or not it exists), then on the descriptor opened (its
+ * place as the kernel has it, /proc/self/fd), so that a link or a rename
+ * swapped in between cannot lead outside: what is checked is what is read.
+ * The size is checked before anything is read. */
+int file_open_regular_limited(const char *path, const file_limits *lim, int *fd, struct stat *st, cuzk_error *err);
+
+/* CUZK_OK when size is within lim's max_bytes (or lim has none), else
+ * CUZK_ERR_FORMAT naming path, its size and the bound. */
+int file_size_within(const char *path, unsigned long long size, const file_limits *lim, cuzk_error *err);
+
+/* Whether an absolute path without links lies beneath dir (one too). */
+int path_beneath(const char *resolved, const char *dir);
+
 /* Reads a whole regular file of at most max bytes (what names it in the
  * message about a larger one: "a JSON file") into a NUL-terminated buffer
  * (free()); the size is checked before reading. */

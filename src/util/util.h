@@ -79,6 +79,16 @@ CUZK_ALWAYS_INLINE void ct_select_limbs(limb_t *r, const limb_t *a, limb_t mask,
         r[i] = ct_launder(r[i] ^ ((r[i] ^ a[i]) & mask));
 }
 
+/* Whether n bytes are all zero: in the library's point layout, the point
+ * at infinity. */
+CUZK_INLINE int bytes_all_zero(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
 /* Zeroes memory in a way the compiler may not elide (for secrets). */
 CUZK_INLINE void cuzk_memzero(void *p, size_t n)
 {

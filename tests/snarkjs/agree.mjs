@@ -7,7 +7,13 @@
 //      snarkjs reads: its exported verification key equals cuzk's, it
 //      proves with them, and it accepts the proofs cuzk makes with them;
 //      a tampered public input is rejected;
-//   4. circuits from `cuzk circuit sha256-chain` pass snarkjs wtns check,
+//   4. forged proofs, made without the key's secrets, are refused by cuzk:
+//      against keys whose alpha, beta, gamma or delta is the point at
+//      infinity (cuzk refuses such a key, exit 2, naming the point; with
+//      gamma there, also a forgery with no point at infinity), and proofs
+//      with points at infinity, off the curve or outside the subgroup
+//      against the real keys (cuzk's INVALID);
+//   5. circuits from `cuzk circuit sha256-chain` pass snarkjs wtns check,
 //      and proofs from `cuzk setup` (no ptau) + `cuzk prove` pass snarkjs
 //      groth16 verify, at two sizes on both curves.
 //
@@ -20,6 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getCurveFromName, utils } from 'ffjavascript';
 import * as snarkjs from 'snarkjs';
 
 const [cuzk, fixtures] = process.argv.slice(2);
@@ -73,6 +80,89 @@ for (const curve of ['bn128', 'bls12381']) {
       await check(`${at} proof of ${other}`, vk, opub, load(curve, `${other}.proof.json`));
   }
 }
+// 4: forgeries. The group arithmetic is ffjavascript's (snarkjs's own).
+let forged = 0;
+async function refused(label, vk, pub, proof, point) {
+  const files = ['vk', 'public', 'proof'].map((n) => join(tmp, `${n}.json`));
+  [vk, pub, proof].forEach((doc, i) => writeFileSync(files[i], JSON.stringify(doc, null, 1)));
+  const r = spawnSync(cuzk, ['verify', ...files], { encoding: 'utf8' });
+  let theirs;
+  try {
+    theirs = await snarkjs.groth16.verify(vk, pub, proof, silent);
+  } catch (e) {
+    theirs = false;
+  }
+  cases++;
+  const want = `${point} is the point at infinity`;
+  if (r.status !== 2 || !r.stderr.includes(want)) {
+    failures++;
+    console.log(`FORGERY ${label}: cuzk exit ${r.status} (want 2 and '${want}'): ${r.stderr.trim()}`);
+  } else forged++;
+  if (theirs !== false) snarkjsAccepts.push(label);
+}
+// snarkjs 0.7.6 accepts some of them (alpha at infinity: its pairing
+// handles that point, and it checks no key); listed, not failed
+const snarkjsAccepts = [];
+for (const name of ['bn128', 'bls12381']) {
+  const vk = load(name, 'poseidon3.vk.json');
+  const pub = load(name, 'poseidon3.public.json');
+  const proof = load(name, 'poseidon3.proof.json');
+  const curve = await getCurveFromName(vk.curve);
+  const { G1, G2 } = curve;
+  const p1 = (o) => G1.fromObject(utils.unstringifyBigInts(o));
+  const p2 = (o) => G2.fromObject(utils.unstringifyBigInts(o));
+  const j1 = (p) => utils.stringifyBigInts(G1.toObject(G1.toAffine(p)));
+  const j2 = (p) => utils.stringifyBigInts(G2.toObject(G2.toAffine(p)));
+  const inf1 = j1(G1.zero), inf2 = j2(G2.zero);
+  // public signals of the forger's choosing, and IC0 + sum pub_i IC_i for them
+  const pubs = pub.map((x, i) => ((BigInt(x) + 12345n + BigInt(i)) % curve.r).toString());
+  let cpub = p1(vk.IC[0]);
+  pubs.forEach((x, i) => { cpub = G1.add(cpub, G1.timesScalar(p1(vk.IC[i + 1]), BigInt(x))); });
+  const [alpha, beta, delta] = [p1(vk.vk_alpha_1), p2(vk.vk_beta_2), p2(vk.vk_delta_2)];
+  const at = `forged ${name}/poseidon3`;
+  // e(A, B) = e(cpub, gamma) e(C, delta) e(alpha, beta) holds for each:
+  await refused(`${at} gamma at infinity, A = alpha, B = beta, C = infinity`, { ...vk, vk_gamma_2: inf2 }, pubs,
+    { ...proof, pi_a: vk.vk_alpha_1, pi_b: vk.vk_beta_2, pi_c: inf1 }, 'vk_gamma_2');
+  await refused(`${at} gamma at infinity, A = alpha, B = beta + delta, C = alpha`, { ...vk, vk_gamma_2: inf2 }, pubs,
+    { ...proof, pi_a: vk.vk_alpha_1, pi_b: j2(G2.add(beta, delta)), pi_c: vk.vk_alpha_1 }, 'vk_gamma_2');
+  await refused(`${at} alpha at infinity, A = cpub, B = gamma, C = infinity`, { ...vk, vk_alpha_1: inf1 }, pubs,
+    { ...proof, pi_a: j1(cpub), pi_b: vk.vk_gamma_2, pi_c: inf1 }, 'vk_alpha_1');
+  await refused(`${at} beta at infinity, A = cpub, B = gamma, C = infinity`, { ...vk, vk_beta_2: inf2 }, pubs,
+    { ...proof, pi_a: j1(cpub), pi_b: vk.vk_gamma_2, pi_c: inf1 }, 'vk_beta_2');
+  await refused(`${at} delta at infinity, the real proof`, { ...vk, vk_delta_2: inf2 }, pub, proof, 'vk_delta_2');
+  await refused(`${at} delta at infinity, C = alpha`, { ...vk, vk_delta_2: inf2 }, pub,
+    { ...proof, pi_c: vk.vk_alpha_1 }, 'vk_delta_2');
+  // the point at infinity written as [x, y, "1"] with x = y = 0 is the same point to cuzk
+  await refused(`${at} gamma as [0, 0, 1]`, { ...vk, vk_gamma_2: [['0', '0'], ['0', '0'], ['1', '0']] }, pubs,
+    { ...proof, pi_a: vk.vk_alpha_1, pi_b: vk.vk_beta_2, pi_c: inf1 }, 'vk_gamma_2');
+  // against the real key: points at infinity, off the curve, outside the subgroup
+  await check(`${at} A = alpha, B = beta, C = infinity`, vk, pubs,
+    { ...proof, pi_a: vk.vk_alpha_1, pi_b: vk.vk_beta_2, pi_c: inf1 });
+  await check(`${at} A = infinity`, vk, pub, { ...proof, pi_a: inf1 });
+  await check(`${at} B = infinity`, vk, pub, { ...proof, pi_b: inf2 });
+  await check(`${at} A = B = C = infinity`, vk, pub, { ...proof, pi_a: inf1, pi_b: inf2, pi_c: inf1 });
+  await check(`${at} A off the curve`, vk, pub, { ...proof, pi_a: [proof.pi_a[0], bump(proof.pi_a[1]), '1'] });
+  await check(`${at} B off the curve`, vk, pub,
+    { ...proof, pi_b: [proof.pi_b[0], [bump(proof.pi_b[1][0]), proof.pi_b[1][1]], ['1', '0']] });
+  // a point of the curve (G1 of BLS12-381) or of the twist (G2) outside the prime-order subgroup
+  const outside = (G, mk) => {
+    for (let k = 1n; ; k++) {
+      const x = mk(k), rhs = G.F.add(G.F.mul(G.F.square(x), x), G.b);
+      if (!G.F.isSquare(rhs)) continue;
+      const q = new Uint8Array(2 * G.F.n8);
+      q.set(x);
+      q.set(G.F.sqrt(rhs), G.F.n8);
+      if (!G.isZero(G.timesScalar(q, curve.r))) return q;
+    }
+  };
+  const twist = outside(G2, (k) => G2.F.fromObject([k, 1n]));
+  await check(`${at} B outside the subgroup`, vk, pub, { ...proof, pi_b: j2(twist) });
+  if (name === 'bls12381')
+    await check(`${at} A outside the subgroup`, vk, pub, { ...proof, pi_a: j1(outside(G1, (k) => G1.F.fromObject(k))) });
+}
+
+for (const label of snarkjsAccepts) console.log(`note: snarkjs accepts the forgery ${label}; cuzk refuses its key`);
+
 let proved = 0;
 for (const curve of ['bn128', 'bls12381']) {
   for (const name of ['tiny', 'mul1k', 'poseidon3']) {
@@ -153,6 +243,6 @@ for (const curve of ['bn128', 'bls12381']) {
   }
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log(`snarkjs agreement: ${cases - failures}/${cases} cases agree (${proved} cuzk proofs accepted by snarkjs, ${randomKeys} random-setup keys used by snarkjs, ${chains} sha256-chain circuits checked)`);
+console.log(`snarkjs agreement: ${cases - failures}/${cases} cases agree (${forged} forgeries refused, ${proved} cuzk proofs accepted by snarkjs, ${randomKeys} random-setup keys used by snarkjs, ${chains} sha256-chain circuits checked)`);
 await globalThis.curve_bn128?.terminate?.();
 process.exit(failures ? 1 : 0);

@@ -7,6 +7,8 @@
 // point of one vector; without one, OUT.vk.json gets the verification
 // key's points (and IC) as snarkjs's verification_key.json writes them
 // (affine, decimal, with the projective "1"), for `cuzk zkey export-vk`:
+// VECTOR 'vk' with 'infinity' puts the verification key's point INDEX
+// (alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2) at infinity.
 //   node make_params.mjs OUT [off-curve|infinity|not-in-subgroup VECTOR INDEX]
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { writeFileSync } from 'node:fs';
@@ -33,6 +35,11 @@ const [out, fault, faultVector, faultIndex] = process.argv.slice(2);
 const names = ['IC', 'H', 'L', 'A', 'B_G1', 'B_G2'];
 const counts = [3, 7, 5, 6, 4, 3];
 const parts = [g1(), g1(), g2(), g2(), g1(), g2()];
+if (fault === 'infinity' && faultVector === 'vk') { // a degenerate key: one of its points at infinity
+  const p = parts[Number(faultIndex)];
+  parts[Number(faultIndex)] = Buffer.alloc(p.length);
+  parts[Number(faultIndex)][0] = 0x40;
+}
 names.forEach((name, v) => {
   const n = Buffer.alloc(4);
   n.writeUInt32BE(counts[v]);
