@@ -848,6 +848,11 @@ typedef struct cuzk_serve_config {
     unsigned max_connections;          /* open at once; 0: 4096 */
     unsigned max_connections_per_ip;   /* from one address; 0: a quarter of max_connections */
     double idle_timeout;               /* seconds a connection may be silent; 0: 30 */
+    /* seconds a request's headers may take from a connection's start (a
+     * kept-alive one's next request: idle_timeout); its body must then
+     * arrive at 256 KiB/s at least. A connection past it is closed however
+     * much it trickles. 0: 10 */
+    double header_timeout;
     unsigned http_threads;             /* threads polling the connections; 0: 8 */
     unsigned long long max_body_total; /* request bodies buffered at once; 0: 4 x max_body, at least 1 GiB */
     double shutdown_grace;             /* seconds running proofs get to finish at SIGTERM; 0: 30; < 0: none */

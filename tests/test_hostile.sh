@@ -86,6 +86,20 @@ healthz_fast 10 "while 127.0.0.2 holds its 100 connections"
 wait "$hog_pid"
 [ "$(flood_field hog done closed)" -ge 900 ] || fail "127.0.0.2 kept more than its 100 connections: $(cat "$tmp/hog.out")"
 kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
+# slow headers (a byte a second: never silent) from 4 addresses filling
+# --max-connections: the oldest are closed near the limit, so /healthz
+# still answers, and every one is closed at --header-timeout
+start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s2b" "${paths[@]}" --max-connections 64 \
+  --max-connections-per-ip 16 --header-timeout 4
+for a in 2 3 4 5; do flood_start "trickle$a" 16 slow 9 --bind "127.0.0.$a"; done
+healthz_fast 10 "with 64 slow connections from 4 addresses filling --max-connections 64"
+closed=0
+for a in 2 3 4 5; do
+  wait "$(eval echo "\$trickle${a}_pid")"
+  closed=$((closed + $(flood_field "trickle$a" done closed)))
+done
+[ "$closed" = 64 ] || fail "slow connections still open after --header-timeout: $closed of 64 closed"
+kill -TERM "$pid"; wait "$pid" || fail "SIGTERM: exit $?"
 
 # --- 5. shutdown: bounded, long polls answered, queued jobs left journaled
 start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s3" "${paths[@]}" --workers 1 --device cpu --threads 1 \

@@ -1218,6 +1218,11 @@ enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url
         enum MHD_Result ret;
         if (refuse_early(s, c, url, method, &ret))
             return ret;
+        /* the body's deadline from its length (refuse_early checked it;
+         * chunked: as long as the largest body takes) */
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        int chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL;
+        conns_headers_read(s, c, cl ? strtoull(cl, NULL, 10) : chunked ? s->cfg.max_body : 0);
         return MHD_YES;
     }
     if (*upload_size) {
@@ -1225,6 +1230,7 @@ enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url
         *upload_size = 0;
         return take_upload(s, b, upload, n);
     }
+    conns_busy(s, c); /* the whole request read */
     if (b->suspended) { /* a parked long poll, resumed */
         pthread_mutex_lock(&s->mu);
         b->suspended = 0;
@@ -1281,9 +1287,9 @@ enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url
 
 void api_request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-    (void)c;
     (void)toe;
     server *s = cls;
+    conns_answered(s, c);
     api_conn *b = *con_cls;
     if (b) {
         if (b->parked || b->suspended) { /* not expected: a closed connection is never suspended */

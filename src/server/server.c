@@ -184,6 +184,8 @@ static int serve_defaults(server *s, cuzk_error *err)
         c->max_connections_per_ip = c->max_connections / 4 ? c->max_connections / 4 : 1;
     if (c->idle_timeout <= 0)
         c->idle_timeout = 30;
+    if (c->header_timeout <= 0)
+        c->header_timeout = 10;
     if (!c->http_threads)
         c->http_threads = 8;
     if (!c->max_body_total) {
@@ -212,6 +214,11 @@ static int serve_defaults(server *s, cuzk_error *err)
     if (c->http_threads > 256)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--http-threads %u: expected 1 to 256",
                               c->http_threads);
+    if (c->node && (strlen(c->node) < 1 || strlen(c->node) > 63 ||
+                    strspn(c->node, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                        strlen(c->node)))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "--node expects a name of 1 to 63 letters, digits, '.', '_' or '-'");
     return CUZK_OK;
 }
 
@@ -473,6 +480,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     pthread_mutex_init(&s.progress_mu, NULL);
     pthread_mutex_init(&s.auth_mu, NULL);
     pthread_cond_init(&s.published, NULL);
+    pthread_mutex_init(&s.conns_mu, NULL);
     struct MHD_Daemon *d = NULL;
     unsigned resubmitted = 0;
     cuzk_engine_config ecfg = cfg->engine;
@@ -497,6 +505,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     struct MHD_OptionItem opts[] = {
         {MHD_OPTION_SOCK_ADDR, 0, &addr},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)api_request_done, &s},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)conns_notify, &s},
         {MHD_OPTION_THREAD_POOL_SIZE, s.cfg.http_threads, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, s.cfg.max_connections, NULL},
         {MHD_OPTION_PER_IP_CONNECTION_LIMIT, s.cfg.max_connections_per_ip, NULL},
@@ -512,6 +521,10 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     if (!d) {
         rc = cuzk_error_set(err, CUZK_ERR_IO, "--listen %s:%u: cannot listen (address in use?%s)", cfg->host,
                             cfg->port, s.tls_cert ? "; or --tls-cert and --tls-key do not make a certificate and its key" : "");
+        goto out;
+    }
+    if (conns_start(&s) != 0) {
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "cannot start the thread that closes slow connections");
         goto out;
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -559,6 +572,8 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     }
     server_log(&s, CUZK_LOG_INFO, "stopped");
 out:
+    s.stop = 1;
+    conns_stop(&s);
     if (d)
         MHD_stop_daemon(d);
     cluster_stop(&s); /* a start that failed */
@@ -574,6 +589,7 @@ out:
     pthread_mutex_destroy(&s.mu);
     pthread_mutex_destroy(&s.progress_mu);
     pthread_mutex_destroy(&s.auth_mu);
+    pthread_mutex_destroy(&s.conns_mu);
     close(lock_fd);
     return rc;
 }

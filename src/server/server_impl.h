@@ -121,6 +121,8 @@ typedef struct pending_request {
 } pending_request;
 
 #define SERVER_MAX_DIRS 64 /* --key-dir, --witness-dir: each */
+
+typedef struct conn_track conn_track; /* conns.c: a connection and its phase's deadline */
 enum { PATHS_KEY = 0, PATHS_WITNESS = 1 };
 
 struct cluster; /* cluster.c: the daemon on a PostgreSQL job queue (docs/cluster.md) */
@@ -165,6 +167,13 @@ typedef struct server {
      * (then journal_error is its note) */
     double probe_at;
     int probe_failed;
+    /* conns.c: the open connections, their reaper */
+    pthread_mutex_t conns_mu;
+    conn_track *conns;
+    unsigned n_conns;
+    unsigned long long conns_reaped; /* closed past their deadline, or pruned near the limit */
+    pthread_t reaper;
+    int reaper_started;
 } server;
 
 /* For calls whose status does not matter here (the job may have ended
@@ -301,6 +310,16 @@ void api_wake_parked_queue(server *s, const char *id);
  * answer (their job changed or ended, their wait is over, the daemon is
  * stopping) or whose job is `gone` (about to be freed; NULL: none). */
 void api_wake_parked(server *s, const sjob *gone);
+/* conns.c: each connection's phase and deadline (the file says why) */
+#define CONNS_MIN_BODY_RATE (256.0 * 1024) /* bytes a second a request body must keep up */
+void conns_notify(void *cls, struct MHD_Connection *c, void **socket_context, enum MHD_ConnectionNotificationCode toe);
+/* a request's headers read: its body of body_bytes (0: none) comes next */
+void conns_headers_read(server *s, struct MHD_Connection *c, unsigned long long body_bytes);
+void conns_busy(server *s, struct MHD_Connection *c);     /* the request read: no deadline */
+void conns_answered(server *s, struct MHD_Connection *c); /* kept alive: the next request's headers */
+int conns_start(server *s);                               /* the reaper thread; 0 or -1 */
+void conns_stop(server *s);                               /* after s->stop is set */
+
 enum MHD_Result api_handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                             const char *version, const char *upload, size_t *upload_size, void **con_cls);
 void api_request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe);

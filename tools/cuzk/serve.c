@@ -66,6 +66,7 @@ enum {
     OPT_MAX_CONNECTIONS,
     OPT_MAX_CONNECTIONS_PER_IP,
     OPT_IDLE_TIMEOUT,
+    OPT_HEADER_TIMEOUT,
     OPT_HTTP_THREADS,
     OPT_SHUTDOWN_GRACE,
     OPT_QUEUE,
@@ -123,6 +124,12 @@ static const struct {
     [OPT_IDLE_TIMEOUT] = {"idle-timeout", "S",
                           "seconds a connection may stay silent before it is closed, 1 to 3600\n"
                           "(default 30; a long poll waiting for its job is not idle)"},
+    [OPT_HEADER_TIMEOUT] = {"header-timeout", "S",
+                            "seconds a request's headers may take from a connection's start (the next\n"
+                            "request on a kept-alive one: --idle-timeout), 1 to 3600 (default 10); its\n"
+                            "body must then come at 256 KiB/s at least. Past it the connection is\n"
+                            "closed however much it trickles; near --max-connections the oldest\n"
+                            "connections still sending headers are closed first"},
     [OPT_HTTP_THREADS] = {"http-threads", "N", "threads serving the connections, 1 to 256 (default 8)"},
     [OPT_SHUTDOWN_GRACE] = {"shutdown-grace", "S",
                             "seconds running proofs get to finish at SIGTERM, 0 to 86400 (default 30);\n"
@@ -366,6 +373,8 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         return parse_bytes(label, v, 1024, 1ull << 30, &c->queue_max_witness);
     if (!strcmp(name, "idle-timeout"))
         return parse_seconds(label, v, 1, 3600, &c->idle_timeout);
+    if (!strcmp(name, "header-timeout"))
+        return parse_seconds(label, v, 1, 3600, &c->header_timeout);
     if (!strcmp(name, "shutdown-grace")) {
         if (parse_seconds(label, v, 0, 86400, &c->shutdown_grace))
             return 2;
