@@ -773,8 +773,14 @@ CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_load_params(cuzk_engine *en
  * CUZK_ERR_NOT_FOUND if it is not cached. */
 CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_evict(cuzk_engine *engine, const char *key, cuzk_error *err);
 /* Whether jobs may name key_id: it was loaded (cached now, or evicted and
- * read again when a job needs it). 1 or 0. Appended with issue 22. */
+ * read again when a job needs it). 1 or 0. */
 CUZK_API int cuzk_engine_key_known(cuzk_engine *engine, const char *key_id);
+/* The files key_id was loaded from: *path, and *r1cs_path the circuit of a
+ * .params key (NULL for a .zkey); free both with cuzk_free. What a fleet
+ * compares to bind an id to one key (docs/cluster.md).
+ * CUZK_ERR_NOT_FOUND for an id never loaded. */
+CUZK_API CUZK_WARN_UNUSED_RESULT int cuzk_engine_key_files(cuzk_engine *engine, const char *key_id, char **path,
+                                                           char **r1cs_path, cuzk_error *err);
 /* Queues a job: *id identifies it. CUZK_ERR_BUSY when max_jobs are queued
  * or running; CUZK_ERR_NOT_FOUND for an unknown key_id; problems with the
  * files themselves show when the job runs (CUZK_JOB_FAILED, with the

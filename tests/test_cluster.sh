@@ -25,11 +25,18 @@
 # Under the sanitizers (CUZK_TEST_ITERS set, as make asan-test does) 60 jobs
 # and 30 normal ones, the slow job of 2^15 constraints: the same paths at a
 # fraction of the proofs.
-# usage: test_cluster.sh CUZK FIXTURES_DIR [NODE [FLAKY_PROXY]]
+#   - a key id names one key fleet-wide: two nodes loading different keys
+#     under one id, the second never claims its jobs (every result verifies
+#     with the first's key); a node's table of keys, full of 4,100 keys no
+#     node holds, still takes a critical job's new key; a second --node of
+#     a live name is refused; a node whose state disk is full claims
+#     nothing and says so in /healthz, and no job's attempt is spent on it;
+#     a killed node's uploaded witnesses go at its restart.
+# usage: test_cluster.sh CUZK FIXTURES_DIR [NODE [FLAKY_PROXY [FAULT_FS]]]
 set -u
 jobs=300 normals=100 slow_size=2^17
 [ -n "${CUZK_TEST_ITERS:-}" ] && jobs=60 normals=30 slow_size=2^15
-cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-} proxy=${4:-}
+cuzk=$1 fx=$(cd "$2" && pwd) node=${3:-} proxy=${4:-} shim=${5:-}
 . "$(dirname "$0")/daemon_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 "$cuzk" version | grep -q "^queue: yes" || { echo "SKIP: cuzk built without libpq (the job queue)"; exit 77; }
@@ -127,7 +134,11 @@ kill -9 "${npids[$k]}"; wait "${npids[$k]}" 2>/dev/null
 await $(( k % 3 + 1 )) "$id"
 jq -e ".attempts == 2 and .node != \"n$k\" and (.attempt_errors[0].reason | test(\"lease of node n$k expired\"))" \
   "$tmp/body" >/dev/null || fail "a killed node's job: $(jq -c '{node, attempts, attempt_errors}' "$tmp/body")"
+# what the killed node had written of its claims' uploads goes at its restart
+touch "$tmp/s$k/jobs/0123456789abcdef0123456789abcdef.wtns" "$tmp/s$k/jobs/0123456789abcdef0123456789abcdef.3.wtns"
 start_node "$k"
+grep -q "removed 2 uploaded witnesses of claims a previous run left" "${npids_out[$k]}" ||
+  fail "a killed node's uploads at its restart: $(cat "${npids_out[$k]}")"
 
 # --- a node frozen past its lease: the job goes elsewhere; let go, the node writes nothing
 id=$(post 2 "$slow")
@@ -281,6 +292,84 @@ printf '{"key_path":"%s","witness":"%s"}' "$fx/bn128/tiny.zkey" "$(base64 -w0 "$
 expect_code 413 -X POST "$(at 1)/v1/proofs" -d @"$tmp/big.json"
 grep -q "queue-max-witness" "$tmp/body" || fail "a witness over the queue's limit: $(cat "$tmp/body")"
 expect_code 200 "$(at 1)/healthz"
+
+# --- a key id names one key fleet-wide: n2 and n3 load two keys of one circuit under one id; n2
+# registers its digest first, so n3 (mismatched) claims none of its jobs
+"$cuzk" setup "$fx/bn128/tiny.r1cs" "$tmp/dup2.zkey" -q 2>/dev/null || fail "setup of a second tiny key"
+expect_code 200 -X POST "$(at 2)/v1/keys/dup" -d "{\"path\":\"$fx/bn128/tiny.zkey\"}"
+dupjob="{\"key_id\":\"dup\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}"
+await 2 "$(post 2 "$dupjob")"
+[ "$(sql "SELECT count(*) FROM cuzk_keys WHERE path = 'id:dup'")" = 1 ] || fail "the id's digest is not registered"
+expect_code 200 -X POST "$(at 3)/v1/keys/dup" -d "{\"path\":\"$tmp/dup2.zkey\"}"
+absent_on n3 id:dup mismatch
+dups=()
+for i in $(seq 9); do dups+=("$(post $(( i % 3 + 1 )) "$dupjob")"); done
+for id in "${dups[@]}"; do
+  await 1 "$id"
+  jq .proof "$tmp/body" >"$tmp/dp.json"; jq .public "$tmp/body" >"$tmp/dq.json"
+  [ "$(jq -r .node "$tmp/body")" = n2 ] && "$cuzk" verify "$fx/bn128/tiny.vk.json" "$tmp/dq.json" "$tmp/dp.json" >/dev/null ||
+    fail "a job of key id dup proved by $(jq -r .node "$tmp/body") with another key than the registered one"
+done
+
+# --- a node's table of keys is bounded by eviction: 4,100 queued jobs of keys no node holds fill it,
+# and a critical job of a key the nodes have not met yet is still claimed
+sql "INSERT INTO cuzk_jobs (id, priority, state, request, max_attempts) SELECT md5('absent' || i), 1, 'queued',
+     jsonb_build_object('key_path', '/nonexistent/many/k' || i || '.zkey', 'witness_path', '/nonexistent/w.wtns',
+     'priority', 1), 3 FROM generate_series(1, 4100) i" >/dev/null || fail "queueing 4,100 jobs of absent keys"
+for _ in $(seq 300); do # the nodes meet 256 keys a second at most
+  api "$(at 1)/v1/status" >/dev/null
+  jq -e '[.queue.nodes[] | select(.name == "n1") | .info.keys.absent_total] | .[0] >= 4000' "$tmp/body" >/dev/null && break
+  sleep 0.2
+done
+jq -e '[.queue.nodes[] | select(.name == "n1") | .info.keys.absent_total] | .[0] >= 4000' "$tmp/body" >/dev/null ||
+  fail "n1 did not meet the 4,100 absent keys: $(jq -c '.queue.nodes[] | select(.name == "n1") | .info.keys | del(.absent)' "$tmp/body")"
+cp "$fx/bn128/tiny.zkey" "$tmp/fresh.zkey"
+crit=$(post 3 "{\"key_path\":\"$tmp/fresh.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\",\"priority\":\"critical\"}")
+await 1 "$crit"
+sql "DELETE FROM cuzk_jobs WHERE id IN (SELECT md5('absent' || i) FROM generate_series(1, 4100) i)" >/dev/null
+
+# --- one live node a name: a second --node n2 is refused
+"$cuzk" serve --queue "$uri" --node n2 --listen 127.0.0.1:0 --state-dir "$tmp/sdup" >"$tmp/dupnode.out" 2>&1 &
+dpid=$!; pids+=("$dpid")
+for _ in $(seq 150); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$dpid" 2>/dev/null && fail "a second node named n2 runs: $(cat "$tmp/dupnode.out")"
+wait "$dpid"; rc=$?
+[ "$rc" != 0 ] && grep -q -- "--node n2: a live node of the queue has this name" "$tmp/dupnode.out" ||
+  fail "a second node named n2: exit $rc: $(cat "$tmp/dupnode.out")"
+
+# --- a node whose state disk is full claims nothing (its /healthz says why), and no attempt of a job
+# is spent on it; once the disk is back it proves them
+if [ -n "$shim" ] && [ -f "$shim" ]; then
+  for k in 1 2 3; do kill -STOP "${npids[$k]}"; done # n6 alone claims
+  : >"$tmp/fault.ctl"
+  daemon_env=("CUZK_FAULT_DIR=$tmp/s6" "CUZK_FAULT_CTL=$tmp/fault.ctl" "LD_PRELOAD=$shim" "ASAN_OPTIONS=verify_asan_link_order=0")
+  start_node 6
+  daemon_env=()
+  echo full >"$tmp/fault.ctl"
+  sick=()
+  for i in 1 2 3; do
+    sick+=("$(post 6 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness\":\"$(base64 -w0 "$fx/bn128/tiny.wtns")\"}")")
+    sick+=("$(post 6 "{\"key_path\":\"$fx/bn128/tiny.zkey\",\"witness_path\":\"$fx/bn128/tiny.wtns\"}")")
+  done
+  for _ in $(seq 60); do code=$(api "$(at 6)/healthz"); [ "$code" = 503 ] && break; sleep 0.1; done
+  [ "$code" = 503 ] && grep -q "No space left on device" "$tmp/body" || fail "/healthz of a node with a full disk: $code $(cat "$tmp/body")"
+  sleep 3
+  for id in "${sick[@]}"; do
+    expect_code 200 "$(at 6)/v1/proofs/$id"
+    jq -e '.state == "queued" and .attempts == 0' "$tmp/body" >/dev/null ||
+      fail "a job on a fleet whose only node has a full disk: $(jq -c '{state, attempts, attempt_errors}' "$tmp/body")"
+  done
+  : >"$tmp/fault.ctl"
+  for id in "${sick[@]}"; do
+    await 6 "$id"
+    jq -e '.attempts == 1' "$tmp/body" >/dev/null || fail "attempts spent on a full disk: $(jq -c '{attempts, attempt_errors}' "$tmp/body")"
+  done
+  expect_code 200 "$(at 6)/healthz"
+  kill -TERM "${npids[6]}"; wait "${npids[6]}" || fail "node n6: SIGTERM exit $?"
+  for k in 1 2 3; do kill -CONT "${npids[$k]}"; done
+else
+  echo "note: no fault_fs library; a node with a full disk is not exercised"
+fi
 
 for k in 1 2 3; do kill -TERM "${npids[$k]}"; wait "${npids[$k]}" || fail "node n$k: SIGTERM exit $?"; done
 echo "cluster: $total jobs over 3 nodes verified by snarkjs; kill -9, a frozen node, a node cut off, a database restart, priorities, keys: ok"

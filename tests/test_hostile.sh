@@ -458,8 +458,18 @@ fi
 # --- 7. replies
 start_daemon --listen 127.0.0.1:0 --state-dir "$tmp/s4" "${paths[@]}"
 long=$(printf '\xc3\xa9%.0s' $(seq 400)) # 400 x e-acute: any cut lands inside a character
-expect_code 404 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"$long\",\"witness_path\":\"$tw\"}"
-jq -e '.error | test("no key")' "$tmp/body" >/dev/null || fail "a message cut inside a character: $(cat "$tmp/body")"
+expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" -d "{\"key_id\":\"$long\",\"witness_path\":\"$tw\"}"
+jq -e '.error | test("key_id.*expected 1 to 64 letters")' "$tmp/body" >/dev/null ||
+  fail "a message cut inside a character: $(cat "$tmp/body")"
+# every string a client gives is bounded: a 4 MiB key id or path is refused with a 400, not stored
+big=$(head -c 4194304 /dev/zero | tr '\0' a)
+printf '{"key_id":"%s","witness_path":"%s"}' "$big" "$tw" >"$tmp/big.json"
+expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" --data-binary @"$tmp/big.json"
+printf '{"key_path":"/%s","witness_path":"%s"}' "$big" "$tw" >"$tmp/big.json"
+expect_code 400 -X POST "127.0.0.1:$port/v1/proofs" --data-binary @"$tmp/big.json"
+grep -q "longer than the 4095 a path may have" "$tmp/body" || fail "a 4 MiB path: $(head -c 300 "$tmp/body")"
+code=$(api -X POST "127.0.0.1:$port/v1/proofs" -H "Idempotency-Key: ${big:0:65536}" -d "{\"key_path\":\"$tk\",\"witness_path\":\"$tw\"}")
+[ "${code:0:1}" = 4 ] || fail "a 64 KiB request id: HTTP $code"
 expect_code 200 -I "127.0.0.1:$port/healthz"
 id=$(submit_paths "$tk" "$tw")
 expect_code 200 -I "127.0.0.1:$port/v1/proofs/$id"

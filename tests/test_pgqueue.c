@@ -221,17 +221,28 @@ int main(int argc, char **argv)
         pgq_claimed kc;
         CHECK(pgq_claim(a, 60, NULL, 0, &kc, &err) == CUZK_ERR_NOT_FOUND); /* no key held */
         char **want;
+        int *prio;
         size_t n_want;
-        CHECK_MSG(pgq_wanted_keys(a, NULL, 0, &want, &n_want, &err) == CUZK_OK, "%s", err.message);
+        CHECK_MSG(pgq_wanted_keys(a, NULL, 0, &want, &prio, &n_want, &err) == CUZK_OK, "%s", err.message);
         CHECK(n_want == 4);
         int seen = 0;
         for (size_t i = 0; i < n_want; i++)
             seen |= (!strcmp(want[i], "/k/a \"1\".zkey") ? 1 : 0) | (!strcmp(want[i], "id:porep") ? 2 : 0) |
                     (!strcmp(want[i], "/k/b.params") ? 4 : 0) | (!strcmp(want[i], "/k/b.r1cs") ? 8 : 0);
-        CHECK(seen == 15);
+        CHECK(seen == 15 && prio[0] == 1 && prio[3] == 1);
         pgq_strings_free(want, n_want);
+        free(prio);
+        /* a critical job's key comes first, however many keys others name */
+        job_id(id, 69);
+        pgq_new_job uj = {.id = id, .priority = 3, .request_json = "{\"key_path\": \"/k/urgent.zkey\"}", .max_attempts = 1};
+        CHECK_MSG(pgq_submit(a, &uj, &known, existing, &err) == CUZK_OK, "%s", err.message);
+        CHECK(pgq_wanted_keys(a, NULL, 0, &want, &prio, &n_want, &err) == CUZK_OK && n_want == 5 &&
+              !strcmp(want[0], "/k/urgent.zkey") && prio[0] == 3);
+        pgq_strings_free(want, n_want);
+        free(prio);
+        CHECK(pgq_cancel(a, id, &known, &err) == CUZK_OK);
         const char *held[3] = {"/k/b.params", "id:porep", "/k/a \"1\".zkey"};
-        CHECK(pgq_wanted_keys(a, held, 3, &want, &n_want, &err) == CUZK_OK && n_want == 1 &&
+        CHECK(pgq_wanted_keys(a, held, 3, &want, NULL, &n_want, &err) == CUZK_OK && n_want == 1 &&
               !strcmp(want[0], "/k/b.r1cs"));
         pgq_strings_free(want, n_want);
         CHECK(pgq_claim(a, 60, held, 1, &kc, &err) == CUZK_ERR_NOT_FOUND); /* the circuit missing */
@@ -324,7 +335,7 @@ int main(int argc, char **argv)
     CHECK_MSG(pgq_open(&a, conninfo, "node-a", 10, &err) == CUZK_OK, "%s", err.message);
     char **want;
     size_t n_want;
-    CHECK_MSG(pgq_wanted_keys(a, NULL, 0, &want, &n_want, &err) == CUZK_OK && n_want == 1 && !strcmp(want[0], "/k/v1.zkey"), "%s %zu %s", err.message, n_want, n_want ? want[0] : "");
+    CHECK_MSG(pgq_wanted_keys(a, NULL, 0, &want, NULL, &n_want, &err) == CUZK_OK && n_want == 1 && !strcmp(want[0], "/k/v1.zkey"), "%s %zu %s", err.message, n_want, n_want ? want[0] : "");
     pgq_strings_free(want, n_want);
     pgq_close(a);
     test_done("test_pgqueue");

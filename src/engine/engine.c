@@ -467,6 +467,22 @@ void cuzk_engine_destroy(cuzk_engine *e)
     free(e);
 }
 
+int cuzk_engine_key_files(cuzk_engine *e, const char *key_id, char **path, char **r1cs_path, cuzk_error *err)
+{
+    if (!e || !key_id || !path || !r1cs_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_key_files: NULL argument");
+    char *p, *c;
+    int rc = key_cache_files(e->keys, key_id, &p, &c);
+    if (rc == CUZK_ERR_NOT_FOUND)
+        return cuzk_error_set(err, rc, "no key was loaded under the id '%.100s'", key_id);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "out of memory");
+    /* cuzk_free's memory: the library's malloc */
+    *path = p;
+    *r1cs_path = c;
+    return CUZK_OK;
+}
+
 int cuzk_engine_key_load(cuzk_engine *e, const char *key_id, const char *path, cuzk_error *err)
 {
     if (!e || !key_id || !*key_id || !path)

@@ -553,6 +553,26 @@ int key_cache_known(key_cache *kc, const char *id)
     return known;
 }
 
+int key_cache_files(key_cache *kc, const char *id, char **path, char **circuit)
+{
+    *path = *circuit = NULL;
+    pthread_mutex_lock(&kc->mu);
+    key_name *n = find(kc, 1, id, NULL, NULL);
+    int rc = CUZK_ERR_NOT_FOUND;
+    if (n) {
+        *path = dup_str(n->path);
+        *circuit = n->circuit ? dup_str(n->circuit) : NULL;
+        rc = !*path || (n->circuit && !*circuit) ? CUZK_ERR_NO_MEMORY : CUZK_OK;
+    }
+    pthread_mutex_unlock(&kc->mu);
+    if (rc != CUZK_OK) {
+        free(*path);
+        free(*circuit);
+        *path = *circuit = NULL;
+    }
+    return rc;
+}
+
 void key_cache_stats(key_cache *kc, unsigned *count, unsigned long long *bytes)
 {
     pthread_mutex_lock(&kc->mu);

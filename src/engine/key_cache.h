@@ -65,6 +65,9 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, const char *
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err);
 /* Whether an id was loaded (it may be evicted now: a job reloads it). */
 int key_cache_known(key_cache *kc, const char *name);
+/* The files an id's key is read from: malloc'd copies (circuit NULL for a
+ * .zkey). CUZK_ERR_NOT_FOUND when the id was never loaded. */
+int key_cache_files(key_cache *kc, const char *id, char **path, char **circuit);
 /* Keys loaded now and their file bytes. */
 void key_cache_stats(key_cache *kc, unsigned *count, unsigned long long *bytes);
 

@@ -6,6 +6,7 @@
 #if CUZK_HAVE_SERVER
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "pgqueue.h"
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/file.h"
 #include "server_impl.h"
 
 /* The reply's text as valid UTF-8: a message may quote a client's bytes or
@@ -327,6 +329,33 @@ static unsigned decode_upload(const char *t, const char *what, unsigned char **o
     return 0;
 }
 
+/* A client's path fields in one spelling each (path_clean: /a//k and
+ * /a/./k name one key, to the idempotency digest and to a cluster's key
+ * table alike), each at most PATH_MAX - 1 bytes. 0, or 400 with msg. */
+static unsigned clean_paths(json_t *req, char *msg, size_t n)
+{
+    static const char *const fields[] = {"key_path", "r1cs_path", "witness_path", "witness_paths", "path"};
+    for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+        json_t *v = json_object_get(req, fields[f]);
+        size_t count = json_is_array(v) ? json_array_size(v) : 1;
+        for (size_t i = 0; v && i < count; i++) {
+            json_t *one = json_is_array(v) ? json_array_get(v, i) : v;
+            if (!json_is_string(one))
+                continue; /* the type is checked where the field is read */
+            const char *p = json_string_value(one);
+            char clean[PATH_MAX];
+            if (json_string_length(one) >= PATH_MAX) {
+                snprintf(msg, n, "request body: \"%s\": a path of %zu bytes, longer than the %d a path may have",
+                         fields[f], json_string_length(one), PATH_MAX - 1);
+                return 400;
+            }
+            if (p[0] == '/' && path_clean(p, clean, sizeof(clean)) == 0 && strcmp(clean, p))
+                json_string_set(one, clean);
+        }
+    }
+    return 0;
+}
+
 /* The request's witnesses (request_witness): exactly one of witness_path,
  * witness, witness_paths, witnesses and partitions (with its optional
  * partition), each checked, paths against --witness-dir, uploads decoded.
@@ -513,6 +542,17 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
         ret = reply_error(s, c, 400,
                           "request body: \"r1cs_path\" (the circuit of a bellperson .params key) is a string, given "
                           "with \"key_path\"");
+        goto out;
+    }
+    if (ki && !url_id_valid(json_string_value(ki))) {
+        char found[80];
+        quote_found(json_string_value(ki), json_string_length(ki), found, sizeof(found));
+        ret = reply_error(s, c, 400, "request body: \"key_id\": expected " REQUEST_ID_RULE ", found %s", found);
+        goto out;
+    }
+    unsigned bad_path = clean_paths(req, msg, sizeof(msg));
+    if (bad_path) {
+        ret = reply_error(s, c, bad_path, "%s", msg);
         goto out;
     }
     if (parse_priority(json_object_get(req, "priority"), &prio) != 0) {
@@ -873,6 +913,12 @@ static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const c
     json_t *req = body_object(s, c, b, "{\"path\": \"<file.zkey>\"}", &ret);
     if (!req)
         return ret;
+    char msg[600];
+    unsigned bad_path = clean_paths(req, msg, sizeof(msg));
+    if (bad_path) {
+        json_decref(req);
+        return reply_error(s, c, bad_path, "%s", msg);
+    }
     const char *path = json_string_value(json_object_get(req, "path"));
     if (!path) {
         json_decref(req);
@@ -883,7 +929,7 @@ static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const c
         json_decref(req);
         return reply_error(s, c, 400, "request body: \"r1cs_path\" (a .params key's circuit) must be a string");
     }
-    char resolved[4400], rresolved[4400], msg[600];
+    char resolved[4400], rresolved[4400];
     unsigned refused = paths_check(s, PATHS_KEY, path, resolved, sizeof(resolved), msg, sizeof(msg));
     if (!refused && rp)
         refused = paths_check(s, PATHS_KEY, json_string_value(rp), rresolved, sizeof(rresolved), msg, sizeof(msg));

@@ -37,6 +37,7 @@
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/file_digest.h"
+#include "../util/sha256.h"
 #include "pgqueue.h"
 #include "server_impl.h"
 
@@ -64,6 +65,7 @@ int cluster_pack(const request_witness *w, unsigned char **out, size_t *len)
 
 #define CLUSTER_POOL 4 /* connections the HTTP threads share */
 #define CLUSTER_MAX_KEYS 4096 /* keys a node keeps track of */
+#define NODE_STALE 5.0        /* seconds without a heartbeat (one every 2 s) after which a node is gone */
 
 /* What a node knows of a key that queued jobs need. */
 enum { KEY_NEW, KEY_HASHING, KEY_READY, KEY_ABSENT, KEY_MISMATCH };
@@ -73,9 +75,13 @@ typedef struct node_key {
     /* the rest under keys_mu */
     int state;
     int recheck;             /* ask the registry again (it may have changed) */
-    char resolved[PATH_MAX]; /* the path's file here */
+    int busy;                /* the hasher works on it (unlocked): it stays in the table */
+    int priority;            /* the most urgent queued job's that needs it, when it was met */
+    char resolved[PATH_MAX]; /* the path's file here (an id's: the file it was loaded from) */
+    char circuit[PATH_MAX];  /* an id of a .params key: its circuit's file ("" none) */
     struct stat seen;        /* that file when its digest was taken */
-    int hashed;              /* digest is of `seen` */
+    struct stat seen_circuit;
+    int hashed;              /* digest is of `seen` (and `seen_circuit`) */
     unsigned char digest[FILE_DIGEST_LEN];
     double checked;          /* when the node thread last looked */
     double since;            /* when it was met, or last set to be hashed */
@@ -115,6 +121,7 @@ struct cluster {
     claim *claims; /* the node thread's */
     unsigned in_flight;
     char node[64];
+    char instance[33];      /* this process's token under the node's name (pgq_node_take) */
     /* the keys: entries added by the node thread, their fields under keys_mu */
     node_key **keys;
     size_t n_keys;
@@ -258,17 +265,22 @@ static void remove_uploads(server *s, const claim *c)
     }
 }
 
-/* A claimed job's uploads where journal_submit reads them. 0, or -1 with
- * *why. */
+/* A claimed job's uploads where journal_submit reads them. 0, or with
+ * *why -1 (the job's: they are not in the queue whole) or -2 (this node's:
+ * its state directory cannot take them; errno says why). */
 static int write_uploads(server *s, claim *c, json_t *req, const unsigned char *w, size_t len, const char **why)
 {
     if (json_is_true(json_object_get(req, "witness_journaled"))) {
         char name[80];
         journal_upload_name(name, sizeof(name), c->id, -1);
         c->uploads = -1;
-        if (!w || journal_write_durable(s, name, w, len) != 0) {
-            *why = w ? "cannot write the uploaded witness in the state directory" : "the uploaded witness is missing";
+        if (!w) {
+            *why = "the uploaded witness is missing";
             return -1;
+        }
+        if (journal_write_durable(s, name, w, len) != 0) {
+            *why = "cannot write the uploaded witness in the state directory";
+            return -2;
         }
         return 0;
     }
@@ -287,7 +299,7 @@ static int write_uploads(server *s, claim *c, json_t *req, const unsigned char *
         c->uploads = (int)k + 1;
         if (journal_write_durable(s, name, w + off + 8, (size_t)n) != 0) {
             *why = "cannot write an uploaded witness in the state directory";
-            return -1;
+            return -2;
         }
         off += 8 + (size_t)n;
     }
@@ -363,8 +375,14 @@ static void cache_store(struct cluster *cl, const char *path, const struct stat 
     size_t i = 0;
     while (i < cl->n_cache && strcmp(cl->cache[i].path, path))
         i++;
+    if (i == cl->n_cache && cl->n_cache == CLUSTER_MAX_KEYS) { /* full: the oldest goes */
+        free(cl->cache[0].path);
+        memmove(cl->cache, cl->cache + 1, (cl->n_cache - 1) * sizeof(*cl->cache));
+        cl->n_cache--;
+        i = cl->n_cache;
+    }
     if (i == cl->n_cache) {
-        digest_cached *n = cl->n_cache < CLUSTER_MAX_KEYS ? realloc(cl->cache, (i + 1) * sizeof(*n)) : NULL;
+        digest_cached *n = realloc(cl->cache, (i + 1) * sizeof(*n));
         char *p = n ? strdup(path) : NULL;
         if (n)
             cl->cache = n;
@@ -414,15 +432,30 @@ static void key_set(struct cluster *cl, node_key *k, int state, const char *why)
 static void key_examine(struct cluster *cl, node_key *k, double now)
 {
     server *s = cl->s;
-    char why[600] = "", resolved[PATH_MAX] = "";
+    char why[600] = "", resolved[PATH_MAX] = "", circuit[PATH_MAX] = "";
     int state = KEY_HASHING;
-    struct stat st;
+    struct stat st, cst;
     if (!strncmp(k->name, "id:", 3)) {
+        /* an id names one key fleet-wide: the files it was loaded from
+         * here are hashed and checked against the registry as a path's */
         const char *id = k->name + 3;
-        state = cuzk_engine_key_known(s->engine, id) ? KEY_READY : KEY_ABSENT;
-        if (state == KEY_ABSENT)
-            snprintf(why, sizeof(why), "key id '%.150s' is not loaded here (--key %.150s=PATH, or POST /v1/keys/%.150s)",
+        char *kp = NULL, *cp = NULL;
+        cuzk_error e2;
+        if (cuzk_engine_key_files(s->engine, id, &kp, &cp, &e2) != CUZK_OK) {
+            state = KEY_ABSENT;
+            snprintf(why, sizeof(why), "key id '%.64s' is not loaded here (--key %.64s=PATH, or POST /v1/keys/%.64s)",
                      id, id, id);
+        } else {
+            snprintf(resolved, sizeof(resolved), "%s", kp);
+            snprintf(circuit, sizeof(circuit), "%s", cp ? cp : "");
+            if (stat(resolved, &st) != 0 || (circuit[0] && stat(circuit, &cst) != 0)) {
+                state = KEY_ABSENT;
+                snprintf(why, sizeof(why), "key id '%.64s': its file %.400s: %s", id,
+                         stat(resolved, &st) != 0 ? resolved : circuit, strerror(errno));
+            }
+        }
+        cuzk_free(kp);
+        cuzk_free(cp);
     } else {
         char msg[500];
         if (paths_check(s, PATHS_KEY, k->name, resolved, sizeof(resolved), msg, sizeof(msg))) {
@@ -436,8 +469,11 @@ static void key_examine(struct cluster *cl, node_key *k, double now)
     pthread_mutex_lock(&cl->keys_mu);
     k->checked = now;
     if (state == KEY_HASHING) {
+        int same = k->hashed && same_file(&st, &k->seen) && !strcmp(k->resolved, resolved) &&
+                   !strcmp(k->circuit, circuit) && (!circuit[0] || same_file(&cst, &k->seen_circuit));
         snprintf(k->resolved, sizeof(k->resolved), "%s", resolved);
-        if (k->hashed && same_file(&st, &k->seen) && (k->state == KEY_READY || k->state == KEY_MISMATCH))
+        snprintf(k->circuit, sizeof(k->circuit), "%s", circuit);
+        if (same && (k->state == KEY_READY || k->state == KEY_MISMATCH))
             k->recheck = 1; /* the same file: only the registry asked */
         else if (k->state != KEY_HASHING) {
             k->state = KEY_HASHING;
@@ -456,43 +492,96 @@ static void key_examine(struct cluster *cl, node_key *k, double now)
  * the queued jobs), and another look at those it has: absent and
  * mismatched ones every 5 s, ready ones every 30 s (a claim also checks
  * its job's key files first). */
+/* A full table makes room for a key of jobs of priority prio: the key met
+ * for the least urgent jobs leaves (one that cannot be claimed before one
+ * that can, then the one met first), unless the hasher works on it. It
+ * must be of less urgent jobs, or (equal_ok) one that cannot be claimed
+ * here, looked at 5 s ago or more: a table full of keys no node holds
+ * cannot keep a new key's jobs from this node. 1 when one of less urgent
+ * jobs left, 2 one of as urgent ones, 0 none. The node thread's table; the
+ * entry goes under keys_mu. */
+static int evict_key(struct cluster *cl, int prio, int equal_ok, double now)
+{
+    size_t victim = cl->n_keys;
+    pthread_mutex_lock(&cl->keys_mu);
+    for (size_t i = 0; i < cl->n_keys; i++) {
+        const node_key *k = cl->keys[i], *v = victim < cl->n_keys ? cl->keys[victim] : NULL;
+        if (k->busy || k->recheck || k->state == KEY_HASHING || k->state == KEY_NEW || k->priority > prio ||
+            (k->priority == prio && !(equal_ok && k->state != KEY_READY && now - k->checked >= 5)))
+            continue;
+        int useless = k->state != KEY_READY;
+        if (!v || k->priority < v->priority ||
+            (k->priority == v->priority && (useless > (v->state != KEY_READY) ||
+                                             (useless == (v->state != KEY_READY) && k->since < v->since))))
+            victim = i;
+    }
+    node_key *gone = NULL;
+    if (victim < cl->n_keys) {
+        gone = cl->keys[victim];
+        cl->keys[victim] = cl->keys[--cl->n_keys];
+    }
+    pthread_mutex_unlock(&cl->keys_mu);
+    if (!gone)
+        return 0;
+    int equal = gone->priority == prio;
+    free(gone->name);
+    free(gone);
+    return equal ? 2 : 1;
+}
+
 static void keys_refresh(struct cluster *cl)
 {
     double now = cuzk_now();
     char **want = NULL;
+    int *prio = NULL;
     size_t n_want = 0;
     const char **names = malloc((cl->n_keys + 1) * sizeof(*names));
     if (names) {
         for (size_t i = 0; i < cl->n_keys; i++)
             names[i] = cl->keys[i]->name;
         cuzk_error err;
-        if (pgq_wanted_keys(cl->node_q, names, cl->n_keys, &want, &n_want, &err) != CUZK_OK)
+        if (pgq_wanted_keys(cl->node_q, names, cl->n_keys, &want, &prio, &n_want, &err) != CUZK_OK)
             server_log(cl->s, CUZK_LOG_WARN, "%s", err.message);
         free(names);
     }
-    if (n_want && cl->n_keys + n_want > CLUSTER_MAX_KEYS && !cl->keys_full) {
-        cl->keys_full = 1;
-        server_log(cl->s, CUZK_LOG_WARN,
-                   "this node keeps track of %d keys at most: jobs of further keys are left to other nodes "
-                   "(restart it to start afresh)",
-                   CLUSTER_MAX_KEYS);
-    }
-    for (size_t i = 0; i < n_want && cl->n_keys < CLUSTER_MAX_KEYS; i++) {
+    /* the most urgent first (pgq_wanted_keys' order): when the table is
+     * full, a key of less urgent jobs makes room (or a few a pass that no
+     * node here can use) */
+    unsigned equal_evictions = 0;
+    for (size_t i = 0; i < n_want; i++) {
+        int evicted = cl->n_keys < CLUSTER_MAX_KEYS ? -1 : evict_key(cl, prio[i], equal_evictions < 8, now);
+        equal_evictions += evicted == 2;
+        if (!evicted) {
+            if (!cl->keys_full)
+                server_log(cl->s, CUZK_LOG_WARN,
+                           "this node keeps track of %d keys at most, all of jobs as urgent as those of further "
+                           "keys: those are left to other nodes until some of these end",
+                           CLUSTER_MAX_KEYS);
+            cl->keys_full = 1;
+            break;
+        }
         node_key *k = calloc(1, sizeof(*k));
-        node_key **grown = k ? realloc(cl->keys, (cl->n_keys + 1) * sizeof(*grown)) : NULL;
+        if (!k)
+            break;
+        k->name = want[i];
+        k->since = now;
+        k->priority = prio[i];
+        /* grown under the lock: the hasher walks the table under it */
+        pthread_mutex_lock(&cl->keys_mu);
+        node_key **grown = realloc(cl->keys, (cl->n_keys + 1) * sizeof(*grown));
+        if (grown) {
+            cl->keys = grown;
+            cl->keys[cl->n_keys++] = k;
+            want[i] = NULL;
+        }
+        pthread_mutex_unlock(&cl->keys_mu);
         if (!grown) {
             free(k);
             break;
         }
-        k->name = want[i];
-        k->since = now;
-        want[i] = NULL;
-        pthread_mutex_lock(&cl->keys_mu);
-        cl->keys = grown;
-        cl->keys[cl->n_keys++] = k;
-        pthread_mutex_unlock(&cl->keys_mu);
     }
     pgq_strings_free(want, n_want);
+    free(prio);
     for (size_t i = 0; i < cl->n_keys; i++) {
         node_key *k = cl->keys[i];
         pthread_mutex_lock(&cl->keys_mu);
@@ -525,17 +614,24 @@ static const char **keys_ready(struct cluster *cl, size_t *n)
  * checked; a changed one is hashed again (and the claim given back). */
 static int keys_unchanged(struct cluster *cl, json_t *req)
 {
-    static const char *const fields[2] = {"key_path", "r1cs_path"};
+    static const char *const fields[3] = {"key_path", "r1cs_path", "key_id"};
     int same = 1;
-    for (int f = 0; f < 2; f++) {
-        const char *name = json_string_value(json_object_get(req, fields[f]));
+    for (int f = 0; f < 3; f++) {
+        const char *v = json_string_value(json_object_get(req, fields[f]));
+        char id[80];
+        const char *name = v;
+        if (v && f == 2) { /* an id's key: its files here as they were hashed */
+            snprintf(id, sizeof(id), "id:%.64s", v);
+            name = id;
+        }
         for (size_t i = 0; name && i < cl->n_keys; i++) {
             node_key *k = cl->keys[i];
             if (strcmp(k->name, name))
                 continue;
             pthread_mutex_lock(&cl->keys_mu);
-            struct stat st;
-            if (k->state != KEY_READY || stat(k->resolved, &st) != 0 || !same_file(&st, &k->seen)) {
+            struct stat st, cst;
+            if (k->state != KEY_READY || stat(k->resolved, &st) != 0 || !same_file(&st, &k->seen) ||
+                (k->circuit[0] && (stat(k->circuit, &cst) != 0 || !same_file(&cst, &k->seen_circuit)))) {
                 if (k->state == KEY_READY)
                     server_log(cl->s, CUZK_LOG_INFO, "key %s: the file changed; its digest is taken again", k->name);
                 k->state = KEY_HASHING;
@@ -547,6 +643,32 @@ static int keys_unchanged(struct cluster *cl, json_t *req)
         }
     }
     return same;
+}
+
+/* A file's digest (taken before of the same file: from the cache), *st the
+ * file's when read. CUZK_ERR_BUSY when it changed while read. */
+static int digest_of(struct cluster *cl, const char *key, const char *path, unsigned threads, struct stat *st,
+                     unsigned char d[FILE_DIGEST_LEN], cuzk_error *err)
+{
+    if (stat(path, st) != 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+    if (cache_find(cl, path, st, d))
+        return CUZK_OK;
+    double t0 = cuzk_now();
+    server_log(cl->s, CUZK_LOG_INFO, "key %s: taking the digest of %s (%.1f GB, %u threads)", key, path,
+               (double)st->st_size / 1e9, threads);
+    uint64_t size = 0;
+    struct stat after;
+    int rc = file_digest(path, threads, &cl->stop, d, &size, err);
+    if (rc == CUZK_OK && (stat(path, &after) != 0 || !same_file(st, &after)))
+        rc = CUZK_ERR_BUSY; /* changed while read: again */
+    if (rc == CUZK_OK) {
+        char hex[2 * FILE_DIGEST_LEN + 1];
+        journal_digest_hex(d, hex);
+        server_log(cl->s, CUZK_LOG_INFO, "key %s: digest %.16s... in %.1f s", key, hex, cuzk_now() - t0);
+        cache_store(cl, path, st, d);
+    }
+    return rc;
 }
 
 /* The hasher: takes the digests of the keys to hash (half the cores; a
@@ -571,36 +693,30 @@ static void *hash_main(void *arg)
             pthread_cond_timedwait(&cl->keys_cv, &cl->keys_mu, &until);
             continue;
         }
-        char path[PATH_MAX];
+        char path[PATH_MAX], circuit[PATH_MAX];
         snprintf(path, sizeof(path), "%s", k->resolved);
+        snprintf(circuit, sizeof(circuit), "%s", k->circuit);
         int hash = k->state == KEY_HASHING;
-        struct stat st = k->seen;
+        struct stat st = k->seen, cst = k->seen_circuit;
         unsigned char d[FILE_DIGEST_LEN];
         memcpy(d, k->digest, sizeof(d));
         k->recheck = 0;
+        k->busy = 1; /* k stays in the table meanwhile (evict_key) */
         pthread_mutex_unlock(&cl->keys_mu);
 
         cuzk_error err = {0};
         int rc = CUZK_OK, failed = 0;
         char why[600] = "";
         if (hash) {
-            struct stat after;
-            uint64_t size = 0;
-            if (stat(path, &st) != 0)
-                rc = cuzk_error_set(&err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
-            else if (!cache_find(cl, path, &st, d)) {
-                double t0 = cuzk_now();
-                server_log(s, CUZK_LOG_INFO, "key %s: taking its digest (%.1f GB, %u threads)", k->name,
-                           (double)st.st_size / 1e9, threads);
-                rc = file_digest(path, threads, &cl->stop, d, &size, &err);
-                if (rc == CUZK_OK && (stat(path, &after) != 0 || !same_file(&st, &after)))
-                    rc = CUZK_ERR_BUSY; /* changed while read: again */
-                if (rc == CUZK_OK) {
-                    char hex[2 * FILE_DIGEST_LEN + 1];
-                    journal_digest_hex(d, hex);
-                    server_log(s, CUZK_LOG_INFO, "key %s: digest %.16s... in %.1f s", k->name, hex, cuzk_now() - t0);
-                    cache_store(cl, path, &st, d);
-                }
+            rc = digest_of(cl, k->name, path, threads, &st, d, &err);
+            if (rc == CUZK_OK && circuit[0]) { /* an id of a .params key: its circuit's digest too, one of both */
+                unsigned char dc[FILE_DIGEST_LEN];
+                rc = digest_of(cl, k->name, circuit, threads, &cst, dc, &err);
+                sha256_state h;
+                sha256_init(&h);
+                sha256_update(&h, d, sizeof(d));
+                sha256_update(&h, dc, sizeof(dc));
+                sha256_final(&h, d);
             }
             if (rc != CUZK_OK && rc != CUZK_ERR_BUSY && rc != CUZK_ERR_CANCELLED) {
                 failed = 1;
@@ -630,9 +746,11 @@ static void *hash_main(void *arg)
             }
         }
         pthread_mutex_lock(&cl->keys_mu);
+        k->busy = 0;
         if (state >= 0) {
             if (state != KEY_ABSENT) {
                 k->seen = st;
+                k->seen_circuit = cst;
                 k->hashed = 1;
                 memcpy(k->digest, d, FILE_DIGEST_LEN);
             }
@@ -681,8 +799,9 @@ static void heartbeat(struct cluster *cl)
 {
     cuzk_engine_stats st;
     cuzk_engine_get_stats(cl->s->engine, &st);
-    json_t *info = json_pack("{s:i, s:i, s:i, s:i, s:o*}", "gpus", st.gpus, "workers", st.workers, "running",
-                             (int)st.running, "claims", (int)cl->in_flight, "keys", keys_json(cl));
+    json_t *info = json_pack("{s:s, s:i, s:i, s:i, s:i, s:o*}", "instance", cl->instance, "gpus", st.gpus, "workers",
+                             st.workers, "running", (int)st.running, "claims", (int)cl->in_flight, "keys",
+                             keys_json(cl));
     char *text = info ? json_dumps(info, JSON_COMPACT) : NULL;
     json_decref(info);
     cuzk_error err;
@@ -697,6 +816,10 @@ static void claim_some(struct cluster *cl)
 {
     server *s = cl->s;
     if (s->stopping) /* shutting down: nothing new */
+        return;
+    /* a node that cannot write its state directory (a full disk) would
+     * fail every job it claims: it claims none, and /healthz says why */
+    if (!journal_probe(s))
         return;
     cuzk_engine_stats st;
     cuzk_engine_get_stats(s->engine, &st);
@@ -746,6 +869,7 @@ static void claim_some(struct cluster *cl)
         }
         claim *c = calloc(1, sizeof(*c));
         const char *why = NULL;
+        int local = 0, local_errno = 0; /* the failure is this node's (its disk), not the job's */
         if (!c || !req)
             why = c ? "its request is not JSON" : "out of memory";
         else {
@@ -754,9 +878,29 @@ static void claim_some(struct cluster *cl)
             c->priority = got.priority;
             c->attempt = got.attempt;
             c->weight = request_weight(req);
-            if (write_uploads(s, c, req, got.witness, got.witness_len, &why) == 0 &&
-                journal_submit(s, c->id, req, &c->eid, &err) != CUZK_OK)
+            int w = write_uploads(s, c, req, got.witness, got.witness_len, &why);
+            if (w == -2) {
+                local_errno = errno;
+                local = 1;
+            }
+            else if (w == 0 && journal_submit(s, c->id, req, &c->eid, &err) != CUZK_OK)
                 why = err.message;
+        }
+        if (why && local) { /* given back, its attempt uncounted; no more claims until the disk is back */
+            server_log(s, CUZK_LOG_WARN, "job %s: %s: given back to the queue; this node claims nothing until its "
+                       "state directory can be written", got.id, why);
+            if (pgq_release(cl->node_q, got.id, got.token, &err) != CUZK_OK)
+                server_log(s, CUZK_LOG_WARN, "job %s: %s", got.id, err.message);
+            remove_uploads(s, c);
+            free(c);
+            pthread_mutex_lock(&s->mu);
+            journal_note(s, why, local_errno ? local_errno : EIO);
+            s->probe_failed = 1; /* cleared by the next look that succeeds */
+            s->probe_at = 0;
+            pthread_mutex_unlock(&s->mu);
+            json_decref(req);
+            pgq_claimed_free(&got);
+            break;
         }
         if (why) { /* this attempt fails (the next may be another node's, with its keys and files) */
             char reason[600];
@@ -991,6 +1135,31 @@ int cluster_start(server *s, cuzk_error *err)
      * the node hears of a dead path while its leases may still be renewed */
     double timeout = s->cfg.lease / 2 > 5 ? s->cfg.lease / 2 : 5;
     int rc = pgq_open(&cl->node_q, s->cfg.queue, cl->node, timeout, err);
+    /* one live process a node name: another --node with it is refused; one
+     * killed is replaced once its heartbeats (every 2 s) are NODE_STALE s
+     * old, one stopped cleanly at once */
+    if (rc == CUZK_OK && server_new_id(cl->instance) != 0)
+        rc = cuzk_error_set(err, CUZK_ERR_RANDOM, "cannot draw the node's instance token");
+    for (double t0 = cuzk_now(); rc == CUZK_OK;) {
+        int taken = 0;
+        double age = 0;
+        if ((rc = pgq_node_take(cl->node_q, cl->instance, NODE_STALE, &taken, &age, err)) != CUZK_OK || taken)
+            break;
+        if (cuzk_now() - t0 > NODE_STALE + 1) {
+            rc = cuzk_error_set(err, CUZK_ERR_BUSY,
+                                "--node %s: a live node of the queue has this name (its last heartbeat %.1f s ago): "
+                                "give each node its own name",
+                                cl->node, age);
+            break;
+        }
+        usleep(250000);
+    }
+    if (rc == CUZK_OK) { /* a killed process's uploads: its claims went back to the queue */
+        unsigned swept = journal_remove_uploads(s);
+        if (swept)
+            server_log(s, CUZK_LOG_INFO, "removed %u uploaded witness%s of claims a previous run left", swept,
+                       swept == 1 ? "" : "es");
+    }
     if (rc == CUZK_OK)
         rc = pgq_open(&cl->listen_q, s->cfg.queue, cl->node, timeout, err);
     for (int i = 0; rc == CUZK_OK && i < CLUSTER_POOL; i++)
@@ -1027,6 +1196,11 @@ void cluster_stop(server *s)
     if (cl->started) {
         pthread_join(cl->node_thread, NULL);
         pthread_join(cl->listener, NULL);
+    }
+    if (cl->started) { /* the name is free for the next start at once */
+        cuzk_error e2;
+        if (pgq_node_stopped(cl->node_q, cl->instance, &e2) != CUZK_OK)
+            server_log(s, CUZK_LOG_WARN, "%s", e2.message);
     }
     if (cl->hasher_started) {
         pthread_mutex_lock(&cl->keys_mu);

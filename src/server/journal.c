@@ -704,6 +704,24 @@ static int proof_shape(json_t *p, json_t *q)
     return json_object_get(p, "pi_a") && json_object_get(p, "pi_b") && json_object_get(p, "pi_c");
 }
 
+unsigned journal_remove_uploads(const server *s)
+{
+    DIR *d = opendir(s->jobs_dir);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!job_file(de->d_name, ".wtns") && !part_upload_file(de->d_name))
+            continue;
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/%s", s->jobs_dir, de->d_name);
+        n += unlink(path) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
 /* Loads a kept result (res: the .res JSON) into j: a failed or cancelled
  * one as ended (0), a proof as unchecked, its result in j->pend (1); -1
  * when unreadable or not this job's (its id, and the hash of the request

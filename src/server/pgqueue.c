@@ -771,6 +771,43 @@ int pgq_heartbeat(pgq *q, const char *info_json, cuzk_error *err)
     return rc;
 }
 
+int pgq_node_take(pgq *q, const char *instance, double stale_s, int *taken, double *age, cuzk_error *err)
+{
+    char stale[32];
+    snprintf(stale, sizeof(stale), "%.3f", stale_s);
+    const char *v[3] = {q->node, instance, stale};
+    PGresult *r = NULL;
+    /* one statement: two nodes starting under one name cannot both take it */
+    int rc = exec(q,
+                  "WITH t AS (INSERT INTO cuzk_nodes (name, started, heartbeat, info) VALUES ($1, clock_timestamp(), "
+                  "clock_timestamp(), jsonb_build_object('instance', $2::text)) ON CONFLICT (name) DO UPDATE SET "
+                  "started = clock_timestamp(), heartbeat = clock_timestamp(), info = EXCLUDED.info WHERE "
+                  "cuzk_nodes.heartbeat < clock_timestamp() - make_interval(secs => $3::double precision) OR "
+                  "coalesce(cuzk_nodes.info->>'stopped', '') = 'true' RETURNING 1) "
+                  "SELECT (SELECT count(*) FROM t), coalesce((SELECT extract(epoch FROM clock_timestamp() - heartbeat) "
+                  "FROM cuzk_nodes WHERE name = $1), 0)",
+                  3, v, NULL, &r, "taking the node's name", err);
+    if (rc != CUZK_OK)
+        return rc;
+    *taken = atoi(PQgetvalue(r, 0, 0)) > 0;
+    *age = atof(PQgetvalue(r, 0, 1));
+    PQclear(r);
+    return CUZK_OK;
+}
+
+int pgq_node_stopped(pgq *q, const char *instance, cuzk_error *err)
+{
+    const char *v[2] = {q->node, instance};
+    PGresult *r = NULL;
+    int rc = exec(q,
+                  "UPDATE cuzk_nodes SET info = coalesce(info, '{}'::jsonb) || '{\"stopped\": true}'::jsonb "
+                  "WHERE name = $1 AND info->>'instance' = $2",
+                  2, v, NULL, &r, "marking the node stopped", err);
+    if (rc == CUZK_OK)
+        PQclear(r);
+    return rc;
+}
+
 int pgq_listen(pgq *q, cuzk_error *err)
 {
     PGresult *r = NULL;
@@ -819,33 +856,48 @@ int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err)
     }
 }
 
-int pgq_wanted_keys(pgq *q, const char *const *known, size_t n_known, char ***out, size_t *n_out, cuzk_error *err)
+int pgq_wanted_keys(pgq *q, const char *const *known, size_t n_known, char ***out, int **priority, size_t *n_out,
+                    cuzk_error *err)
 {
     *out = NULL;
     *n_out = 0;
+    if (priority)
+        *priority = NULL;
     char *have = text_array(known, n_known);
     if (!have)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     const char *v[1] = {have};
     PGresult *r = NULL;
     int rc = exec(q,
-                  "SELECT DISTINCT k FROM cuzk_jobs, unnest(keys) k WHERE state = 'queued' AND k <> ALL ($1::text[]) "
-                  "LIMIT " PGQ_WANTED_MAX_TEXT,
+                  "SELECT k, max(priority) FROM cuzk_jobs, unnest(keys) k WHERE state = 'queued' AND k <> ALL ($1::text[]) "
+                  "GROUP BY k ORDER BY max(priority) DESC, min(submitted), k LIMIT " PGQ_WANTED_MAX_TEXT,
                   1, v, NULL, &r, "reading the keys queued jobs need", err);
     free(have);
     if (rc != CUZK_OK)
         return rc;
     size_t n = (size_t)PQntuples(r);
     char **list = calloc(n ? n : 1, sizeof(*list));
-    for (size_t i = 0; list && i < n; i++)
+    int *prio = priority ? calloc(n ? n : 1, sizeof(*prio)) : NULL;
+    if (priority && !prio) {
+        free(list);
+        list = NULL;
+    }
+    for (size_t i = 0; list && i < n; i++) {
+        if (prio)
+            prio[i] = atoi(PQgetvalue(r, (int)i, 1));
         if (!(list[i] = dup_value(r, (int)i, 0))) {
             pgq_strings_free(list, i);
             list = NULL;
         }
+    }
     PQclear(r);
-    if (!list)
+    if (!list) {
+        free(prio);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    }
     *out = list;
+    if (priority)
+        *priority = prio;
     *n_out = n;
     return CUZK_OK;
 }

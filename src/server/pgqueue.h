@@ -126,6 +126,14 @@ int pgq_delete(pgq *q, const char *id, cuzk_error *err);
 
 /* The node's heartbeat (info: JSON, e.g. its GPUs; may be NULL). */
 int pgq_heartbeat(pgq *q, const char *info_json, cuzk_error *err);
+/* Takes this connection's node name for a process (instance: its random
+ * token, kept in the node's info and heartbeats): *taken 1 when the name
+ * is free, its node stopped cleanly, or its last heartbeat is older than
+ * stale_s (a node killed); else 0 (a live node has it) with *age the
+ * seconds since that node's heartbeat. */
+int pgq_node_take(pgq *q, const char *instance, double stale_s, int *taken, double *age, cuzk_error *err);
+/* A clean stop: the name is free for the next start at once. */
+int pgq_node_stopped(pgq *q, const char *instance, cuzk_error *err);
 
 /* LISTEN to PGQ_CHANNEL on this connection, then wait up to timeout_s for
  * one notification: CUZK_OK with its payload, CUZK_ERR_BUSY on timeout. */
@@ -137,11 +145,15 @@ int pgq_wait(pgq *q, double timeout_s, char *payload, size_t n, cuzk_error *err)
  * job only when it holds every key of it: the paths checked against the
  * digests in the queue's registry (pgq_key_register), the ids loaded. */
 #define PGQ_KEY_DIGEST_LEN 32 /* file_digest.h's FILE_DIGEST_LEN */
-#define PGQ_WANTED_MAX_TEXT "64"
+#define PGQ_WANTED_MAX_TEXT "256" /* keys a node meets a pass: 4,096 in 16 */
 
-/* Up to 64 keys that queued jobs need and `known` lacks (*out malloc'd,
- * free with pgq_strings_free). */
-int pgq_wanted_keys(pgq *q, const char *const *known, size_t n_known, char ***out, size_t *n_out, cuzk_error *err);
+/* Keys that queued jobs need and `known` lacks, those of the most
+ * urgent jobs first (*out malloc'd, free with pgq_strings_free; with
+ * priority not NULL, *priority (free()) the highest priority of a job that
+ * needs each): however many keys jobs name, a critical job's is among
+ * them. At most PGQ_WANTED_MAX_TEXT. */
+int pgq_wanted_keys(pgq *q, const char *const *known, size_t n_known, char ***out, int **priority, size_t *n_out,
+                    cuzk_error *err);
 void pgq_strings_free(char **list, size_t n);
 
 /* A key path's digest as this node found it, registered unless one is

@@ -270,6 +270,10 @@ void journal_hash(const void *data, size_t len, char out[65]);
 int journal_probe(server *s);
 /* Submits a journaled request (req: its .req JSON) to the engine. */
 int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err);
+/* Removes every uploaded witness in the state directory (a cluster node's
+ * at its start: they belonged to the claims of a process that is gone);
+ * returns how many. */
+unsigned journal_remove_uploads(const server *s);
 /* Resubmits journaled requests without results; loads kept results. */
 int journal_recover(server *s, unsigned *resubmitted, cuzk_error *err);
 /* One pass of the watcher: ended jobs into the journal and the table,

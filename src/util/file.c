@@ -86,6 +86,31 @@ int file_open_regular(const char *path, int *fd, struct stat *st, cuzk_error *er
     return CUZK_OK;
 }
 
+int path_clean(const char *in, char *out, size_t cap)
+{
+    if (in[0] != '/' || cap < 2)
+        return -1;
+    size_t o = 0;
+    for (const char *p = in; *p;) {
+        while (*p == '/')
+            p++;
+        const char *end = p + strcspn(p, "/");
+        size_t n = (size_t)(end - p);
+        if (n && !(n == 1 && p[0] == '.')) {
+            if (o + 1 + n + 1 > cap)
+                return -1;
+            out[o++] = '/';
+            memmove(out + o, p, n);
+            o += n;
+        }
+        p = end;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = 0;
+    return 0;
+}
+
 int path_beneath(const char *resolved, const char *dir)
 {
     size_t n = strlen(dir);

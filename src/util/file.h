@@ -54,6 +54,12 @@ int file_open_regular_limited(const char *path, const file_limits *lim, int *fd,
  * CUZK_ERR_FORMAT naming path, its size and the bound. */
 int file_size_within(const char *path, unsigned long long size, const file_limits *lim, cuzk_error *err);
 
+/* An absolute path spelled one way: repeated '/' and "." components
+ * dropped, no '/' at the end ("..", whose meaning depends on links, is
+ * kept). out may be in. 0, or -1 when in is not absolute or out (cap
+ * bytes) cannot hold it. */
+int path_clean(const char *in, char *out, size_t cap);
+
 /* Whether an absolute path without links lies beneath dir (one too). */
 int path_beneath(const char *resolved, const char *dir);
 
