@@ -205,6 +205,17 @@ for j in "$wid witness" "$kid key"; do
   [ "$(jq -r .state "$tmp/body")" = failed ] && grep -q "not a file beneath the directories allowed for it" "$tmp/body" ||
     fail "a $2 swapped for a link outside after the POST: $(cat "$tmp/body")"
 done
+# a degenerate key (gamma at infinity: it would accept forged proofs) is
+# refused by the daemon too, the point named: a job's, and a key loaded by id
+. "$(dirname "$0")/zkey_points.sh"
+zkey_degenerate "$tk" "$tmp/keys/deg.zkey" gamma2
+did=$(submit_paths "$tmp/keys/deg.zkey" "$tmp/wits/w2.wtns" critical)
+expect_code 200 "127.0.0.1:$port/v1/proofs/$did?wait=60"
+[ "$(jq -r .state "$tmp/body")" = failed ] && grep -q "gamma2 is the point at infinity" "$tmp/body" ||
+  fail "a job of a degenerate key: $(cat "$tmp/body")"
+code=$(api -X POST "127.0.0.1:$port/v1/keys/deg" -d "{\"path\":\"$tmp/keys/deg.zkey\"}")
+[ "${code:0:1}" = 4 ] && grep -q "gamma2 is the point at infinity" "$tmp/body" ||
+  fail "a degenerate key loaded by id: HTTP $code $(cat "$tmp/body")"
 # a large file is not read before its header is checked: a 4 GiB sparse
 # file that is no witness, and one whose header is a witness's but whose
 # size is past any witness of its key, fail at once in little memory

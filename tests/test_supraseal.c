@@ -520,8 +520,65 @@ int main(int argc, char **argv)
         cuzk_ss_assignment p = prov[0];
         p.a_aux_density = other;
         expect_error(generate_groth16_proofs_c(&p, 1, r_s, s_s, one, &srs), "densities differ", "densities");
+        /* a fresh key whose first call brings those wrong densities: it
+         * fails, and a right call after it succeeds (the densities of a
+         * call that failed are not the key's) */
+        SRS fresh = {NULL};
+        e = create_SRS(&fresh, params, false);
+        CHECK(e.code == 0, "create_SRS (fresh): %d", e.code);
+        free(e.message);
+        RustError w = generate_groth16_proofs_c(&p, 1, r_s, s_s, one, &fresh);
+        CHECK(w.code != 0, "a call with wrong densities succeeded");
+        free(w.message);
+        e = generate_groth16_proofs_c(prov, 1, r_s, s_s, one, &fresh);
+        CHECK(e.code == 0 && memcmp(one, proofs, sizeof(one)) == 0, "a right call after a failed first one: %d %s",
+              e.code, e.message ? e.message : "(proofs differ)");
+        free(e.message);
+        expect_error(generate_groth16_proofs_c(&p, 1, r_s, s_s, one, &fresh), "densities differ",
+                     "wrong densities after a right call");
+        drop_SRS(&fresh);
     }
     free(other);
+    /* a cached key whose file is rewritten in place is read again */
+    {
+        char copy[4200];
+        snprintf(copy, sizeof(copy), "%s/copy.params", out_dir);
+        size_t plen;
+        unsigned char *bytes = slurp(params, &plen);
+        FILE *f = bytes ? fopen(copy, "wb") : NULL;
+        CHECK(f && fwrite(bytes, 1, plen, f) == plen && fclose(f) == 0, "copying %s", params);
+        SRS x = {NULL}, y = {NULL}, z = {NULL};
+        e = create_SRS(&x, copy, true);
+        free(e.message);
+        e = create_SRS(&y, copy, true);
+        free(e.message);
+        CHECK(x.ptr && x.ptr == y.ptr, "the cache shares the copy's key");
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL); /* a later mtime, whatever the file system's clock grain */
+        f = fopen(copy, "r+b"); /* in place: same inode, new times */
+        CHECK(f && fwrite(bytes, 1, plen, f) == plen && fclose(f) == 0, "rewriting %s", copy);
+        e = create_SRS(&z, copy, true);
+        CHECK(e.code == 0 && z.ptr && z.ptr != x.ptr, "create_SRS served a cached key whose file was rewritten");
+        free(e.message);
+        e = generate_groth16_proofs_c(prov, 1, r_s, s_s, one, &z);
+        CHECK(e.code == 0 && memcmp(one, proofs, sizeof(one)) == 0, "the key read again: %d", e.code);
+        free(e.message);
+        drop_SRS(&x);
+        drop_SRS(&y);
+        drop_SRS(&z);
+        /* a degenerate key (gamma_g2, the file's fourth point, at infinity:
+         * ZCash's flag, then zeros) is refused, the point named */
+        memset(bytes + 384, 0, 192);
+        bytes[384] = 0x40;
+        f = fopen(copy, "wb");
+        CHECK(f && fwrite(bytes, 1, plen, f) == plen && fclose(f) == 0, "writing %s", copy);
+        RustError d = create_SRS(&x, copy, false);
+        CHECK(d.code != 0 && !x.ptr && d.message && strstr(d.message, "gamma_g2 is the point at infinity"),
+              "a degenerate key: %d %s", d.code, d.message ? d.message : "(null)");
+        free(d.message);
+        free(bytes);
+        remove(copy);
+    }
     /* input 0 not one; r not below r; an assignment that does not satisfy */
     cuzk_ss_fr *inp = malloc(c.npub1 * sizeof(cuzk_ss_fr)), big = {{~0ull, ~0ull, ~0ull, ~0ull}};
     memcpy(inp, as[0].inp, c.npub1 * sizeof(cuzk_ss_fr));

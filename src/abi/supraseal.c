@@ -15,7 +15,9 @@
  *   densities the key's A and B points are those of the variables the
  *             densities set: the first call gives the key its lists (the
  *             GPU's copy is made with them), later calls must bring the
- *             same bits
+ *             same bits; until a call with them succeeds they are on
+ *             trial: when every call that brought them failed they are
+ *             forgotten (with the GPU's copy), and the next call sets them
  * A failure never aborts: the first failing circuit's status and message
  * come back in a RustError whose message the caller frees. */
 #include "../../include/cuzk_supraseal.h"
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
@@ -78,9 +81,12 @@ static int cpu_threads(void)
 typedef struct ss_key {
     atomic_int refs;
     char path[4096];
+    struct stat file; /* the file as it was when read: a cached key whose file changed is read again */
     struct cuzk_zkey *zk;
     pthread_mutex_t lock; /* the densities */
     int have_densities;
+    int confirmed;      /* a call with them succeeded */
+    unsigned on_trial;  /* calls in flight with them before that */
     size_t n_inp, n_aux;
     uint64_t *a_aux, *b_inp, *b_aux; /* the first call's bits, the unused ones of each last word cleared */
 } ss_key;
@@ -122,11 +128,27 @@ static void key_unref(ss_key *k)
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static ss_key *cache[SS_CACHE];
 
-static ss_key *cache_find(const char *path)
+static int same_file_version(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* The cached key of path, when its file is still the one it was read
+ * from (now: the file's state); one whose file changed leaves the cache
+ * (into *stale, for the caller to unref once the lock is released). */
+static ss_key *cache_find(const char *path, const struct stat *now, ss_key **stale)
 {
     for (int i = 0; i < SS_CACHE; i++)
         if (cache[i] && strcmp(cache[i]->path, path) == 0) {
             ss_key *k = cache[i];
+            if (!now || !same_file_version(&k->file, now)) {
+                *stale = k;
+                memmove(cache + i, cache + i + 1, (size_t)(SS_CACHE - 1 - i) * sizeof(cache[0]));
+                cache[SS_CACHE - 1] = NULL;
+                return NULL;
+            }
             memmove(cache + 1, cache, (size_t)i * sizeof(cache[0]));
             cache[0] = k;
             atomic_fetch_add(&k->refs, 1);
@@ -145,10 +167,16 @@ RustError create_SRS(SRS *ret, const char *srs_path, bool use_cache)
     if (strlen(srs_path) >= sizeof(((ss_key *)0)->path))
         return fail(CUZK_ERR_INVALID_ARGUMENT, "create_SRS: the .params path is %zu bytes long (at most %zu)",
                     strlen(srs_path), sizeof(((ss_key *)0)->path) - 1);
+    /* the file's state before it is read: one rewritten during the read
+     * is read again by the next create_SRS, never taken for the new one */
+    struct stat now;
+    int known = stat(srs_path, &now) == 0;
     if (use_cache) {
+        ss_key *stale = NULL;
         pthread_mutex_lock(&cache_lock);
-        ss_key *k = cache_find(srs_path);
+        ss_key *k = cache_find(srs_path, known ? &now : NULL, &stale);
         pthread_mutex_unlock(&cache_lock);
+        key_unref(stale);
         if (k) {
             ret->ptr = k;
             return ok_result();
@@ -163,13 +191,16 @@ RustError create_SRS(SRS *ret, const char *srs_path, bool use_cache)
         free(k);
         return error_result(&err);
     }
+    if (known)
+        k->file = now;
     snprintf(k->path, sizeof(k->path), "%s", srs_path);
     pthread_mutex_init(&k->lock, NULL);
     atomic_init(&k->refs, 1);
     if (use_cache) {
+        ss_key *evicted = NULL, *stale = NULL;
         pthread_mutex_lock(&cache_lock);
-        ss_key *other = cache_find(srs_path); /* loaded meanwhile by another thread: share that one */
-        ss_key *evicted = NULL;
+        /* loaded meanwhile by another thread from the same file: share that one */
+        ss_key *other = cache_find(srs_path, known ? &now : NULL, &stale);
         if (!other) {
             evicted = cache[SS_CACHE - 1];
             memmove(cache + 1, cache, (SS_CACHE - 1) * sizeof(cache[0]));
@@ -178,6 +209,7 @@ RustError create_SRS(SRS *ret, const char *srs_path, bool use_cache)
         }
         pthread_mutex_unlock(&cache_lock);
         key_unref(evicted);
+        key_unref(stale);
         if (other) {
             key_unref(k);
             k = other;
@@ -331,20 +363,45 @@ static int check_assignment(const ss_key *k, const cuzk_ss_assignment *p, size_t
     return CUZK_OK;
 }
 
-/* The key's density lists: given now (the first call) or checked. */
-static int key_densities(ss_key *k, const cuzk_ss_assignment *p, cuzk_error *err)
+/* Under k->lock, no call in flight with them: the densities on trial
+ * forgotten, with the GPU's copies made with them. */
+static void forget_densities(ss_key *k)
+{
+    struct cuzk_zkey *zk = k->zk;
+    if (plan)
+        gpu_plan_forget(plan, zk);
+    residency_forget(zk);
+    free(zk->owned[0]);
+    free(zk->owned[1]);
+    zk->owned[0] = zk->owned[1] = NULL;
+    zk->a_vars = zk->b_vars = NULL;
+    free(k->a_aux);
+    free(k->b_inp);
+    free(k->b_aux);
+    k->a_aux = k->b_inp = k->b_aux = NULL;
+    k->have_densities = 0;
+}
+
+/* The key's density lists: given now (the first call) or checked. *trial:
+ * the call holds densities on trial (key_densities_end when it ends). */
+static int key_densities(ss_key *k, const cuzk_ss_assignment *p, int *trial, cuzk_error *err)
 {
     struct cuzk_zkey *zk = k->zk;
     const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
     int rc = CUZK_OK;
+    *trial = 0;
     pthread_mutex_lock(&k->lock);
     if (k->have_densities) {
         if (!same_bits(k->a_aux, p->a_aux_density, n_aux) || !same_bits(k->b_inp, p->b_inp_density, n_inp) ||
             !same_bits(k->b_aux, p->b_aux_density, n_aux))
             rc = cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                                "the densities differ from those %s was first proved with: a key serves one "
-                                "circuit, whose densities are fixed",
-                                zk->bf.name);
+                                "the densities differ from those %s %s: a key serves one circuit, whose densities "
+                                "are fixed",
+                                zk->bf.name, k->confirmed ? "was proved with" : "is being proved with now");
+        else if (!k->confirmed) {
+            k->on_trial++;
+            *trial = 1;
+        }
         pthread_mutex_unlock(&k->lock);
         return rc;
     }
@@ -383,8 +440,26 @@ static int key_densities(ss_key *k, const cuzk_ss_assignment *p, cuzk_error *err
     k->n_inp = n_inp;
     k->n_aux = n_aux;
     k->have_densities = 1;
+    k->on_trial = 1;
+    *trial = 1;
     pthread_mutex_unlock(&k->lock);
     return CUZK_OK;
+}
+
+/* A call that held densities on trial ended: succeeded, they are the key's
+ * for good; when every such call failed, they are forgotten (a wrong first
+ * call must not refuse every right one after it). */
+static void key_densities_end(ss_key *k, int trial, int succeeded)
+{
+    if (!trial)
+        return;
+    pthread_mutex_lock(&k->lock);
+    k->on_trial--;
+    if (succeeded)
+        k->confirmed = 1;
+    if (!k->confirmed && !k->on_trial && k->have_densities)
+        forget_densities(k);
+    pthread_mutex_unlock(&k->lock);
 }
 
 /* ------------------------------------------------------------ calls */
@@ -414,6 +489,8 @@ typedef struct ss_batch {
     int rc;          /* the first failure */
     size_t failed;
     cuzk_error err;
+    int trial;     /* it holds the key's densities on trial (key_densities) */
+    int succeeded; /* every proof made and checked, handed to the caller */
 } ss_batch;
 
 static void batch_fail(ss_batch *b, size_t i, const cuzk_error *err)
@@ -572,6 +649,7 @@ static void batch_free(ss_batch *b)
     free(b->workers);
     pthread_mutex_destroy(&b->lock);
     pthread_cond_destroy(&b->cond);
+    key_densities_end(b->key, b->trial, b->succeeded);
     key_unref(b->key);
     free(b);
 }
@@ -606,8 +684,6 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
     if (gpu_index < -1 || (gpu_index >= 0 && gpu_index >= plan_gpus))
         return fail(CUZK_ERR_INVALID_ARGUMENT, "gpu_index %d: no such GPU (this machine has %d; -1 spreads the "
                     "circuits over them)", gpu_index, plan_gpus);
-    if (key_densities(k, &provers[0], &err) != CUZK_OK)
-        return error_result(&err);
     const size_t n_inp = (size_t)k->zk->n_public + 1, n_aux = (size_t)k->zk->n_vars - n_inp;
     for (size_t i = 1; i < num_circuits; i++)
         if (!same_bits(provers[i].a_aux_density, provers[0].a_aux_density, n_aux) ||
@@ -616,9 +692,15 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
             return fail(CUZK_ERR_INVALID_ARGUMENT,
                         "circuit %zu of %zu: its densities differ from circuit 0's (one key, one circuit)", i,
                         num_circuits);
+    int trial;
+    if (key_densities(k, &provers[0], &trial, &err) != CUZK_OK)
+        return error_result(&err);
     ss_batch *b = calloc(1, sizeof(*b));
-    if (!b)
+    if (!b) {
+        key_densities_end(k, trial, 0);
         return fail(CUZK_ERR_NO_MEMORY, "out of memory");
+    }
+    b->trial = trial;
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->cond, NULL);
     atomic_fetch_add(&k->refs, 1);
@@ -687,9 +769,11 @@ static RustError batch_finish(ss_batch *b, groth16_proof proofs[])
     RustError r = ok_result();
     if (b->rc != CUZK_OK)
         r = error_result(&b->err);
-    else
+    else {
         for (size_t i = 0; i < b->n; i++)
             proofs[i] = b->c[i].proof;
+        b->succeeded = 1;
+    }
     batch_free(b);
     return r;
 }
