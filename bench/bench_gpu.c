@@ -1,5 +1,5 @@
-/* GPU MSM and NTT throughput (issue 6's table): data made on the device
- * (points from two small tables, so no host work per point), medians of
+/* GPU MSM and NTT throughput (BENCHMARKS.md's GPU rows): data made on the
+ * device (points from two small tables, so no host work per point), medians of
  * CUDA-event timings after a warm-up.
  *
  *   bench_gpu [--min-log-g1 N] [--max-log-g1 N] [--max-log-g2 N] [--min-log-ntt N] [--max-log-ntt N]

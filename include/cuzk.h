@@ -296,8 +296,8 @@ typedef struct cuzk_prove_options {
     int no_verify; /* 1 skips verifying the proof before returning it (not recommended) */
     int device;    /* cuzk_device */
     int gpu;       /* which GPU (CUDA device index) */
-    /* The GPU path (appended with issue 16; the cuzk command fills them
-     * from CUZK_GPU_UPLOAD, CUZK_GPU_EVAL and CUZK_GPU_MSM_CHUNK). */
+    /* The GPU path (the cuzk command fills them from CUZK_GPU_UPLOAD,
+     * CUZK_GPU_EVAL and CUZK_GPU_MSM_CHUNK). */
     int gpu_upload; /* cuzk_gpu_upload */
     /* cuzk_gpu_eval; it takes effect with the key's first upload to a GPU
      * (the key's copy there has its matrices or not until it is freed) */
@@ -311,7 +311,7 @@ typedef struct cuzk_prove_options {
     cuzk_random_fn random;
     void *random_ctx;
     /* The key's first upload to a GPU (stage "uploading the key to GPU
-     * N"; appended with issue 18); NULL: none. */
+     * N"); NULL: none. */
     cuzk_progress_fn progress;
     void *progress_ctx;
 } cuzk_prove_options;
@@ -408,7 +408,7 @@ typedef struct cuzk_setup_options {
      * CSPRNG */
     cuzk_random_fn random;
     void *random_ctx;
-    int format; /* cuzk_key_format (appended with issue 19) */
+    int format; /* cuzk_key_format */
 } cuzk_setup_options;
 
 /* Both setups behind one call: from the prepared powers of tau at
@@ -583,10 +583,10 @@ typedef struct cuzk_engine_config {
     /* 1: no pre-staging: every GPU proof's witness goes up inside the
      * GPU's compute lock. 0 (the default): it goes up outside the lock
      * while another proof computes, when the plan has room (docs/engine.md;
-     * faster with the default pinned uploads: BENCHMARKS.md, session 6). */
+     * faster with the default pinned uploads: BENCHMARKS.md, the engine). */
     int no_prestage;
-    /* Every proof's GPU options, as in cuzk_prove_options (appended with
-     * issue 16; the cuzk command fills them from CUZK_GPU_UPLOAD,
+    /* Every proof's GPU options, as in cuzk_prove_options (the cuzk
+     * command fills them from CUZK_GPU_UPLOAD,
      * CUZK_GPU_EVAL and CUZK_GPU_MSM_CHUNK): cuzk_gpu_upload,
      * cuzk_gpu_eval, and (testing) MSMs over at most gpu_msm_chunk points
      * at a time whatever the plan chose (0: the plan's choice). */
@@ -598,26 +598,26 @@ typedef struct cuzk_engine_config {
     cuzk_random_fn random;
     void *random_ctx;
     /* Key loads and a key's first upload to each GPU (stages "reading key
-     * NAME" and "uploading the key to GPU N (key NAME)", NAME the id or path;
-     * appended with issue 18), called on the worker doing it; NULL: none.
+     * NAME" and "uploading the key to GPU N (key NAME)", NAME the id or
+     * path), called on the worker doing it; NULL: none.
      * cuzk_serve logs them (cuzk_serve_config.log) when this is NULL. */
     cuzk_progress_fn progress;
     void *progress_ctx;
-    /* Host memory the jobs in the pipeline may hold at once (appended with
-     * issue 20): their witnesses (read, uploaded or made) and prepared
-     * arrays, from prepare to their end. A prepare worker takes the next
-     * job only when the last prepared job's size fits beside what is held
-     * (one job always runs); 0: no limit. A 10-partition PoRep job holds
+    /* Host memory the jobs in the pipeline may hold at once: their
+     * witnesses (read, uploaded or made) and prepared arrays, from prepare
+     * to their end. A prepare worker takes the next job only when the last
+     * prepared job's size fits beside what is held (one job always runs);
+     * 0: no limit. A 10-partition PoRep job holds
      * 4.2 GB a partition in flight beside its key (BENCHMARKS.md). */
     unsigned long long job_memory_budget;
     /* GPU g's own device-memory budget where nonzero, else
-     * gpu_memory_budget's (appended with issue 23). A proof that cannot
+     * gpu_memory_budget's. A proof that cannot
      * fit on its GPU even alone goes to another GPU whose plan can hold
      * it, and only when none can to the CPU (device auto) or fails
      * (device gpu). */
     unsigned long long gpu_memory_budgets[CUZK_ENGINE_MAX_GPUS];
     /* Shifted copies of a key's H points kept with its copy on each GPU
-     * (appended with issue 21): H's MSM then merges its windows (one set
+     * H's MSM then merges its windows (one set
      * of buckets, larger windows: BENCHMARKS.md). 0: as many as pay, in at
      * most half the room the GPU's plan leaves after the key, its
      * matrices, a proof's working set and a staged witness; 1: none; k: at
@@ -639,10 +639,10 @@ typedef struct cuzk_job_request {
     const void *witness;      /* or a .wtns file's bytes (copied) */
     size_t witness_len;
     int priority;             /* cuzk_priority */
-    /* with key_path (appended with issue 19): the key is a bellperson
+    /* with key_path: the key is a bellperson
      * .params key of this circuit (cuzk_params_open); NULL: a .zkey */
     const char *r1cs_path;
-    /* Appended with issue 20: instead of witness_path or witness, the
+    /* Instead of witness_path or witness, the
      * witness made by the prepare worker from the key's circuit
      * (generate_witness: partition `partition` of porep-shape's native
      * form, whose key was opened with it), or a witness the caller keeps
@@ -650,7 +650,7 @@ typedef struct cuzk_job_request {
     int generate_witness;
     unsigned partition;
     const cuzk_wtns *witness_wtns;
-    /* Appended with issue 20: a job of several partitions, one key and
+    /* A job of several partitions, one key and
      * `partitions` proofs (Filecoin's PoRep: 10) through the pipeline one
      * after another, so that partition k + 1's witness and upload overlap
      * partition k's GPU work. With generate_witness: partitions partition,
@@ -696,8 +696,8 @@ typedef struct cuzk_job_info {
     double finalize_wait;          /* seconds computed, waiting for a finalize worker */
     double latency;                /* seconds from submission to the end */
     int compute_worker;            /* which compute worker computed it (-1: none) */
-    double witness;                /* seconds making the witness (generate_witness; appended with issue 20) */
-    /* Appended with issue 20: a job of several partitions has `partitions`
+    double witness;                /* seconds making the witness (generate_witness) */
+    /* A job of several partitions has `partitions`
      * > 1, of which partitions_ended have ended; its info sums the
      * partitions' seconds (load, witness, ready and finalize waits,
      * timings), its queue_wait is its first partition's, its stage that of
@@ -716,7 +716,7 @@ typedef struct cuzk_engine_stats {
     double uptime;                  /* seconds since cuzk_engine_create */
     double worker_busy;             /* fraction of uptime x compute workers spent computing */
     int workers;                    /* compute workers */
-    /* The pipeline (appended with issue 7). */
+    /* The pipeline. */
     int prepare_workers, finalize_workers;
     unsigned ready_queue_depth, finalize_queue_depth; /* the bounds (effective values) */
     int prepare_ahead;                                /* effective value (0: none) */
@@ -745,10 +745,10 @@ typedef struct cuzk_engine_stats {
      * chunks of points (less device memory, some speed) */
     unsigned long long plan_chunked;
     /* Host bytes the jobs in the pipeline hold now and the most they have
-     * held (job_memory_budget's count; appended with issue 20) */
+     * held (job_memory_budget's count) */
     unsigned long long job_bytes, job_bytes_max;
     /* GPU proofs that went to another GPU because theirs could not hold
-     * the key and a working set even alone (appended with issue 23) */
+     * the key and a working set even alone */
     unsigned long long plan_other_gpu;
 } cuzk_engine_stats;
 
@@ -850,7 +850,7 @@ typedef struct cuzk_serve_config {
     cuzk_engine_config engine;
     unsigned long long max_body; /* request bodies; 0: 256 MiB */
     double result_ttl;           /* seconds results are kept; 0: 3600 */
-    /* Connections (appended with issue 17): what one client can hold. */
+    /* Connections: what one client can hold. */
     unsigned max_connections;          /* open at once; 0: 4096 */
     unsigned max_connections_per_ip;   /* from one address; 0: a quarter of max_connections */
     double idle_timeout;               /* seconds a connection may be silent; 0: 30 */
@@ -887,11 +887,11 @@ typedef struct cuzk_serve_config {
      * called from any of its threads, one message at a time. */
     cuzk_log_fn log;
     void *log_arg;
-    /* key_r1cs_paths[i] (appended with issue 19): key_paths[i] is a
+    /* key_r1cs_paths[i]: key_paths[i] is a
      * bellperson .params key of this circuit (cuzk_engine_key_load_params);
      * NULL (the array or an entry): a .zkey */
     const char *const *key_r1cs_paths;
-    /* Appended with issue 22: many daemons on one PostgreSQL job queue
+    /* Many daemons on one PostgreSQL job queue
      * (docs/cluster.md). queue: a libpq connection string or
      * postgresql:// URI (NULL: the local journal in state_dir); node: this
      * daemon's name among them (NULL: the host name); lease: seconds a

@@ -102,7 +102,8 @@ template <class F> struct xyzz {
     // this + q. A call, except add_inline over Fp (G1) where it measured
     // faster: the MSM's fix-up (19 -> 3.8 ms at 2^24, with longer slots);
     // inlined into the bucket segments it raised registers and took 41 ms
-    // instead of 27 (BENCHMARKS.md, 2026-11-30)
+    // instead of 27 (docs/history/benchmarks-log.md, "fix-up tree, GPU
+    // evaluation, radix-4 NTT")
     __device__ __noinline__ xyzz add(const xyzz &q) const
     {
         return add_body(q);

@@ -98,8 +98,9 @@ __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b)
 // -p^-1 mod 2^32 for a p whose low limb is 1 (BLS12-381 Fr), read from
 // constant memory: as an immediate, ptxas knows m = -t0 and folds the
 // negation into m * p_j, which splits about half the row products into
-// IMAD.X + IMAD.HI.U32.X instead of one IMAD.WIDE.U32.X. Session 6, runs
-// 1-2 (H200, BENCHMARKS.md): BLS12-381 Fr 52.8 -> 59.6 G mul/s (BN254 Fr,
+// IMAD.X + IMAD.HI.U32.X instead of one IMAD.WIDE.U32.X. On the H200
+// (docs/history/benchmarks-log.md, "BLS12-381 Fr's multiplication, pinned
+// uploads, pre-staging"): BLS12-381 Fr 52.8 -> 59.6 G mul/s (BN254 Fr,
 // also 8 limbs: 60.0), NTT 2^27 40.0 -> 37.4 ms; the modulus from constant
 // memory as well changed nothing (60.2 G/s), the modulus alone slowed it
 // (52.0). static: one copy per translation unit (whole-program device code).
@@ -407,12 +408,13 @@ template <class P> struct __align__(16) fp {
     // mad.lo.cc / madc.hi.cc over the same operands, which ptxas fuses into
     // one IMAD.WIDE.U32(.X) per product; the split lo/hi chains of plain
     // CIOS became IMAD + IMAD.HI + two IADD3.X each. Measured on the H200
-    // (BENCHMARKS.md, session 5): BLS12-381 Fp 15.1 -> 27.5 G mul/s, BN254
-    // Fp 37.0 -> 60.0; 5,088 -> 1,536 SASS instructions per 4 products.
-    // One level of Karatsuba (252 wide multiply-adds against 288, plus
-    // ~100 additions) ran slower: 27.7 -> 23.5 G/s on the H100
-    // (BENCHMARKS.md, 2026-12-06, b2318ae): the product is bound by all it
-    // issues, not by its multiply-adds alone.
+    // (docs/history/benchmarks-log.md, "The multiplication, and the targets
+    // met"): BLS12-381 Fp 15.1 -> 27.5 G mul/s, BN254 Fp 37.0 -> 60.0;
+    // 5,088 -> 1,536 SASS instructions per 4 products. One level of
+    // Karatsuba (252 wide multiply-adds against 288, plus ~100 additions)
+    // ran slower: 27.7 -> 23.5 G/s on the H100 (the log's "the Karatsuba
+    // product, tried and reverted"): the product is bound by all it issues,
+    // not by its multiply-adds alone.
     //
     // Bounds (p < 2^(32N - 1), a, b < p): a row's sum is below 2p + 2^33 p
     // < 2^(32N + 32), so O (its words 1..N) never carries out of N words;
@@ -513,7 +515,8 @@ template <class P> struct __align__(16) fp {
     // Python with the PTX carry flag (scripts/models/sqr_redc.py: all four
     // fields, 0, 1, p - 1 and 3,000 random values each, with the
     // no-overflow claims below asserted).
-    // Measured on the H200 (BENCHMARKS.md, session 7, same run): 32.6 G/s
+    // Measured on the H200, same run (docs/history/benchmarks-log.md,
+    // "squaring, unit twiddles, every issue-6 target met"): 32.6 G/s
     // against 27.2 for the product with itself (BLS12-381 Fp), 69.2 vs 60.1
     // (BN254 Fr); MSM G1 2^26 BLS12-381 430.8 -> 420.8 ms, BN254 179.5 ->
     // 177.0 ms.

@@ -135,7 +135,8 @@ template <class T> int field_bench(int op, int reps, double *gops, cuzk_gpu_msg 
 // field_bench's rate (4 chains, as many warps as fit) this is the floor of
 // a kernel whose products mostly wait on each other at that occupancy
 // (ncu: the accumulation stalls ~4 cycles an instruction on fixed-latency
-// dependencies; BENCHMARKS.md, 2026-12-04).
+// dependencies; docs/history/benchmarks-log.md, "Prefetching, two product
+// chains, and where the accumulation's cycles go").
 template <class T, int CHAINS> __global__ void __launch_bounds__(256, 2) field_chain_kernel(const T *seed, T *out, unsigned iters)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

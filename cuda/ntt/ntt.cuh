@@ -40,7 +40,8 @@ template <class F> struct ntt_domain {
     // at most pass_bits stages; 0: 8 elements a thread (132 registers:
     // too few warps, slower); 1: radix-2 passes of up to 10 stages.
     // Same run, 2^27 over BLS12-381 Fr: 63.9 / 116.3 / 71.9 ms; the coset
-    // step at 2^24: 16.9 / 26.0 / 22.9 ms (BENCHMARKS.md, 2026-11-30)
+    // step at 2^24: 16.9 / 26.0 / 22.9 ms (docs/history/benchmarks-log.md,
+    // "fix-up tree, GPU evaluation, radix-4 NTT")
     unsigned kernel = 2, pass_bits = 10;
     dev_buf<F> tw, itw, coset_lo, coset_hi, consts; // consts: w, w^-1, inc, 1/n, inc^(2^h)
 

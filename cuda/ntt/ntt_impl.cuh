@@ -128,8 +128,9 @@ __global__ void ntt_pass(F *a, unsigned log_n, unsigned s_lo, unsigned B, const 
 // thread that is 3 of the round's 4 multiplications: 0.75 of the 13.5 a
 // 2^27 transform does per element. A template flag, so that the other
 // passes' code (and registers) stay as they are. Same run on the H200
-// (BENCHMARKS.md, session 7), 2^27 forward: BLS12-381 Fr 37.30 -> 36.65
-// ms, BN254 Fr 38.76 -> 37.63 ms.
+// (docs/history/benchmarks-log.md, "squaring, unit twiddles, every issue-6
+// target met"), 2^27 forward: BLS12-381 Fr 37.30 -> 36.65 ms, BN254 Fr
+// 38.76 -> 37.63 ms.
 __device__ __forceinline__ unsigned ntt_slot(unsigned p)
 {
     return p ^ ((p >> 3) & 7);

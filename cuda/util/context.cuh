@@ -33,7 +33,7 @@ struct device_ctx {
 // other's DMA runs, and the call returns once every byte has left src (the
 // last copies may still be in flight; st orders them). Else, or below a
 // slot's size, one cudaMemcpyAsync, which the driver stages through its own
-// buffers (6 GB/s on the H200: 512 MiB in 86 ms, BENCHMARKS.md session 5).
+// buffers (6 GB/s on the H200: 512 MiB in 86 ms; BENCHMARKS.md).
 int copy_to_device(device_ctx *ctx, int lane, void *dst, const void *src, size_t bytes, cudaStream_t st, bool pinned,
                    cuzk_gpu_msg *msg);
 

@@ -110,9 +110,10 @@ int get_device(int device, device_ctx **out, cuzk_gpu_msg *msg)
             e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
         // an allocation on the copy stream (a pre-staged witness) must not
         // wait for the compute stream's frees: that would start the copy
-        // only when the running proof has finished (suspected in run H,
-        // 2026-11-30: pre-staged proofs 30.3/s against 32.0/s uploading in
-        // the lock). The pool grows instead; same-stream reuse is unchanged.
+        // only when the running proof has finished (pre-staged proofs ran
+        // at 30.3/s against 32.0/s uploading in the lock: the log's "The
+        // engine on the H200", run H). The pool grows instead; same-stream
+        // reuse is unchanged.
         // (an optimization: a driver that refuses it costs speed, not
         // correctness, so its error is cleared rather than returned)
         int no = 0; // device-global: once, at the device's first use

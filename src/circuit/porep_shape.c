@@ -1,5 +1,5 @@
 /* The porep-shape circuit: a satisfied circuit with the shape of the
- * 32 GiB-sector PoRep partition (issue 20), at any size.
+ * 32 GiB-sector PoRep partition, at any size.
  *
  * The PoRep's proportions, per constraint (at 130,278,869 constraints):
  * 2.375 nonzeros in A, 1.000 in B, 2.170 in C; 99.7 % of the aux variables

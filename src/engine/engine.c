@@ -265,8 +265,9 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
     if (cfg->max_jobs == 0)
         cfg->max_jobs = 1024;
     /* two per GPU: one computes while the other's witness goes up (pre-
-     * staging); session 6 on the H200 (BENCHMARKS.md): 2^20 proofs/s 31.7
-     * (one worker) -> 34.3 (two, pre-staged) BLS12-381, 53.1 -> 59.1 BN254 */
+     * staging); on the H200, 2^20 proofs/s 31.7 (one worker) -> 34.3 (two,
+     * pre-staged) BLS12-381, 53.1 -> 59.1 BN254 (docs/history/benchmarks-log.md,
+     * "BLS12-381 Fr's multiplication, pinned uploads, pre-staging") */
     if (cfg->gpu_workers_per_device == 0)
         cfg->gpu_workers_per_device = 2;
     /* With GPUs, compute means the GPU call: workers per GPU. Without

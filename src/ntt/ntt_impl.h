@@ -92,7 +92,8 @@ CUZK_INLINE int ntt_threads(size_t items)
 /* out[i] = first * base^i for i < count (at index bitrev(i) when
  * bitrev_log is non-zero), the threads each from a power of its own: a
  * serial table of 2^20 entries took about as long as an odd-coset
- * transform on 16 threads (BENCHMARKS.md, session 7). */
+ * transform on 16 threads (docs/history/benchmarks-log.md, "The NTT's
+ * tables built by the threads"). */
 CUZK_INLINE void NT_(powers)(NTT_FR *out, const NTT_FR *base, const NTT_FR *first, size_t count, unsigned bitrev_log)
 {
 #pragma omp parallel num_threads(ntt_threads(count))

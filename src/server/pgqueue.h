@@ -1,4 +1,4 @@
-/* A job queue shared by many daemons in PostgreSQL (issue 22; docs/cluster.md):
+/* A job queue shared by many daemons in PostgreSQL (docs/cluster.md):
  * the jobs, their leases and the nodes in three tables of a schema the
  * daemon creates and migrates itself (versioned), claimed by priority then
  * age with FOR UPDATE SKIP LOCKED, each claim a lease that the claiming node

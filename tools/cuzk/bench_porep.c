@@ -1,4 +1,4 @@
-/* cuzk bench porep: the PoRep C2 job (issue 20) through the engine. A
+/* cuzk bench porep: the PoRep C2 job through the engine. A
  * porep-shape circuit in its native form and its .params key are made (or
  * taken from --cache DIR), then K proofs of P partitions each run through
  * the engine's pipeline: each partition's witness made by a prepare worker
