@@ -78,8 +78,8 @@ typedef struct cuzk_gpu_msm_result {
 
 /* Pippenger's knobs, 0 (or a NULL pointer) = chosen from the size: window
  * bits (4..24), sorted entries per accumulation thread (>= 1), buckets per
- * reduction segment (a power of two), accumulation kernel variant (1..13,
- * cuda/msm/msm_impl.cuh), and shifted copies of the bases (0, 1: none; k:
+ * reduction segment (a power of two), accumulation kernel variant (1, 3,
+ * 10 or 11: cuda/msm/msm.cuh), and shifted copies of the bases (0, 1: none; k:
  * the device first makes 2^(j c) base_i for j < k, then merges windows:
  * cuda/msm/msm.cuh's msm_tuning). Tests and benchmarks set them. */
 typedef struct cuzk_gpu_msm_tuning {

@@ -15,8 +15,10 @@ namespace gpu {
 // Knobs, 0 = chosen from the size (the prover passes zeros; tests and
 // bench_gpu sweep them): window bits, sorted entries per accumulation
 // thread, buckets per reduction segment (a power of two), and the
-// accumulation kernel's variant (1..11, msm_impl.cuh: 4..11 batch-affine, over
-// Fp2 256 threads x 32 lanes at 2 or 1 blocks an SM; 1, 2 G1 only).
+// accumulation kernel's variant (msm_impl.cuh: 1 XYZZ with its registers
+// capped, G1 only; 3 XYZZ; 10 and 11 batch-affine, BLS12-381's and
+// BN254's forms; the numbers are those the measurements in
+// docs/history/benchmarks-log.md name).
 //
 // Shifted copies (precomputation, for bases that stay resident): with
 // copies > 1 the bases array holds copy j of base i, 2^(j c) base_i, at
@@ -25,6 +27,18 @@ namespace gpu {
 // adds into the buckets of group w / copies: ceil(nwin / copies) sets of
 // buckets to reduce instead of nwin, so larger windows (fewer entries) pay.
 // The result's window sums are the groups' (c_used = c * copies).
+enum : unsigned {
+    MSM_VARIANT_XYZZ_CAPPED = 1,
+    MSM_VARIANT_XYZZ = 3,
+    MSM_VARIANT_AFFINE = 10,        // and every variant above: batch-affine
+    MSM_VARIANT_AFFINE_AHEAD2 = 11, // the sum's x looked ahead too (over Fp)
+};
+inline bool msm_variant_known(unsigned v)
+{
+    return v == 0 || v == MSM_VARIANT_XYZZ_CAPPED || v == MSM_VARIANT_XYZZ || v == MSM_VARIANT_AFFINE ||
+           v == MSM_VARIANT_AFFINE_AHEAD2;
+}
+
 struct msm_tuning {
     unsigned c = 0, slice = 0, seg = 0, accumulate = 0;
     unsigned copies = 1;
@@ -35,8 +49,8 @@ struct msm_tuning {
 // (the bucket reduction costs about two full additions, ~ four mixed ones,
 // per bucket; groups = nwin without shifted copies), c in [4, 20] without
 // copies (20 caps bucket memory: 13 windows * 2^19 buckets), [4, 24] with
-// them (at most 2^23 buckets). A first model: BENCHMARKS.md records the
-// sizes measured.
+// them (at most 2^23 buckets). A first model: docs/history/benchmarks-log.md
+// records the sizes measured.
 inline unsigned msm_gpu_window(size_t n, unsigned copies = 1)
 {
     unsigned best = 4;
@@ -59,7 +73,8 @@ inline unsigned msm_gpu_window(size_t n, unsigned copies = 1)
 // two from 64 to 1024; `given` (a tuning) wins. Slots of 64 at every size
 // cost BLS12-381 G1 2^26 847 ms against 741 with slots up to 1024 (more
 // fix-up work: 36 vs 6 ms, and a slower accumulation), while at 2^22 and
-// below the two timed the same (BENCHMARKS.md, 2026-11-30, runs C, E and F).
+// below the two timed the same (docs/history/benchmarks-log.md, "The
+// engine on the H200", runs C, E and F).
 inline unsigned msm_slot_length(size_t count, unsigned given)
 {
     if (given)
@@ -78,7 +93,8 @@ inline unsigned msm_slot_length(size_t count, unsigned given)
 // memory plan needs no device. 2^22 lanes (256 blocks, 8 block slots of the
 // wave idle) measured 0.5-1.8 % slower at every size and group, e.g.
 // BLS12-381 G1 2^26 with copies 285.4 against 282.6 ms; slots of half or
-// twice the length 1-3 % slower (BENCHMARKS.md, 2026-12-04).
+// twice the length 1-3 % slower (docs/history/benchmarks-log.md, "The
+// copies in a proof, pipelined lanes, and the buckets' reduction").
 constexpr size_t MSM_AFFINE_LANES = (size_t)132 * 2 * 256 * 64;
 // Entries (scalars x windows) from which the default accumulates
 // batch-affine: BLS12-381 G1 2^22 scalars (2^26 entries) 32.7 against
@@ -86,36 +102,32 @@ constexpr size_t MSM_AFFINE_LANES = (size_t)132 * 2 * 256 * 64;
 // against 12.3.
 constexpr size_t MSM_AFFINE_MIN_COUNT = (size_t)1 << 26;
 // The same over BN254's Fp (8 limbs: cheaper products against the same
-// lanes' traffic), with the sum's x looked ahead too (variant 9; staged
-// entries, 2026-12-04): G1 2^26 scalars (2^29.6 entries) 162.5 against
-// 176.4 ms XYZZ, with 12 copies 143.9 against 151.8; 2^24 scalars (2^27.6
-// entries) 51.5 against 49.8 without copies, 41.6 against 43.2 with. With
-// variant 11 (9 lane-aligned, the default) XYZZ still wins at 2^24
-// scalars: 50.7 against 56.3 ms without copies, 43.9 against 44.8 with
-// (H100, 2026-12-06).
+// lanes' traffic), with the sum's x looked ahead too (variant 11): XYZZ
+// still wins at 2^24 scalars: 50.7 against 56.3 ms without copies, 43.9
+// against 44.8 with (H100; docs/history/benchmarks-log.md, "The lane-aligned
+// walk as the default").
 constexpr size_t MSM_AFFINE_MIN_COUNT_BN254 = (size_t)1 << 28;
 // The same over Fp2 (G2), where the products weigh more against the lanes'
 // memory traffic: BLS12-381 G2 2^20 scalars (2^24 entries) 44.0 against
-// 65.3 ms XYZZ, 2^18 (2^22.3) 35.1 against 31.3 (BENCHMARKS.md).
+// 65.3 ms XYZZ, 2^18 (2^22.3) 35.1 against 31.3
+// (docs/history/benchmarks-log.md).
 constexpr size_t MSM_AFFINE_MIN_COUNT_G2 = (size_t)1 << 24;
 
 // How msm_pippenger<F> accumulates `count` sorted entries under `tune`:
 // the kernel variant (msm_impl.cuh), lanes a thread (batch-affine), entries
-// a slot, and the slots (the fix-up's arrays). Default (BENCHMARKS.md,
-// 2026-12-03, with the entries step-major; 2026-12-04, staged; 2026-12-05,
-// lane-aligned): batch-affine with 64 lanes over BLS12-381's Fp from
-// MSM_AFFINE_MIN_COUNT (variant 10; G1 2^26: 302.0 ms, XYZZ 421.0 on
-// 2026-12-03; 2^24: 92.5 against 115.8), over BN254's from
+// a slot, and the slots (the fix-up's arrays). Default
+// (docs/history/benchmarks-log.md, from "The MSMs toward their floor" to
+// "The lane masks in shared memory"): batch-affine with 64 lanes over
+// BLS12-381's Fp from MSM_AFFINE_MIN_COUNT (variant 10; G1 2^26: 302.0 ms
+// against XYZZ's 421.0; 2^24: 92.5 against 115.8), over BN254's from
 // MSM_AFFINE_MIN_COUNT_BN254 (variant 11), XYZZ below; over Fp2 from
 // MSM_AFFINE_MIN_COUNT_G2 batch-affine with 32 lanes, at one block an SM
 // over BLS12-381 (variant 10; 2^24: 372.5 against 715.3 ms; 2 blocks:
 // 458.9) and at two over BN254 (variant 11; 2^24: 166.4 against 242.4 ms;
-// one block: 177.5). The lane-aligned forward walk (10, 11) against the
-// same without (7, 9 over Fp; 7, 5 over Fp2) 1-2 % faster in every group
-// (BLS12-381 G1 2^26 with copies 263.3 -> 261.4 ms, G2 2^24 348.7 -> 343.0).
-// Variant 10 over Fp also keeps its walk back's masks in shared memory and
-// rolls its scans (COMPACT, msm_impl.cuh): BLS12-381 G1 1.0-1.9 % faster
-// (H100, 2026-12-06).
+// one block: 177.5). The lane-aligned forward walk 1-2 % faster than the
+// same without in every group (BLS12-381 G1 2^26 with copies 263.3 -> 261.4
+// ms, G2 2^24 348.7 -> 343.0); over Fp, variant 10's masks in shared
+// memory and rolled scans (COMPACT, msm_impl.cuh) 1.0-1.9 % faster (H100).
 struct msm_accumulation {
     unsigned variant, lanes, slice;
     size_t slots;
@@ -125,12 +137,14 @@ template <class F> msm_accumulation msm_accumulation_for(size_t count, msm_tunin
     msm_accumulation a;
     a.variant = tune.accumulate;
     if (!a.variant && F::inline_points) // G1
-        a.variant = sizeof(F) == 48 ? (count >= MSM_AFFINE_MIN_COUNT ? 10 : 1)
-                                    : (count >= MSM_AFFINE_MIN_COUNT_BN254 ? 11 : 3);
+        a.variant = sizeof(F) == 48 ? (count >= MSM_AFFINE_MIN_COUNT ? MSM_VARIANT_AFFINE : MSM_VARIANT_XYZZ_CAPPED)
+                                    : (count >= MSM_AFFINE_MIN_COUNT_BN254 ? MSM_VARIANT_AFFINE_AHEAD2 : MSM_VARIANT_XYZZ);
     else if (!a.variant) // G2
-        a.variant = count < MSM_AFFINE_MIN_COUNT_G2 ? 3 : sizeof(F) == 96 ? 10 : 11;
-    const bool affine = a.variant >= 4;
-    a.lanes = !affine ? 1 : !F::inline_points || a.variant == 5 || a.variant == 6 ? 32 : a.variant == 4 ? 16 : 64;
+        a.variant = count < MSM_AFFINE_MIN_COUNT_G2 ? MSM_VARIANT_XYZZ
+                    : sizeof(F) == 96             ? MSM_VARIANT_AFFINE
+                                                  : MSM_VARIANT_AFFINE_AHEAD2;
+    const bool affine = a.variant >= MSM_VARIANT_AFFINE;
+    a.lanes = !affine ? 1 : !F::inline_points ? 32 : 64;
     if (!affine)
         a.slice = msm_slot_length(count, tune.slice);
     else if (tune.slice)
@@ -159,7 +173,8 @@ template <class F> size_t msm_pippenger_bytes(size_t n, unsigned copies = 1, uns
     const unsigned nwin = (255 + c) / c, m = copies < nwin ? copies : nwin, groups = (nwin + m - 1) / m;
     const size_t count = n * nwin;
     const msm_accumulation a = msm_accumulation_for<F>(count, msm_tuning{});
-    const size_t threads = a.slots + 1, room = a.variant >= 4 ? a.slots * a.slice : count; // padded: msm_pippenger
+    const size_t threads = a.slots + 1,
+                 room = a.variant >= MSM_VARIANT_AFFINE ? a.slots * a.slice : count; // padded: msm_pippenger
     const size_t slots = (threads + threads / 16 + 2) * (2 * sizeof(xyzz<F>) + 5);
     return 16 * room + count + ((size_t)groups << (c - 1)) * sizeof(xyzz<F>) + slots + ((size_t)16 << 20);
 }

@@ -114,7 +114,7 @@ __device__ __forceinline__ affine<F> msm_load_point(const affine<F> *bases, uint
 //         sentinel when none), which the slot "owns".
 enum : uint8_t { MSM_HEAD = 1, MSM_CONT = 2 };
 
-template <class F, bool PREFETCH>
+template <class F>
 __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, const uint32_t *keys,
                                                     const uint32_t *vals, size_t count, unsigned slice,
                                                     uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf,
@@ -132,9 +132,6 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
         return;
     bool in_head = start > 0 && keys[start - 1] == cur;
     xyzz<F> acc = xyzz<F>::inf();
-    affine<F> next;
-    if (PREFETCH)
-        next = msm_load_point(bases, vals[start]);
     for (size_t e = start; e < end; e++) {
         uint32_t k = keys[e];
         if (k != cur) {
@@ -149,14 +146,7 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
             if (cur == sentinel)
                 return;
         }
-        if (PREFETCH) {
-            // the next point's load is in flight during this addition
-            affine<F> p = next;
-            if (e + 1 < end)
-                next = msm_load_point(bases, vals[e + 1]);
-            acc = acc.add_affine(p);
-        } else
-            acc = acc.add_affine(msm_load_point(bases, vals[e]));
+        acc = acc.add_affine(msm_load_point(bases, vals[e]));
     }
     bool cont = end < count && keys[end] == cur;
     if (in_head) {
@@ -169,18 +159,19 @@ __device__ __forceinline__ void msm_accumulate_body(const affine<F> *bases, cons
         buckets[cur] = acc;
 }
 
-// Variants (msm_tuning.accumulate; 0 picks: msm_accumulation_for, msm.cuh;
-// 4..11 are the batch-affine kernel below (msm_affine_kernel):
-// 3 blocks of 128, no launch bounds (157 registers for BLS12-381 G1: 12
-// warps per SM; __launch_bounds__(128, 1) let ptxas take 238 and ran 55 %
-// slower, 2026-11-30); 1 capped at 128 registers (16 warps); 2 the next
-// point prefetched during each addition (no gain measured).
-template <class F, bool PREFETCH>
+// The XYZZ accumulation (msm_tuning.accumulate; 0 picks:
+// msm_accumulation_for, msm.cuh; 10 and 11 are the batch-affine kernel
+// below, msm_affine_kernel): 3 blocks of 128, no launch bounds (157
+// registers for BLS12-381 G1: 12 warps per SM; __launch_bounds__(128, 1)
+// let ptxas take 238 and ran 55 % slower); 1 (G1) capped at 128 registers
+// (16 warps). Prefetching the next point during each addition gained
+// nothing (docs/history/benchmarks-log.md, "the defaults on the GPU").
+template <class F>
 __global__ void msm_accumulate(const affine<F> *bases, const uint32_t *keys, const uint32_t *vals, size_t count,
                                unsigned slice, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf,
                                uint32_t *tk, xyzz<F> *tv)
 {
-    msm_accumulate_body<F, PREFETCH>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
+    msm_accumulate_body<F>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
 }
 template <class F>
 __global__ void __launch_bounds__(128, 4)
@@ -188,10 +179,10 @@ __global__ void __launch_bounds__(128, 4)
                           unsigned slice, uint32_t sentinel, xyzz<F> *buckets, xyzz<F> *hv, uint8_t *hf, uint32_t *tk,
                           xyzz<F> *tv)
 {
-    msm_accumulate_body<F, false>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
+    msm_accumulate_body<F>(bases, keys, vals, count, slice, sentinel, buckets, hv, hf, tk, tv);
 }
 
-// Batch-affine accumulation (variants 4..11; docs/gpu.md "Batch-affine
+// Batch-affine accumulation (variants 10 and 11; docs/gpu.md "Batch-affine
 // accumulation", the model in scripts/models/batch_affine.py). The sorted
 // entries are cut into slots of V (the fix-up's slots, as above); lane j of
 // thread t walks slot j nt + t (nt threads in the grid), all lanes of a
@@ -207,7 +198,8 @@ __global__ void __launch_bounds__(128, 4)
 // point is a copy; equal x is a doubling (3x^2 / 2y) or a cancellation
 // (the sum becomes infinity); infinity points are skipped. The lanes'
 // state (sum and prefix) is in local memory, indexed by lane. Measured
-// (BLS12-381 G1 2^26, BENCHMARKS.md): the block waiting on its one
+// (BLS12-381 G1 2^26, docs/history/benchmarks-log.md, "The MSMs toward
+// their floor" and after): the block waiting on its one
 // inverting thread decided the first version (Fermat's inversion: 595.5 ms
 // at 32 lanes, 815.6 at 16); the binary inversion (fp::inv_var) made it
 // 390.0, 64 lanes 363.9, reading only x where x decides 348.2, the
@@ -276,7 +268,7 @@ __device__ __forceinline__ void msm_affine_run_end(const affine<F> &a, bool empt
 // walking slots s .. s + 31 at step i, read 128 contiguous bytes where
 // the sorted order made each thread read a sector of its own (32 B for 4:
 // keys, values and the values again made 192 of the ~820 bytes an
-// addition moved from DRAM, ncu, 2^24 BLS12-381 G1, 2026-12-03). Entries
+// addition moved from DRAM, ncu, 2^24 BLS12-381 G1). Entries
 // past count (the last slot's padding) get the sentinel key. Tiles of 32
 // slots x 32 steps through shared memory: both sides coalesced.
 static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32_t *vals, size_t count,
@@ -310,26 +302,26 @@ static __global__ void msm_entries_step_major(const uint32_t *keys, const uint32
 // there; the walks then read a value from shared memory, one round trip
 // from the point instead of two. AHEAD: what the forward walk loads one
 // lane ahead, while this lane's product runs: 1 the point's x, 2 also the
-// sum's x (0 nothing). ALIGNED: the forward walk visits lane j at
-// iteration j, skipping the lanes that rest, so that a warp's threads read
-// one lane's state together (local memory interleaves the threads word by
-// word: threads at different lanes read different lines). Measured
-// (BENCHMARKS.md, 2026-12-04, "Staged entries"): BLS12-381 G1 2^26 with
-// copies 281.5 -> 265.5 ms with AHEAD 1, staging alone 0.99-1.01x; BN254
-// G1 best with 2; over Fp2 staging alone (the look-ahead's registers cost
-// more there). ALIGNED (2026-12-05, "The fix-up's first level ..."): BLS12-381
-// G1 2^26 263.3 -> 261.4 ms, BN254 G1 2^26 143.1 -> 140.8, BLS12-381 G2
-// 2^24 348.7 -> 343.0 (one block an SM), BN254 G2 157.2 -> 154.8 (two);
-// loading the walk back's next point ahead lost everywhere (BLS12-381 G1
-// 2^24 74.5 -> 80.9 ms), and so did asking L2 ahead for the next lane's
-// state and point (bulk prefetches: 6-16 % slower, 2026-12-06). COMPACT:
-// the walk back's lane masks kept in shared memory and read there at every
-// lane (ptxas spilled them, and their reloads missed L1: 4.2 % of
-// BLS12-381's stall samples), the scans a rolled loop (one copy of their
-// products: I-cache stalls were 6.2 %; ncu, 2026-12-06); BLS12-381 G1
+// sum's x (0 nothing). The forward walk visits lane j at iteration j,
+// skipping the lanes that rest, so that a warp's threads read one lane's
+// state together (local memory interleaves the threads word by word:
+// threads at different lanes read different lines). Measured
+// (docs/history/benchmarks-log.md, "Staged entries"): BLS12-381 G1 2^26
+// with copies 281.5 -> 265.5 ms with AHEAD 1, staging alone 0.99-1.01x;
+// BN254 G1 best with 2; over Fp2 staging alone (the look-ahead's
+// registers cost more there). The lane-aligned walk ("The fix-up's first
+// level ..."): BLS12-381 G1 2^26 263.3 -> 261.4 ms, BN254 G1 2^26 143.1
+// -> 140.8, BLS12-381 G2 2^24 348.7 -> 343.0 (one block an SM), BN254 G2
+// 157.2 -> 154.8 (two); loading the walk back's next point ahead lost
+// everywhere (BLS12-381 G1 2^24 74.5 -> 80.9 ms), and so did asking L2
+// ahead for the next lane's state and point (bulk prefetches: 6-16 %
+// slower). COMPACT: the walk back's lane masks kept in shared memory and
+// read there at every lane (ptxas spilled them, and their reloads missed
+// L1: 4.2 % of BLS12-381's stall samples), the scans a rolled loop (one
+// copy of their products: I-cache stalls were 6.2 %; ncu); BLS12-381 G1
 // 2^24 77.2 -> 76.0 ms, 2^27 568.6 -> 561.9, BN254 G1 2^26 unchanged
-// (H100, 2026-12-06, fifth session).
-template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool ALIGNED, bool COMPACT = false>
+// (H100; "The lane masks in shared memory and the scans rolled").
+template <class F, unsigned T, unsigned L, unsigned BLOCKS, unsigned AHEAD, bool COMPACT = false>
 __global__ void __launch_bounds__(T, BLOCKS)
     msm_accumulate_affine(const affine<F> *bases, const uint32_t *keys, const uint32_t *t_keys,
                           const uint32_t *t_vals, size_t count, unsigned V, size_t S, uint32_t sentinel,
@@ -409,10 +401,8 @@ __global__ void __launch_bounds__(T, BLOCKS)
                 ax_next = sum[jn].x;
         }
 #pragma unroll 1
-        for (unsigned j = 0; ALIGNED ? j < L : go != 0; j++) {
-            if (!ALIGNED)
-                j = (unsigned)(__ffsll((long long)go) - 1);
-            else if (!((go >> j) & 1))
+        for (unsigned j = 0; j < L; j++) {
+            if (!((go >> j) & 1))
                 continue;
             go &= ~((lane_mask)1 << j); // the lanes after j
             const uint32_t v = staged[j * T + threadIdx.x];
@@ -538,17 +528,16 @@ __global__ void __launch_bounds__(T, BLOCKS)
     }
 }
 
-// The batch-affine kernel of `variant` (4..11) over F and its block size
-// (its lanes: msm_accumulation_for): the one list of the instantiated
+// The batch-affine kernel of `variant` (10 or 11) over F and its block
+// size (its lanes: msm_accumulation_for): the one list of the instantiated
 // kernels, for the launch and for the local memory reserved
 // (msm_affine_local_bytes), so that no variant can run without its
-// reservation. Over Fp2 256 threads x 32 lanes, no look-ahead:
-// 4..6 at 2 blocks an SM (128 registers: ptxas spills 1.9 KB of Fp2
-// values), 7..9 at 1 (up to 255); 10 (1 block) and 11 (2) with the
-// forward walk lane-aligned. Over Fp, the point's x looked ahead: 4 256
-// x 16, 5 256 x 32, 6 128 x 32, 7 256 x 64 (2 blocks an SM), 8 the same
-// at 3; 9 is 7 with the sum's x looked ahead too (BN254's); 10 and 11 are
-// 7 and 9 with the forward walk lane-aligned, 10 also COMPACT.
+// reservation. Over Fp2 256 threads x 32 lanes, no look-ahead, at 1 block
+// an SM (10: BLS12-381's) or 2 (11: BN254's). Over Fp 256 threads x 64
+// lanes at 2 blocks an SM, the point's x looked ahead: 10 (BLS12-381's)
+// also COMPACT, 11 (BN254's) with the sum's x looked ahead too. The other
+// variants measured (lanes, blocks, look-ahead, a walk not lane-aligned)
+// lost and are gone: docs/history/benchmarks-log.md.
 template <class F>
 using msm_affine_fn = void (*)(const affine<F> *, const uint32_t *, const uint32_t *, const uint32_t *, size_t,
                                unsigned, size_t, uint32_t, xyzz<F> *, xyzz<F> *, uint8_t *, uint32_t *, xyzz<F> *);
@@ -556,22 +545,9 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
 {
     *block = 256;
     if constexpr (!F::inline_points)
-        return variant == 10   ? msm_accumulate_affine<F, 256, 32, 1, 0, true>
-               : variant == 11 ? msm_accumulate_affine<F, 256, 32, 2, 0, true>
-               : variant >= 7  ? msm_accumulate_affine<F, 256, 32, 1, 0, false>
-                               : msm_accumulate_affine<F, 256, 32, 2, 0, false>;
-    else {
-        if (variant == 6)
-            *block = 128;
-        return variant == 4    ? msm_accumulate_affine<F, 256, 16, 2, 1, false>
-               : variant == 5  ? msm_accumulate_affine<F, 256, 32, 2, 1, false>
-               : variant == 6  ? msm_accumulate_affine<F, 128, 32, 4, 1, false>
-               : variant == 8  ? msm_accumulate_affine<F, 256, 64, 3, 1, false>
-               : variant == 9  ? msm_accumulate_affine<F, 256, 64, 2, 2, false>
-               : variant == 10 ? msm_accumulate_affine<F, 256, 64, 2, 1, true, true>
-               : variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 2, true>
-                               : msm_accumulate_affine<F, 256, 64, 2, 1, false>;
-    }
+        return variant == 11 ? msm_accumulate_affine<F, 256, 32, 2, 0> : msm_accumulate_affine<F, 256, 32, 1, 0>;
+    else
+        return variant == 11 ? msm_accumulate_affine<F, 256, 64, 2, 2> : msm_accumulate_affine<F, 256, 64, 2, 1, true>;
 }
 
 // One level of the fix-up tree: thread c walks slots [c Q, c Q + Q) in
@@ -580,7 +556,8 @@ template <class F> msm_affine_fn<F> msm_affine_kernel(unsigned variant, unsigned
 // is written); what crosses the chunk's edges becomes the chunk's own head
 // and tail, for the next level. Levels repeat until one chunk remains, so a
 // bucket spread over m slots costs about Q log_Q(m) sequential additions
-// (one thread walking m heads took 0.38 s at m = 14,700: BENCHMARKS.md).
+// (one thread walking m heads took 0.38 s at m = 14,700:
+// docs/history/benchmarks-log.md).
 // AFFINE_IN: the level's heads are affine sums (ZZ = 1 or infinity: the
 // batch-affine kernels' slots), added with the mixed formulas (8
 // products and 2 squares against 12 and 2) from their x and y alone.
@@ -645,7 +622,7 @@ __global__ void msm_fixup_level(size_t m, unsigned Q, uint32_t sentinel, const x
 // into one A; the A are then summed. (A double-and-add of each segment's
 // offset at the buckets' level cost more than the segment's additions at
 // short segments: 2^23 buckets took 45 ms in segments of 16 and 15 in
-// segments of 256, of which ~13 the additions; BENCHMARKS.md, 2026-12-04.)
+// segments of 256, of which ~13 the additions; docs/history/benchmarks-log.md.)
 // p[0 .. len): *acc = sum (i + 1) p[i] by running sums, *run = sum p[i].
 template <class F>
 __device__ __forceinline__ void segment_running_sums(const xyzz<F> *p, unsigned len, xyzz<F> *acc, xyzz<F> *run)
@@ -737,8 +714,9 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         c = msm_gpu_window(n);
     if (c < 4 || c > 24)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM window size must be between 4 and 24 bits");
-    if (tune.accumulate > 11)
-        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM accumulation variant must be 0 to 11");
+    if (!msm_variant_known(tune.accumulate))
+        return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT,
+                        "MSM accumulation variant must be 0 (the default), 1, 3, 10 or 11");
     const unsigned nwin = (255 + c) / c, nb = 1u << (c - 1);
     static_assert((255 + 4) / 4 <= CUZK_GPU_MAX_WINDOWS, "window count");
     // shifted copies past the window count are not read
@@ -763,11 +741,11 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     const msm_accumulation plan = msm_accumulation_for<F>(count, tune);
     const unsigned variant = plan.variant, lanes = plan.lanes, slice = plan.slice;
     const size_t threads = plan.slots;
-    if (variant >= 4 && (slice + 31) / 32 > 65535)
+    if (variant >= MSM_VARIANT_AFFINE && (slice + 31) / 32 > 65535)
         return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "MSM slot length must be at most 2,097,120 entries");
     // batch-affine: the sort's spare pair of arrays takes the entries
     // step-major, padded to whole slots
-    const size_t room = variant >= 4 ? threads * slice : count;
+    const size_t room = variant >= MSM_VARIANT_AFFINE ? threads * slice : count;
     dev_buf<uint32_t> keys, vals, keys2, vals2;
     GPU_RC(keys.alloc(room, st, msg));
     GPU_RC(vals.alloc(room, st, msg));
@@ -799,7 +777,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     bool launched = false;
     const size_t lane_threads = (threads + lanes - 1) / lanes;
     uint32_t *t_keys = nullptr, *t_vals = nullptr;
-    if (variant >= 4) {
+    if (variant >= MSM_VARIANT_AFFINE) {
         t_keys = sorted_keys == keys.p ? keys2.p : keys.p;
         t_vals = sorted_vals == vals.p ? vals2.p : vals.p;
         msm_entries_step_major<<<dim3((unsigned)((threads + 31) / 32), (slice + 31) / 32), dim3(32, 8), 0, st>>>(
@@ -807,7 +785,7 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
         GPU_LAUNCHED(msg, "msm_entries_step_major");
         prof.mark("step-major");
     }
-    if (variant >= 4) {
+    if (variant >= MSM_VARIANT_AFFINE) {
         unsigned block;
         msm_affine_fn<F> kernel = msm_affine_kernel<F>(variant, &block);
         // the staged values, lanes x block words (64 KB a block at most): a
@@ -818,19 +796,15 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
                                                                    threads, sentinel, buckets.p, hv.p, hf.p, tk.p,
                                                                    tv.p);
         launched = true;
-    } else if constexpr (F::inline_points) { // XYZZ variants 1 and 2: G1 only
+    } else if constexpr (F::inline_points) { // XYZZ capped: G1 only
         if (variant == 1) {
             msm_accumulate_capped<F><<<blocks_for(threads, 128), 128, 0, st>>>(
-                bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
-            launched = true;
-        } else if (variant == 2) {
-            msm_accumulate<F, true><<<blocks_for(threads, 128), 128, 0, st>>>(
                 bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
             launched = true;
         }
     }
     if (!launched)
-        msm_accumulate<F, false><<<blocks_for(threads, 128), 128, 0, st>>>(
+        msm_accumulate<F><<<blocks_for(threads, 128), 128, 0, st>>>(
             bases, sorted_keys, sorted_vals, count, slice, sentinel, buckets.p, hv.p, hf.p, tk.p, tv.p);
     GPU_LAUNCHED(msg, "msm_accumulate");
     prof.mark("accumulate");
@@ -841,7 +815,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     for (size_t m = threads; m > 1;) {
         size_t chunks = (m + Q - 1) / Q;
         // the first level's heads are the batch-affine kernel's affine sums
-        auto level = m == threads && variant >= 4 ? msm_fixup_level<F, true> : msm_fixup_level<F, false>;
+        auto level =
+            m == threads && variant >= MSM_VARIANT_AFFINE ? msm_fixup_level<F, true> : msm_fixup_level<F, false>;
         level<<<blocks_for(chunks, 64), 64, 0, st>>>(m, Q, sentinel, cur_hv, cur_hf, cur_tk, cur_tv, nxt_hv, nxt_hf,
                                                     nxt_tk, nxt_tv, buckets.p);
         GPU_LAUNCHED(msg, "msm_fixup_level");
@@ -868,7 +843,8 @@ int msm_pippenger(const affine<F> *bases, const uint32_t *scalars, const uint32_
     // segments of 64 buckets, shorter where that leaves fewer than 32,768
     // threads (at least 8): the segments' running sums are chains of
     // dependent additions, so a few threads of long chains leave the GPU
-    // idle (2^16 scalars: 3.7 ms in segments of 16, 5.1 in 64; BENCHMARKS.md)
+    // idle (2^16 scalars: 3.7 ms in segments of 16, 5.1 in 64;
+    // docs/history/benchmarks-log.md)
     unsigned seg = tune.seg;
     if (!seg)
         for (seg = 64; seg > 8 && (size_t)groups * nb / seg < 32768;)
@@ -1007,7 +983,7 @@ int msm_pippenger_chunked(const affine<F> *bases, const uint32_t *scalars, const
 template <class F> int msm_affine_local_bytes(size_t *bytes, cuzk_gpu_msg *msg)
 {
     *bytes = 0;
-    for (unsigned v = 4; v <= 11; v++) {
+    for (unsigned v = 10; v <= 11; v++) {
         unsigned block;
         cudaFuncAttributes a;
         GPU_TRY(msg, cudaFuncGetAttributes(&a, msm_affine_kernel<F>(v, &block)));
