@@ -555,9 +555,13 @@ typedef void (*cuzk_stage_hook)(void *ctx, unsigned long long job, int stage, in
 
 typedef struct cuzk_engine_config {
     int workers;            /* CPU compute workers (proofs computed at once without a GPU); 0: 1 */
-    int threads_per_worker; /* CPU threads per proof (its prepare and CPU compute); 0: cores / workers,
-                               with GPUs cores / prepare_workers */
-    int device;             /* cuzk_device, for every proof */
+    /* Every proof's options unless its job gives its own
+     * (cuzk_job_request.options): device, threads (0: cores / workers,
+     * with GPUs cores / prepare_workers), gpu_upload, gpu_eval,
+     * gpu_msm_chunk (testing: MSMs over at most that many points whatever
+     * the plan chose), random, no_verify; gpu and progress are the
+     * engine's (its workers' GPUs; progress below). */
+    cuzk_prove_options proof;
     unsigned long long key_cache_bytes; /* budget for cached keys (their file sizes); 0: no limit */
     unsigned max_jobs;      /* jobs queued or running at once; 0: 1024; beyond: CUZK_ERR_BUSY */
     /* The pipeline (docs/engine.md); 0 picks the default. */
@@ -585,18 +589,6 @@ typedef struct cuzk_engine_config {
      * while another proof computes, when the plan has room (docs/engine.md;
      * faster with the default pinned uploads: BENCHMARKS.md, the engine). */
     int no_prestage;
-    /* Every proof's GPU options, as in cuzk_prove_options (the cuzk
-     * command fills them from CUZK_GPU_UPLOAD,
-     * CUZK_GPU_EVAL and CUZK_GPU_MSM_CHUNK): cuzk_gpu_upload,
-     * cuzk_gpu_eval, and (testing) MSMs over at most gpu_msm_chunk points
-     * at a time whatever the plan chose (0: the plan's choice). */
-    int gpu_upload;
-    int gpu_eval;
-    unsigned long long gpu_msm_chunk;
-    /* testing only (see cuzk_random_fn): where every proof's r and s come
-     * from; NULL: the OS CSPRNG */
-    cuzk_random_fn random;
-    void *random_ctx;
     /* Key loads and a key's first upload to each GPU (stages "reading key
      * NAME" and "uploading the key to GPU N (key NAME)", NAME the id or
      * path), called on the worker doing it; NULL: none.
@@ -667,6 +659,10 @@ typedef struct cuzk_job_request {
     unsigned partitions;
     const char *const *witness_paths;
     const cuzk_wtns *const *partition_wtns;
+    /* This job's proof options (copied); NULL: the engine's
+     * (cuzk_engine_config.proof). With device CUZK_DEVICE_GPU the job
+     * runs on GPU options->gpu only. */
+    const cuzk_prove_options *options;
     /* CUZK_CONFINE_KEY: key_path and r1cs_path are read only when the file
      * opened lies beneath one of the engine's key_dirs;
      * CUZK_CONFINE_WITNESS: witness_path(s) beneath its witness_dirs

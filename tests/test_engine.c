@@ -38,7 +38,7 @@ static const char *fixtures;
 /* Every engine of these tests draws r and s from the test's seed. */
 static int test_engine_create(cuzk_engine_config *cfg, cuzk_engine **e, cuzk_error *err)
 {
-    cfg->random = test_random_bytes;
+    cfg->proof.random = test_random_bytes;
     return cuzk_engine_create(cfg, e, err);
 }
 
@@ -241,7 +241,7 @@ static void *submit_some(void *arg)
 
 static void test_many_jobs(void)
 {
-    cuzk_engine_config cfg = {.workers = 3, .threads_per_worker = 1, .device = CUZK_DEVICE_AUTO};
+    cuzk_engine_config cfg = {.workers = 3, .proof.threads = 1, .proof.device = CUZK_DEVICE_AUTO};
     cuzk_engine *e;
     cuzk_error err;
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
@@ -299,7 +299,7 @@ static void test_priorities_and_cancel(void)
      * (seen on the H200, run H); one compute worker on a GPU too (the
      * default there is two a device: the second would take the next job
      * while the blocker holds the first; H200, session 7) */
-    cuzk_engine_config cfg = {.workers = 1, .gpu_workers_per_device = 1, .threads_per_worker = 1, .max_jobs = 12,
+    cuzk_engine_config cfg = {.workers = 1, .gpu_workers_per_device = 1, .proof.threads = 1, .max_jobs = 12,
                               .stage_hook = gate_hook, .stage_hook_ctx = &g, .prepare_ahead = -1};
     cuzk_engine *e;
     cuzk_error err;
@@ -371,7 +371,7 @@ static void hear_reads(void *ctx, const char *stage, unsigned long long done, un
 static void test_key_cache_and_bad_input(void)
 {
     reads_heard heard = {0};
-    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1, .key_cache_bytes = 1,
+    cuzk_engine_config cfg = {.workers = 2, .proof.threads = 1, .key_cache_bytes = 1,
                               .progress = hear_reads, .progress_ctx = &heard};
     cuzk_engine *e;
     cuzk_error err;
@@ -516,7 +516,7 @@ static void test_key_files_change(void)
     snprintf(key, sizeof(key), "%s/k.zkey", dir);
     gate g;
     gate_init(&g);
-    cuzk_engine_config cfg = {.workers = 1, .threads_per_worker = 1, .device = CUZK_DEVICE_CPU,
+    cuzk_engine_config cfg = {.workers = 1, .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU,
                               .stage_hook = gate_hook, .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
@@ -587,7 +587,7 @@ static void test_pipeline_shapes(void)
         gate_init(&g);
         cuzk_engine_config cfg = {.workers = shapes[c][1], .prepare_workers = shapes[c][0],
                                   .finalize_workers = shapes[c][2], .prepare_ahead = shapes[c][3],
-                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
@@ -687,7 +687,7 @@ static void test_pipeline_priorities(void)
         gate g;
         gate_init(&g);
         cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 2, .finalize_workers = 1, .prepare_ahead = 1,
-                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
@@ -730,7 +730,7 @@ static void test_pipeline_priorities(void)
         gate g;
         gate_init(&g);
         cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .ready_queue_depth = 4, .prepare_ahead = 4,
-                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
@@ -765,7 +765,7 @@ static void test_pipeline_priorities(void)
         gate g;
         gate_init(&g);
         cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .finalize_workers = 1, .finalize_queue_depth = 4,
-                                  .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                                  .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
                                   .stage_hook_ctx = &g};
         cuzk_engine *e;
         cuzk_error err;
@@ -798,7 +798,7 @@ static void test_pipeline_cancel(void)
     gate g;
     gate_init(&g);
     cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .finalize_workers = 1, .prepare_ahead = 1,
-                              .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                              .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
                               .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
@@ -872,7 +872,7 @@ static void test_pipeline_bounds(void)
     gate_init(&g);
     cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 4, .finalize_workers = 1, .ready_queue_depth = 2,
                               .prepare_ahead = 5 /* clamped to the depth */, .finalize_queue_depth = 3,
-                              .threads_per_worker = 1, .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
+                              .proof.threads = 1, .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook,
                               .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
@@ -913,8 +913,8 @@ static void test_pipeline_shutdown(void)
     gate g;
     gate_init(&g);
     cuzk_engine_config cfg = {.workers = 1, .prepare_workers = 1, .finalize_workers = 1, .ready_queue_depth = 2,
-                              .prepare_ahead = 2, .finalize_queue_depth = 2, .threads_per_worker = 1,
-                              .device = CUZK_DEVICE_CPU, .stage_hook = gate_hook, .stage_hook_ctx = &g};
+                              .prepare_ahead = 2, .finalize_queue_depth = 2, .proof.threads = 1,
+                              .proof.device = CUZK_DEVICE_CPU, .stage_hook = gate_hook, .stage_hook_ctx = &g};
     cuzk_engine *e;
     cuzk_error err;
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
@@ -957,14 +957,14 @@ static void test_pipeline_config(void)
     cuzk_error err;
     cuzk_engine_config bad[] = {{.prepare_workers = -1}, {.finalize_workers = 1000}, {.gpu_workers_per_device = -2},
                                 {.ready_queue_depth = 1u << 20}, {.prepare_ahead = -2}, {.no_prestage = 2},
-                                {.no_prestage = -1}, {.gpu_upload = 2}, {.gpu_eval = -1}, {.workers = 257},
-                                {.max_jobs = 2000000}, {.device = 7}};
+                                {.no_prestage = -1}, {.proof.gpu_upload = 2}, {.proof.gpu_eval = -1}, {.workers = 257},
+                                {.max_jobs = 2000000}, {.proof.device = 7}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         CHECK(test_engine_create(&bad[i], &e, &err) == CUZK_ERR_INVALID_ARGUMENT);
     /* defaults: one prepare worker and one ready slot per compute worker,
      * one finalize worker, two finalize slots per compute worker, and on
      * the CPU nothing prepared ahead */
-    cuzk_engine_config cfg = {.workers = 3, .device = CUZK_DEVICE_CPU};
+    cuzk_engine_config cfg = {.workers = 3, .proof.device = CUZK_DEVICE_CPU};
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     cuzk_engine_stats st;
     cuzk_engine_get_stats(e, &st);
@@ -988,7 +988,7 @@ static void test_params_keys(void)
     cuzk_error err;
     cuzk_setup_options so = {.device = CUZK_DEVICE_CPU, .format = CUZK_KEY_PARAMS};
     CHECK_MSG(cuzk_setup(r1cs, NULL, key, &so, &err) == CUZK_OK, "%s", err.message);
-    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1};
+    cuzk_engine_config cfg = {.workers = 2, .proof.threads = 1};
     cuzk_engine *e;
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     CHECK_MSG(cuzk_engine_key_load_params(e, "bp", key, r1cs, &err) == CUZK_OK, "%s", err.message);
@@ -1049,7 +1049,7 @@ static void test_generated_witnesses(void)
     CHECK_MSG(cuzk_circuit_porep_shape(dir, &po, NULL, &err) == CUZK_OK, "%s", err.message);
     cuzk_setup_options so = {.device = CUZK_DEVICE_CPU, .format = CUZK_KEY_PARAMS};
     CHECK_MSG(cuzk_setup(circ, NULL, key, &so, &err) == CUZK_OK, "%s", err.message);
-    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1};
+    cuzk_engine_config cfg = {.workers = 2, .proof.threads = 1};
     cuzk_engine *e;
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
     CHECK_MSG(cuzk_engine_key_load_params(e, "porep", key, circ, &err) == CUZK_OK, "%s", err.message);
@@ -1150,7 +1150,7 @@ static void test_partition_jobs(void)
     CHECK_MSG(cuzk_setup(circ, NULL, key, &so, &err) == CUZK_OK, "%s", err.message);
     gate g;
     gate_init(&g);
-    cuzk_engine_config cfg = {.workers = 2, .threads_per_worker = 1, .max_jobs = 8, .stage_hook = gate_hook,
+    cuzk_engine_config cfg = {.workers = 2, .proof.threads = 1, .max_jobs = 8, .stage_hook = gate_hook,
                               .stage_hook_ctx = &g};
     cuzk_engine *e;
     CHECK(test_engine_create(&cfg, &e, &err) == CUZK_OK);
@@ -1290,7 +1290,7 @@ static void test_partition_jobs(void)
      * two; every job still proves */
     uint64_t one = 0;
     for (int round = 0; round < 3; round++) {
-        cuzk_engine_config mc = {.workers = 3, .threads_per_worker = 1, .prepare_ahead = 3,
+        cuzk_engine_config mc = {.workers = 3, .proof.threads = 1, .prepare_ahead = 3,
                                  .job_memory_budget = round == 0 ? 1 : round == 1 ? one * 5 / 2 : 0};
         CHECK(test_engine_create(&mc, &e, &err) == CUZK_OK);
         CHECK_MSG(cuzk_engine_key_load_params(e, "porep", key, circ, &err) == CUZK_OK, "%s", err.message);

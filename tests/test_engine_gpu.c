@@ -74,7 +74,7 @@ static int run(const cuzk_engine_config *cfg, int n, cuzk_job_info *last, cuzk_e
     cuzk_engine *e;
     cuzk_error err = {0};
     cuzk_engine_config seeded = *cfg;
-    seeded.random = test_random_bytes;
+    seeded.proof.random = test_random_bytes;
     CHECK(cuzk_engine_create(&seeded, &e, &err) == CUZK_OK);
     unsigned long long *ids = calloc((size_t)n, sizeof(*ids));
     CHECK(ids);
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     /* and without H's shifted copies (1), so that a key's bytes do not
      * depend on the room its budget leaves; case 1b has them */
     cuzk_engine_config cfg = {
-        .device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .no_prestage = 1, .gpu_msm_copies = 1};
+        .proof.device = CUZK_DEVICE_GPU, .gpu_workers_per_device = 1, .no_prestage = 1, .gpu_msm_copies = 1};
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 2 && on_gpu == 2);
     CHECK(st.gpus >= 1 && st.gpu_budget[0] > 0);
     unsigned long long both = st.gpu_key_bytes[0], pool = st.gpu_pool_bytes[0];
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
         cuzk_engine *e;
         cuzk_error err = {0};
         cuzk_engine_config seeded = cfg;
-        seeded.random = test_random_bytes;
+        seeded.proof.random = test_random_bytes;
         heard h = {0};
         seeded.progress = hear_progress; /* the key's read and first upload are reported */
         seeded.progress_ctx = &h;
@@ -246,12 +246,12 @@ int main(int argc, char **argv)
         snprintf(key_path[0], sizeof(key_path[0]), "%s", zkey);
         snprintf(wtns_path[0], sizeof(wtns_path[0]), "%s", wtns);
         only_key = 0;
-        cfg.device = CUZK_DEVICE_GPU;
+        cfg.proof.device = CUZK_DEVICE_GPU;
         cfg.gpu_workers_per_device = 1;
         cfg.gpu_memory_budget = 0;
         /* the matrices stay off the GPU: otherwise the plan would rather
          * leave them behind than stream (a smaller key fits whole) */
-        cfg.gpu_eval = CUZK_GPU_EVAL_CPU;
+        cfg.proof.gpu_eval = CUZK_GPU_EVAL_CPU;
         CHECK(run(&cfg, 1, &info, &st, &on_gpu) == 1 && on_gpu == 1);
         unsigned long long whole = st.gpu_key_bytes[0] + st.gpu_pool_bytes[0];
         cfg.gpu_memory_budget = whole - 1;
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
         CHECK(st.gpu_key_bytes[0] + st.gpu_pool_bytes[0] <= cfg.gpu_memory_budget);
         only_key = -1;
         cfg.gpu_memory_budget = 0;
-        cfg.gpu_eval = CUZK_GPU_EVAL_GPU;
+        cfg.proof.gpu_eval = CUZK_GPU_EVAL_GPU;
         remove(r1cs);
         remove(zkey);
         remove(wtns);
@@ -273,11 +273,11 @@ int main(int argc, char **argv)
     /* 3: too small for any key */
     cfg.gpu_memory_budget = small / 2;
     cfg.gpu_workers_per_device = 1;
-    cfg.device = CUZK_DEVICE_AUTO;
+    cfg.proof.device = CUZK_DEVICE_AUTO;
     CHECK(run(&cfg, 4, &info, &st, &on_gpu) == 4);
     printf("tiny budget, device auto: 4 proofs done, %d on the GPU; note: %s\n", on_gpu, info.timings.device_note);
     CHECK(on_gpu == 0 && st.plan_cpu == 4 && strstr(info.timings.device_note, "budget"));
-    cfg.device = CUZK_DEVICE_GPU;
+    cfg.proof.device = CUZK_DEVICE_GPU;
     CHECK(run(&cfg, 2, &info, &st, &on_gpu) == 0);
     printf("tiny budget, device gpu: failed as expected: %s\n", info.error);
     CHECK(info.status == CUZK_ERR_NO_MEMORY && strstr(info.error, "budget"));
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
     /* 6: GPU 0's own budget too small for any key, the others' the
      * default; a budget for a GPU past the last is refused */
     if (gpus < CUZK_ENGINE_MAX_GPUS) {
-        cuzk_engine_config bad = {.device = CUZK_DEVICE_GPU};
+        cuzk_engine_config bad = {.proof.device = CUZK_DEVICE_GPU};
         bad.gpu_memory_budgets[gpus] = 1ull << 30;
         cuzk_engine *e = NULL;
         cuzk_error err = {0};
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
         CHECK(strstr(err.message, "gpu_memory_budgets") != NULL);
     }
     {
-        cuzk_engine_config c6 = {.device = CUZK_DEVICE_AUTO, .gpu_workers_per_device = 1, .no_prestage = 1};
+        cuzk_engine_config c6 = {.proof.device = CUZK_DEVICE_AUTO, .gpu_workers_per_device = 1, .no_prestage = 1};
         c6.gpu_memory_budgets[0] = small / 2;
         const int n = 4 * gpus;
         CHECK(run(&c6, n, &info, &st, &on_gpu) == n);
@@ -311,7 +311,7 @@ int main(int argc, char **argv)
             CHECK(strstr(other_note, "GPU 0's memory budget") && strstr(other_note, "proves it"));
             for (int g = 1; g < gpus; g++)
                 CHECK(st.gpu_budget[g] > small);
-            c6.device = CUZK_DEVICE_GPU;
+            c6.proof.device = CUZK_DEVICE_GPU;
             for (int g = 0; g < gpus && g < CUZK_ENGINE_MAX_GPUS; g++)
                 c6.gpu_memory_budgets[g] = small / 2;
             CHECK(run(&c6, 2, &info, &st, &on_gpu) == 0);

@@ -274,7 +274,7 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
      * (device cpu, no CUDA, no GPU), CPU compute workers. With device gpu
      * and no GPU, jobs fail in prepare saying so, as cuzk_prove does. */
     int count = 0;
-    if (cfg->device != CUZK_DEVICE_CPU && cuzk_gpu_count(&count) == CUZK_OK && count > 0)
+    if (cfg->proof.device != CUZK_DEVICE_CPU && cuzk_gpu_count(&count) == CUZK_OK && count > 0)
         *gpus = count < CUZK_ENGINE_MAX_GPUS ? count : CUZK_ENGINE_MAX_GPUS;
     /* a budget for a GPU the engine does not have is a mistake (a typo's
      * GPU number); without GPUs the budgets do nothing and are accepted */
@@ -305,10 +305,10 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
         cfg->prepare_ahead = *gpus ? (int)cfg->ready_queue_depth : -1;
     /* The cores are shared by the pool doing the CPU's heavy work: the
      * compute workers without a GPU, the prepare workers (evaluation) with. */
-    if (cfg->threads_per_worker == 0) {
+    if (cfg->proof.threads == 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         int sharers = *gpus ? cfg->prepare_workers : cfg->workers;
-        cfg->threads_per_worker = cores > sharers ? (int)(cores / sharers) : 1;
+        cfg->proof.threads = cores > sharers ? (int)(cores / sharers) : 1;
     }
     if (cfg->prepare_ahead < 0)
         cfg->prepare_ahead = 0;
@@ -526,6 +526,13 @@ static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const char *wit
     j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
     j->witness_path = dup_str(witness_path);
     j->confine = req->confine;
+    /* the job's own options, or the engine's; its threads the engine's
+     * share when it names none */
+    j->opts = req->options ? *req->options : e->cfg.proof;
+    if (j->opts.threads == 0)
+        j->opts.threads = e->cfg.proof.threads;
+    j->opts.progress = NULL; /* the engine's, with the key's name (workers.c) */
+    j->gpu_pin = req->options && req->options->device == CUZK_DEVICE_GPU ? req->options->gpu : -1;
     j->generate_witness = req->generate_witness != 0;
     j->partition = req->partition;
     j->witness_wtns = wtns;
@@ -589,6 +596,16 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
                                   req->witness_paths ? "witness_paths" : "partition_wtns", k, parts);
     if (req->key_id && !key_cache_known(e->keys, req->key_id))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", req->key_id);
+    if (req->options) { /* checked as the engine's own are (options.c) */
+        cuzk_engine_config as = {.proof = *req->options};
+        int rc = engine_options_check(&as, err);
+        if (rc != CUZK_OK)
+            return rc;
+        if (req->options->device == CUZK_DEVICE_GPU && (req->options->gpu < 0 || req->options->gpu >= e->gpus))
+            return cuzk_error_set(err, e->gpus ? CUZK_ERR_INVALID_ARGUMENT : CUZK_ERR_NO_DEVICE,
+                                  "options: GPU %d asked for, but the engine proves on %d GPU%s",
+                                  req->options->gpu, e->gpus, e->gpus == 1 ? "" : "s");
+    }
     int split = req->partitions > 0; /* a parent and its partitions */
     job *j = new_job(e, req, split ? NULL : req->witness_path, split ? NULL : req->witness_wtns);
     if (j && split) {

@@ -60,6 +60,8 @@ typedef struct job {
     char *key_circuit; /* with a path: a .params key's .r1cs (NULL: a .zkey) */
     char *witness_path;
     int confine;       /* cuzk_job_request.confine */
+    cuzk_prove_options opts; /* its proofs' options (the request's, or the engine's), threads resolved */
+    int gpu_pin;       /* the GPU it must run on (its options say device gpu), -1 any */
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
     int generate_witness; /* made by the prepare worker: partition `partition` of the key's circuit */

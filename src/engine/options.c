@@ -26,9 +26,9 @@ const engine_option engine_options[] = {
     OPT("gpu-workers-per-device", "gpu-workers", NULL, "G", ENGINE_OPT_INT, 1, 64, NULL, gpu_workers_per_device,
         "proofs in flight at once per GPU, 1-64 (default 2: one computes while the\n"
         "next one's witness goes up; they share the GPU's compute lock)"),
-    OPT("threads", NULL, NULL, "T", ENGINE_OPT_INT, 0, 1024, NULL, threads_per_worker,
+    OPT("threads", NULL, NULL, "T", ENGINE_OPT_INT, 0, 1024, NULL, proof.threads,
         "CPU threads per proof, 0-1024 (default 0: the cores shared among the workers)"),
-    OPT("device", NULL, NULL, "auto|gpu|cpu", ENGINE_OPT_DEVICE, 0, 0, NULL, device,
+    OPT("device", NULL, NULL, "auto|gpu|cpu", ENGINE_OPT_DEVICE, 0, 0, NULL, proof.device,
         "where proofs run (default auto: a GPU when present)"),
     OPT_SERVE("max-jobs", NULL, NULL, "N", ENGINE_OPT_UINT, 1, 1000000, NULL, max_jobs,
         "jobs queued or running at once, 1-1000000 (default 1024); beyond it\n"
@@ -64,11 +64,11 @@ const engine_option engine_options[] = {
     OPT("ahead", NULL, NULL, "A", ENGINE_OPT_INT, -1, 65536, NULL, prepare_ahead,
         "jobs prepared before a compute worker is free for them, -1 (none) to\n"
         "65536 (default 0: with GPUs the whole ready queue, without none)"),
-    OPT("gpu-upload", NULL, "CUZK_GPU_UPLOAD", "pinned|pageable", ENGINE_OPT_CHOICE, 0, 1, upload_choices, gpu_upload,
+    OPT("gpu-upload", NULL, "CUZK_GPU_UPLOAD", "pinned|pageable", ENGINE_OPT_CHOICE, 0, 1, upload_choices, proof.gpu_upload,
         "pinned (default): host-to-device copies of 16 MiB or more go through\n"
         "pinned staging slots filled by several host threads; pageable: straight\n"
         "from the host's memory, staged by the driver"),
-    OPT("gpu-eval", NULL, "CUZK_GPU_EVAL", "gpu|cpu", ENGINE_OPT_CHOICE, 0, 1, eval_choices, gpu_eval,
+    OPT("gpu-eval", NULL, "CUZK_GPU_EVAL", "gpu|cpu", ENGINE_OPT_CHOICE, 0, 1, eval_choices, proof.gpu_eval,
         "gpu (default): the GPU evaluates a = A w, b = B w from the key's matrices\n"
         "kept on it; cpu: the matrices stay off the GPU (less device memory) and\n"
         "the CPU evaluates for every proof"),
@@ -76,7 +76,7 @@ const engine_option engine_options[] = {
         "shifted copies of a key's H points kept on each GPU for H's MSM (one set\n"
         "of buckets, larger windows), 1-64: 1 none, K at most K (default 0: as\n"
         "many as pay within half the room the memory plan leaves)"),
-    OPT("gpu-msm-chunk", NULL, "CUZK_GPU_MSM_CHUNK", "N", ENGINE_OPT_COUNT, 1, 1ll << 40, NULL, gpu_msm_chunk,
+    OPT("gpu-msm-chunk", NULL, "CUZK_GPU_MSM_CHUNK", "N", ENGINE_OPT_COUNT, 1, 1ll << 40, NULL, proof.gpu_msm_chunk,
         "testing: GPU proofs' MSMs over at most N points at a time (the streamed,\n"
         "lower-memory path) whatever the memory plan chose (default: the plan's)"),
 };

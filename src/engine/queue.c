@@ -29,6 +29,17 @@ pq_node *pq_pop(pqueue *q)
     return NULL;
 }
 
+pq_node *pq_pop_first(pqueue *q, int (*fits)(const pq_node *x, const void *ctx), const void *ctx)
+{
+    for (int p = PQ_PRIORITIES - 1; p >= 0; p--)
+        for (pq_node *x = q->head[p]; x; x = x->next)
+            if (fits(x, ctx)) {
+                pq_remove(q, x);
+                return x;
+            }
+    return NULL;
+}
+
 int pq_remove(pqueue *q, pq_node *x)
 {
     int p = x->priority;

@@ -24,6 +24,9 @@ typedef struct pqueue {
 void pq_push(pqueue *q, pq_node *x);
 /* The first node of the highest priority, or NULL when empty. */
 pq_node *pq_pop(pqueue *q);
+/* The first node, in pq_pop's order, for which fits(node, ctx) is
+ * nonzero, taken out; NULL when none. */
+pq_node *pq_pop_first(pqueue *q, int (*fits)(const pq_node *x, const void *ctx), const void *ctx);
 /* 1 if x was in q (and is now out of it), 0 if it was not. */
 int pq_remove(pqueue *q, pq_node *x);
 /* Nodes queued at one priority. */

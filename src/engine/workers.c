@@ -80,28 +80,23 @@ static void job_progress(void *ctx, const char *stage, unsigned long long done, 
     j->engine->cfg.progress(j->engine->cfg.progress_ctx, s, done, total);
 }
 
-/* Job j's proof options, from the engine's configuration. */
+/* Job j's proof options: its own (cuzk_job_request.options) or the
+ * engine's, with the engine's progress for a key's upload. */
 static cuzk_prove_options proof_options(const cuzk_engine *e, job *j)
 {
-    const cuzk_engine_config *c = &e->cfg;
-    return (cuzk_prove_options){
-        .progress = c->progress ? job_progress : NULL,
-        .progress_ctx = j,
-        .threads = c->threads_per_worker,
-        .device = c->device,
-        .gpu_upload = c->gpu_upload,
-        .gpu_eval = c->gpu_eval,
-        .gpu_msm_chunk = c->gpu_msm_chunk,
-        .random = c->random,
-        .random_ctx = c->random_ctx,
-    };
+    cuzk_prove_options o = j->opts;
+    o.progress = e->cfg.progress ? job_progress : NULL;
+    o.progress_ctx = j;
+    if (j->gpu_pin >= 0)
+        o.gpu = j->gpu_pin;
+    return o;
 }
 
-/* A generated witness's threads: the prepare worker's share of the cores
- * (threads_per_worker, resolved at the engine's creation). */
-static int witness_threads(const cuzk_engine *e)
+/* A generated witness's threads: the job's (by default the prepare
+ * worker's share of the cores, resolved at the engine's creation). */
+static int witness_threads(const job *j)
 {
-    return e->cfg.threads_per_worker > 0 ? e->cfg.threads_per_worker : 1;
+    return j->opts.threads > 0 ? j->opts.threads : 1;
 }
 
 static void run_prepare(cuzk_engine *e, worker *wk, job *j)
@@ -119,7 +114,7 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
         key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
         double tw = cuzk_now();
         if (rc == CUZK_OK && j->generate_witness)
-            rc = key_make_witness(key_entry_zkey(j->key), j->partition, witness_threads(e), &j->w, &err);
+            rc = key_make_witness(key_entry_zkey(j->key), j->partition, witness_threads(j), &j->w, &err);
         else if (rc == CUZK_OK && j->witness)
             rc = cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err);
         else if (rc == CUZK_OK && j->witness_path) {
@@ -173,8 +168,8 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
 static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
 {
     gpu_plan_hold hold;
-    int rc = gpu_plan_begin(e->plan, g, key_entry_zkey(j->key), e->cfg.gpu_eval == CUZK_GPU_EVAL_CPU, &j->cancel,
-                            e->cfg.device == CUZK_DEVICE_GPU, 1, &hold, err);
+    int rc = gpu_plan_begin(e->plan, g, key_entry_zkey(j->key), j->opts.gpu_eval == CUZK_GPU_EVAL_CPU, &j->cancel,
+                            j->opts.device == CUZK_DEVICE_GPU, j->gpu_pin < 0, &hold, err);
     if (rc != CUZK_OK)
         return rc;
     if (hold.to_cpu) {
@@ -265,6 +260,15 @@ static job *pop_job(pqueue *q)
     return x ? PQ_OWNER(x, job, queued) : NULL;
 }
 
+/* A ready job a compute worker of GPU *ctx (-1: the CPU) may take: any
+ * but one held to another GPU. */
+static int fits_worker(const pq_node *x, const void *ctx)
+{
+    const job *j = PQ_OWNER(x, job, queued);
+    int gpu = *(const int *)ctx;
+    return j->gpu_pin < 0 || j->gpu_pin == gpu;
+}
+
 /* Under the lock: the job this worker should take now, or NULL. A stage
  * takes a job only when the next queue has room for it. */
 static job *take_job(cuzk_engine *e, worker *wk)
@@ -296,8 +300,12 @@ static job *take_job(cuzk_engine *e, worker *wk)
         break;
     }
     case POOL_COMPUTE:
-        if (e->q_final.n + e->computing >= e->cfg.finalize_queue_depth || !(j = pop_job(&e->q_ready)))
+        if (e->q_final.n + e->computing >= e->cfg.finalize_queue_depth)
             return NULL;
+        pq_node *x = pq_pop_first(&e->q_ready, fits_worker, &wk->gpu);
+        if (!x)
+            return NULL;
+        j = PQ_OWNER(x, job, queued);
         e->computing++;
         j->info.ready_wait = t - j->t_queued;
         j->info.compute_worker = wk->index;

@@ -327,7 +327,7 @@ int cmd_bench_porep(int argc, char **argv)
             return bad;
     }
     if (device != CUZK_DEVICE_AUTO)
-        cfg.device = device;
+        cfg.proof.device = device;
     if (timeline) {
         cuzk_error terr = {0};
         if (check_output_path(timeline, &terr) != CUZK_OK)
@@ -351,7 +351,7 @@ int cmd_bench_porep(int argc, char **argv)
     int rc = 0, made = 0;
     progress_state ps = progress_start("bench porep");
     double t_setup = cuzk_now();
-    rc = make_circuit_and_key(dir, n, parts, cfg.device, &made, &ps);
+    rc = make_circuit_and_key(dir, n, parts, cfg.proof.device, &made, &ps);
     t_setup = cuzk_now() - t_setup;
     cuzk_engine *e = NULL;
     cuzk_error err = {0};
@@ -536,7 +536,7 @@ int cmd_bench_porep(int argc, char **argv)
             *(double *)(void *)((char *)&mean + timing_fields[f].offset) = timing_value(&sum, &timing_fields[f]) / jobs;
         mean.compute = comp_sum / jobs;
         int pw = st.prepare_workers > 0 ? st.prepare_workers : 1;
-        int threads = cfg.threads_per_worker > 0 ? cfg.threads_per_worker : (int)(cores > pw ? cores / pw : 1);
+        int threads = cfg.proof.threads > 0 ? cfg.proof.threads : (int)(cores > pw ? cores / pw : 1);
         explain(&st, &mean, wit_sum / jobs, prep_sum / jobs, fin_sum / jobs, wall / jobs, threads, cores,
                 pregenerated);
     }

@@ -182,15 +182,13 @@ int cli_env_engine(cuzk_engine_config *cfg)
 
 int cli_env_prove(cuzk_prove_options *opts)
 {
-    /* the same variables as the engine's, read through its table */
-    cuzk_engine_config cfg = {0};
+    /* the same variables as the engine's, read through its table into the
+     * proof options it holds */
+    cuzk_engine_config cfg = {.proof = *opts};
     int rc = cli_env_engine(&cfg);
-    if (rc)
-        return rc;
-    opts->gpu_upload = cfg.gpu_upload;
-    opts->gpu_eval = cfg.gpu_eval;
-    opts->gpu_msm_chunk = cfg.gpu_msm_chunk;
-    return 0;
+    if (!rc)
+        *opts = cfg.proof;
+    return rc;
 }
 
 int cli_env_setup(cuzk_setup_options *opts)

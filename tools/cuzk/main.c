@@ -106,9 +106,7 @@ static int prove_partitions(const char *key, const char *r1cs, const char *proof
                             unsigned first, unsigned parts, const cuzk_prove_options *opts, int bellperson_proof,
                             int timings)
 {
-    cuzk_engine_config cfg = {.device = opts->device, .threads_per_worker = opts->threads,
-                              .gpu_upload = opts->gpu_upload, .gpu_eval = opts->gpu_eval,
-                              .gpu_msm_chunk = opts->gpu_msm_chunk, .max_jobs = parts};
+    cuzk_engine_config cfg = {.proof = *opts, .max_jobs = parts};
     progress_state ps = progress_start("prove");
     cfg.progress = print_progress;
     cfg.progress_ctx = &ps;
