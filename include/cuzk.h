@@ -559,8 +559,9 @@ typedef struct cuzk_engine_config {
      * (cuzk_job_request.options): device, threads (0: cores / workers,
      * with GPUs cores / prepare_workers), gpu_upload, gpu_eval,
      * gpu_msm_chunk (testing: MSMs over at most that many points whatever
-     * the plan chose), random, no_verify; gpu and progress are the
-     * engine's (its workers' GPUs; progress below). */
+     * the plan chose), random, no_verify, progress (a key's first upload
+     * to a GPU; NULL: the engine's, below); gpu is unused (the workers'
+     * GPUs). */
     cuzk_prove_options proof;
     unsigned long long key_cache_bytes; /* budget for cached keys (their file sizes); 0: no limit */
     unsigned max_jobs;      /* jobs queued or running at once; 0: 1024; beyond: CUZK_ERR_BUSY */

@@ -22,6 +22,7 @@
 #include "../src/formats/wtns.h"
 #include "../src/formats/zkey.h"
 #include "../src/groth16/matrices.h"
+#include "../src/engine/submit.h"
 #include "../src/groth16/prove.h"
 #include "../src/util/blake2b.h"
 #include "../src/util/file_digest.h"
@@ -840,13 +841,13 @@ static void test_params_setup(const char *tmpdir)
         unsigned char r[32] = {0x11, 0x22, 3}, s[32] = {0x44, 5, 6, 7};
         cuzk_prove_options po = {.device = CUZK_DEVICE_CPU, .threads = 2};
         core_prove_out o1, o2;
-        CHECK_MSG(groth16_prove_with(zk, w, r, s, &po, &o1, NULL, &err) == CUZK_OK, "zkey proof: %s", err.message);
-        CHECK_MSG(groth16_prove_with(pk, w, r, s, &po, &o2, NULL, &err) == CUZK_OK, "params proof: %s", err.message);
+        CHECK_MSG(engine_prove_with(zk, w, r, s, &po, &o1, NULL, &err) == CUZK_OK, "zkey proof: %s", err.message);
+        CHECK_MSG(engine_prove_with(pk, w, r, s, &po, &o2, NULL, &err) == CUZK_OK, "params proof: %s", err.message);
         /* with r = s = 0 too (no blinding: the MSMs alone) */
         memset(r, 0, 32);
         memset(s, 0, 32);
-        CHECK(groth16_prove_with(zk, w, r, s, &po, &o1, NULL, &err) == CUZK_OK);
-        CHECK(groth16_prove_with(pk, w, r, s, &po, &o2, NULL, &err) == CUZK_OK);
+        CHECK(engine_prove_with(zk, w, r, s, &po, &o1, NULL, &err) == CUZK_OK);
+        CHECK(engine_prove_with(pk, w, r, s, &po, &o2, NULL, &err) == CUZK_OK);
         cuzk_wtns_free(w);
         cuzk_zkey_free(pk);
         /* the key of another circuit, and a circuit of the other curve */

@@ -17,6 +17,7 @@
 
 #include "../cuda/gpu.h"
 #include "gpu/residency.h"
+#include "engine/submit.h"
 #include "groth16/prove.h"
 #include "msm/msms.h"
 #include "ntt/ntts.h"
@@ -529,11 +530,11 @@ static void test_key_proof_bytes(const char *key, const char *r1cs, const char *
         cuzk_prove_options og = {.threads = 2, .device = CUZK_DEVICE_GPU, .gpu_upload = upload,
                                  .gpu_eval = gpu_eval ? CUZK_GPU_EVAL_GPU : CUZK_GPU_EVAL_CPU, .gpu_msm_chunk = chunk};
         cuzk_timings t;
-        int rc = groth16_prove_with(zk, w, r, s, &oc, &cpu, NULL, &err);
+        int rc = engine_prove_with(zk, w, r, s, &oc, &cpu, NULL, &err);
         if (rc != CUZK_OK)
             fprintf(stderr, "%s\n", err.message);
         CHECK(rc == CUZK_OK);
-        rc = groth16_prove_with(zk, w, r, s, &og, &gpu, &t, &err);
+        rc = engine_prove_with(zk, w, r, s, &og, &gpu, &t, &err);
         if (rc != CUZK_OK)
             fprintf(stderr, "%s\n", err.message);
         CHECK(rc == CUZK_OK);

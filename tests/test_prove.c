@@ -11,6 +11,7 @@
  * runs both), and so does the slow path. r and s come from the printed
  * seed.
  * Usage: test_prove_<backend> FIXTURES_DIR */
+#include "engine/submit.h"
 #include "groth16/prove.h"
 #include "msm/msms.h"
 #include "ntt/ntts.h"
@@ -215,7 +216,7 @@ static void test_bit_for_bit(const char *curve, const char *name)
         core_prove_out out;
         cuzk_error err;
         cuzk_prove_options opts = {.threads = 2};
-        int rc = groth16_prove_with(zk, w, r, s, &opts, &out, NULL, &err);
+        int rc = engine_prove_with(zk, w, r, s, &opts, &out, NULL, &err);
         if (rc != CUZK_OK)
             fprintf(stderr, "%s\n", err.message);
         CHECK(rc == CUZK_OK);

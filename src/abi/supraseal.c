@@ -4,14 +4,13 @@
  *             (src/groth16/params_key.c); handles count references; a
  *             process-wide cache of the 4 most recent shares them by path
  *   calls     one call's circuits are checked against the key before any
- *             work (sizes, densities, pointers), then proved by a few
- *             workers, each taking the next circuit through the three
- *             stages of src/groth16/prove.h: its assignment converted from
- *             Montgomery form and its evaluations handed over (prepare),
- *             the GPU's part in a place the memory plan grants (compute;
- *             the GPU's compute lock serializes it, so one circuit's
- *             conversion runs while another's MSMs do), the MSMs finished
- *             and the proof checked with the pairing (finalize)
+ *             work (sizes, densities, pointers), then each is a job of the
+ *             library's engine (src/engine/submit.h): its assignment
+ *             converted from Montgomery form by a prepare worker, its
+ *             evaluations handed over, the GPU's part where the engine's
+ *             memory plan grants room (Curio's mutex held around it), the
+ *             proof checked with the pairing; one circuit's conversion runs
+ *             while another's MSMs do
  *   densities the key's A and B points are those of the variables the
  *             densities set: the first call gives the key its lists (the
  *             GPU's copy is made with them), later calls must bring the
@@ -34,6 +33,7 @@
 #include "../../include/cuzk.h"
 #include "../core.h"
 #include "../formats/zkey.h"
+#include "../engine/submit.h"
 #include "../gpu/residency.h"
 #include "../groth16/params_key.h"
 #include "../groth16/prove.h"
@@ -70,6 +70,13 @@ static RustError fail(int code, const char *fmt, ...)
     return error_result(&err);
 }
 
+/* For calls whose status does not matter here (the job may have ended
+ * meanwhile): warn_unused_result is not silenced by a (void) cast. */
+static void ignore_status(int rc)
+{
+    (void)rc;
+}
+
 static int cpu_threads(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -91,30 +98,11 @@ typedef struct ss_key {
     uint64_t *a_aux, *b_inp, *b_aux; /* the first call's bits, the unused ones of each last word cleared */
 } ss_key;
 
-/* The GPU memory plan every call's proofs go through (made at the first
- * call that finds a GPU; it lives as long as the process). */
-static pthread_once_t plan_once = PTHREAD_ONCE_INIT;
-static gpu_plan *plan;
-static int plan_gpus;
-
-static void plan_init(void)
-{
-    int n = 0;
-    if (cuzk_gpu_count(&n) != CUZK_OK || n <= 0)
-        return;
-    if (n > RESIDENCY_MAX_GPUS)
-        n = RESIDENCY_MAX_GPUS;
-    cuzk_error err = {0};
-    if (gpu_plan_create(n, 0, 0, &plan, &err) == CUZK_OK)
-        plan_gpus = n;
-}
-
 static void key_unref(ss_key *k)
 {
     if (!k || atomic_fetch_sub(&k->refs, 1) != 1)
         return;
-    if (plan)
-        gpu_plan_forget(plan, k->zk);
+    engine_shared_forget_key(k->zk); /* out of the library's engine's memory plan */
     cuzk_zkey_free(k->zk); /* its density lists too (owned[0], owned[1]) and its GPU copies */
     pthread_mutex_destroy(&k->lock);
     free(k->a_aux);
@@ -368,8 +356,7 @@ static int check_assignment(const ss_key *k, const cuzk_ss_assignment *p, size_t
 static void forget_densities(ss_key *k)
 {
     struct cuzk_zkey *zk = k->zk;
-    if (plan)
-        gpu_plan_forget(plan, zk);
+    engine_shared_forget_key(zk);
     residency_forget(zk);
     free(zk->owned[0]);
     free(zk->owned[1]);
@@ -465,65 +452,35 @@ static void key_densities_end(ss_key *k, int trial, int succeeded)
 /* ------------------------------------------------------------ calls */
 
 typedef struct ss_circuit {
+    struct ss_batch *b;
+    size_t i;
     unsigned char r[32], s[32]; /* plain */
     unsigned char *witness;     /* plain, n_vars values: the inputs, then the aux assignment */
     struct cuzk_wtns w;
-    prove_state *st;
+    unsigned long long id;      /* its engine job; 0: not submitted */
     groth16_proof proof;
 } ss_circuit;
 
 typedef struct ss_batch {
-    ss_key *key; /* a reference held for the call */
+    ss_key *key;  /* a reference held for the call */
+    cuzk_engine *e;
     const cuzk_ss_assignment *provers;
     size_t n;
     ss_circuit *c;
     pthread_mutex_t *gpu_mtx;
-    int gpu_index; /* -1: spread over the plan's GPUs */
-    atomic_size_t next;
-    atomic_int cancel;
-    pthread_t *workers;
-    int n_workers, started;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    size_t past_gpu; /* circuits whose GPU part is done (or failed) */
-    int rc;          /* the first failure */
-    size_t failed;
-    cuzk_error err;
     int trial;     /* it holds the key's densities on trial (key_densities) */
     int succeeded; /* every proof made and checked, handed to the caller */
 } ss_batch;
 
-static void batch_fail(ss_batch *b, size_t i, const cuzk_error *err)
+/* The job's witness, made by the engine's prepare worker: the assignment
+ * in plain form (every core's share of the conversion). */
+static int circuit_witness(void *ctx, const struct cuzk_wtns **out, cuzk_error *err)
 {
-    pthread_mutex_lock(&b->lock);
-    if (b->rc == CUZK_OK || i < b->failed) {
-        b->rc = err->code ? err->code : CUZK_ERR_INTERNAL;
-        b->failed = i;
-        b->err = *err;
-        if (i != SIZE_MAX)
-            snprintf(b->err.message, sizeof(b->err.message), "circuit %zu of %zu: %.440s", i, b->n, err->message);
-    }
-    pthread_mutex_unlock(&b->lock);
-    atomic_store(&b->cancel, 1);
-}
-
-static void batch_past_gpu(ss_batch *b)
-{
-    pthread_mutex_lock(&b->lock);
-    b->past_gpu++;
-    pthread_cond_broadcast(&b->cond);
-    pthread_mutex_unlock(&b->lock);
-}
-
-/* Stage 1: the assignment in plain form, r and s, the prover's state. */
-static int circuit_prepare(ss_batch *b, size_t i, cuzk_error *err)
-{
-    const struct cuzk_zkey *zk = b->key->zk;
-    const cuzk_ss_assignment *p = &b->provers[i];
-    ss_circuit *c = &b->c[i];
+    ss_circuit *c = ctx;
+    const struct cuzk_zkey *zk = c->b->key->zk;
+    const cuzk_ss_assignment *p = &c->b->provers[c->i];
     const struct cuzk_core_ops *core = cuzk_core();
     const size_t nv = zk->n_vars, n_inp = p->inp_assignment_size;
-    int threads = cpu_threads();
     c->w.n_witness = (uint32_t)nv;
     if (!(c->witness = malloc(nv * 32)))
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for the assignment (%zu values)", nv);
@@ -532,7 +489,7 @@ static int circuit_prepare(ss_batch *b, size_t i, cuzk_error *err)
                            &bad) != CUZK_OK)
         return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL, "input %zu is not below r", bad);
     if (core->fr_from_mont(zk->curve->id, c->witness + 32 * n_inp, (const unsigned char *)p->aux_assignment_data,
-                           nv - n_inp, threads, &bad) != CUZK_OK)
+                           nv - n_inp, cpu_threads(), &bad) != CUZK_OK)
         return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL, "aux value %zu is not below r", bad);
     static const unsigned char one[32] = {1};
     if (memcmp(c->witness, one, 32) != 0)
@@ -540,100 +497,62 @@ static int circuit_prepare(ss_batch *b, size_t i, cuzk_error *err)
                               "input 0 must be the constant one (Montgomery form, as blst_fr holds it)");
     c->w.curve = zk->curve;
     c->w.values = c->witness;
-    snprintf(c->w.bf.name, sizeof(c->w.bf.name), "circuit %zu's assignment", i);
-    cuzk_prove_options opts = {0};
-    opts.device = b->gpu_index >= 0 ? CUZK_DEVICE_GPU : CUZK_DEVICE_AUTO;
-    opts.gpu = b->gpu_index >= 0 ? b->gpu_index : (plan_gpus ? (int)(i % (size_t)plan_gpus) : 0);
-    return prove_prepare_evaluated(zk, &c->w, (const unsigned char *)p->a, (const unsigned char *)p->b, p->abc_size,
-                                   c->r, c->s, &opts, &b->cancel, &c->st, err);
+    snprintf(c->w.bf.name, sizeof(c->w.bf.name), "circuit %zu's assignment", c->i);
+    *out = &c->w;
+    return CUZK_OK;
 }
 
-/* Stage 2: the GPU's part where the plan grants room (or the whole proof
- * on the CPU). */
-static int circuit_compute(ss_batch *b, size_t i, cuzk_error *err)
+/* Curio's mutex, held around each circuit's GPU part. */
+static void gpu_mutex_enter(void *ctx)
 {
-    ss_circuit *c = &b->c[i];
-    int g = prove_state_gpu(c->st);
-    if (g < 0 || !plan)
-        return prove_compute(c->st, NULL, err);
-    gpu_plan_hold h = {0};
-    int rc = gpu_plan_begin(plan, g, b->key->zk, 1, &b->cancel, b->gpu_index >= 0, 0, &h, err);
-    if (rc != CUZK_OK)
-        return rc;
-    if (h.to_cpu)
-        prove_route_cpu(c->st, h.note);
-    prove_gpu_grant grant = {
-        .gpu = g, .with_matrices = 0, .h_copies = h.h_copies, .stage = 0, .msm_chunk = h.msm_chunk};
-    if (b->gpu_mtx)
-        pthread_mutex_lock(b->gpu_mtx);
-    rc = prove_compute(c->st, h.to_cpu ? NULL : &grant, err);
-    if (b->gpu_mtx)
-        pthread_mutex_unlock(b->gpu_mtx);
-    gpu_plan_end(plan, &h, prove_state_gpu(c->st) >= 0, 0);
-    return rc;
+    pthread_mutex_lock(ctx);
 }
 
-/* Stage 3: the MSMs finished, the pairing check, the proof in blst's layout
- * (the library's points are: Montgomery coordinates, c0 first, infinity
- * all zero). A proof that fails its check is explained from a, b, c. */
-static int circuit_finalize(ss_batch *b, size_t i, cuzk_error *err)
+static void gpu_mutex_leave(void *ctx)
 {
-    ss_circuit *c = &b->c[i];
+    pthread_mutex_unlock(ctx);
+}
+
+/* Circuit i's failure as the caller reads it: its index, and for a proof
+ * that failed its pairing check, what a, b, c say of the assignment. */
+static void circuit_error(const ss_batch *b, size_t i, int status, const char *message, cuzk_error *err)
+{
     const cuzk_ss_assignment *p = &b->provers[i];
-    int rc = prove_finalize(c->st, NULL, NULL, err);
-    if (rc == CUZK_ERR_INTERNAL && p->c) {
+    if (status == CUZK_ERR_INTERNAL && p->c) {
         size_t k = cuzk_core()->groth16_first_unsatisfied(CUZK_CURVE_BLS12_381, (const unsigned char *)p->a,
                                                           (const unsigned char *)p->b, (const unsigned char *)p->c,
                                                           p->abc_size, cpu_threads());
         if (k < p->abc_size)
-            return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
-                                  "the assignment does not satisfy the circuit: a * b != c at constraint %zu (or a "
-                                  "value there is not below r); the proof failed its pairing check",
-                                  k);
-        return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
-                              "the proof failed its pairing check although a * b = c at every constraint: are the "
-                              "evaluations, densities and key of one circuit?");
+            cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                           "circuit %zu of %zu: the assignment does not satisfy the circuit: a * b != c at "
+                           "constraint %zu (or a value there is not below r); the proof failed its pairing check",
+                           i, b->n, k);
+        else
+            cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                           "circuit %zu of %zu: the proof failed its pairing check although a * b = c at every "
+                           "constraint: are the evaluations, densities and key of one circuit?",
+                           i, b->n);
+        return;
     }
-    if (rc != CUZK_OK)
-        return rc;
-    const core_prove_out *o = prove_state_out(c->st);
-    memcpy(&c->proof.a, o->a, sizeof(c->proof.a));
-    memcpy(&c->proof.b, o->b, sizeof(c->proof.b));
-    memcpy(&c->proof.c, o->c, sizeof(c->proof.c));
-    return CUZK_OK;
+    cuzk_error_set(err, status ? status : CUZK_ERR_INTERNAL, "circuit %zu of %zu: %.440s", i, b->n, message);
 }
 
-static void circuit_release(ss_circuit *c)
+/* Every submitted job cancelled (those in a stage end at its end),
+ * waited for and forgotten: nothing of the call runs after this. */
+static void batch_cancel(ss_batch *b)
 {
-    prove_state_free(c->st);
-    c->st = NULL;
-    if (c->witness)
-        cuzk_memzero(c->witness, (size_t)c->w.n_witness * 32);
-    free(c->witness);
-    c->witness = NULL;
-}
-
-static void *batch_worker(void *arg)
-{
-    ss_batch *b = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&b->next, 1);
-        if (i >= b->n)
-            break;
-        cuzk_error err = {0};
-        int rc = atomic_load(&b->cancel) ? CUZK_ERR_CANCELLED : circuit_prepare(b, i, &err);
-        if (rc == CUZK_OK)
-            rc = circuit_compute(b, i, &err);
-        batch_past_gpu(b);
-        if (rc == CUZK_OK)
-            rc = circuit_finalize(b, i, &err);
-        if (rc != CUZK_OK && rc != CUZK_ERR_CANCELLED) {
-            err.code = rc;
-            batch_fail(b, i, &err);
+    cuzk_error ignored;
+    cuzk_job_info info;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->c[i].id && cuzk_engine_cancel(b->e, b->c[i].id, &ignored) != CUZK_OK) {
+            /* it ended meanwhile */
         }
-        circuit_release(&b->c[i]);
-    }
-    return NULL;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->c[i].id) {
+            ignore_status(cuzk_engine_wait(b->e, b->c[i].id, -1, &info, &ignored));
+            ignore_status(cuzk_engine_release(b->e, b->c[i].id, &ignored));
+            b->c[i].id = 0;
+        }
 }
 
 static void batch_free(ss_batch *b)
@@ -641,28 +560,22 @@ static void batch_free(ss_batch *b)
     if (!b)
         return;
     if (b->c) {
-        for (size_t i = 0; i < b->n; i++)
-            circuit_release(&b->c[i]);
+        batch_cancel(b);
+        for (size_t i = 0; i < b->n; i++) {
+            if (b->c[i].witness)
+                cuzk_memzero(b->c[i].witness, (size_t)b->c[i].w.n_witness * 32);
+            free(b->c[i].witness);
+        }
         cuzk_memzero(b->c, b->n * sizeof(*b->c));
     }
     free(b->c);
-    free(b->workers);
-    pthread_mutex_destroy(&b->lock);
-    pthread_cond_destroy(&b->cond);
     key_densities_end(b->key, b->trial, b->succeeded);
     key_unref(b->key);
     free(b);
 }
 
-static void batch_join(ss_batch *b)
-{
-    for (int t = 0; t < b->started; t++)
-        pthread_join(b->workers[t], NULL);
-    b->started = 0;
-}
-
-/* Checks the call, then starts its workers and waits for the GPU's part of
- * every circuit. */
+/* Checks the call, then submits its circuits to the library's engine and
+ * waits for the GPU's part of every one. */
 static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circuits, const cuzk_ss_fr r_s[],
                              const cuzk_ss_fr s_s[], SRS *srs, void *gpu_mtx, int gpu_index, ss_batch **out)
 {
@@ -680,10 +593,14 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
     for (size_t i = 0; i < num_circuits; i++)
         if (check_assignment(k, &provers[i], i, num_circuits, &err) != CUZK_OK)
             return error_result(&err);
-    pthread_once(&plan_once, plan_init);
-    if (gpu_index < -1 || (gpu_index >= 0 && gpu_index >= plan_gpus))
+    cuzk_engine *e;
+    if (engine_shared(&e, &err) != CUZK_OK)
+        return error_result(&err);
+    cuzk_engine_stats st;
+    cuzk_engine_get_stats(e, &st);
+    if (gpu_index < -1 || (gpu_index >= 0 && gpu_index >= st.gpus))
         return fail(CUZK_ERR_INVALID_ARGUMENT, "gpu_index %d: no such GPU (this machine has %d; -1 spreads the "
-                    "circuits over them)", gpu_index, plan_gpus);
+                    "circuits over them)", gpu_index, st.gpus);
     const size_t n_inp = (size_t)k->zk->n_public + 1, n_aux = (size_t)k->zk->n_vars - n_inp;
     for (size_t i = 1; i < num_circuits; i++)
         if (!same_bits(provers[i].a_aux_density, provers[0].a_aux_density, n_aux) ||
@@ -701,31 +618,22 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
         return fail(CUZK_ERR_NO_MEMORY, "out of memory");
     }
     b->trial = trial;
-    pthread_mutex_init(&b->lock, NULL);
-    pthread_cond_init(&b->cond, NULL);
     atomic_fetch_add(&k->refs, 1);
     b->key = k;
+    b->e = e;
     b->provers = provers;
     b->n = num_circuits;
     b->gpu_mtx = gpu_mtx;
-    b->gpu_index = gpu_index;
-    atomic_init(&b->next, 0);
-    atomic_init(&b->cancel, 0);
-    /* two workers a GPU: one circuit's conversion beside another's MSMs;
-     * one on the CPU alone (its proofs use every core) */
-    int gpus = gpu_index >= 0 ? 1 : plan_gpus;
-    b->n_workers = gpus ? gpus + 1 : 1;
-    if ((size_t)b->n_workers > num_circuits)
-        b->n_workers = (int)num_circuits;
     b->c = calloc(num_circuits, sizeof(*b->c));
-    b->workers = calloc((size_t)b->n_workers, sizeof(pthread_t));
-    if (!b->c || !b->workers) {
+    if (!b->c) {
         batch_free(b);
         return fail(CUZK_ERR_NO_MEMORY, "out of memory for %zu circuits", num_circuits);
     }
     const struct cuzk_core_ops *core = cuzk_core();
     for (size_t i = 0; i < num_circuits; i++) {
         size_t bad;
+        b->c[i].b = b;
+        b->c[i].i = i;
         if (core->fr_from_mont(CUZK_CURVE_BLS12_381, b->c[i].r, (const unsigned char *)&r_s[i], 1, 1, &bad) !=
                 CUZK_OK ||
             core->fr_from_mont(CUZK_CURVE_BLS12_381, b->c[i].s, (const unsigned char *)&s_s[i], 1, 1, &bad) !=
@@ -735,40 +643,75 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
                         num_circuits, i, i);
         }
     }
-    for (int t = 0; t < b->n_workers; t++) {
-        if (pthread_create(&b->workers[t], NULL, batch_worker, b) != 0) {
-            cuzk_error e = {0};
-            cuzk_error_set(&e, CUZK_ERR_NO_MEMORY, "cannot start a worker thread");
-            batch_fail(b, SIZE_MAX, &e);
-            break;
+    /* one job a circuit: the GPU's (or gpu_index's), else the CPU */
+    cuzk_prove_options opts = {.device = gpu_index >= 0 ? CUZK_DEVICE_GPU : CUZK_DEVICE_AUTO,
+                               .gpu = gpu_index >= 0 ? gpu_index : 0};
+    for (size_t i = 0; i < num_circuits; i++) {
+        const cuzk_ss_assignment *p = &provers[i];
+        cuzk_job_request req = {.priority = CUZK_PRIORITY_NORMAL, .options = &opts};
+        engine_job_extra x = {.key = k->zk,
+                              .make_witness = circuit_witness,
+                              .witness_ctx = &b->c[i],
+                              .eval_a = (const unsigned char *)p->a,
+                              .eval_b = (const unsigned char *)p->b,
+                              .n_eval = p->abc_size,
+                              .r = b->c[i].r,
+                              .s = b->c[i].s,
+                              .gpu_enter = gpu_mtx ? gpu_mutex_enter : NULL,
+                              .gpu_leave = gpu_mtx ? gpu_mutex_leave : NULL,
+                              .gpu_ctx = gpu_mtx};
+        if (engine_submit(e, &req, &x, &b->c[i].id, &err) != CUZK_OK) {
+            cuzk_error e2;
+            circuit_error(b, i, err.code, err.message, &e2);
+            batch_free(b);
+            return error_result(&e2);
         }
-        b->started++;
     }
-    if (b->started == 0) {
-        batch_free(b);
-        return fail(CUZK_ERR_NO_MEMORY, "cannot start a worker thread");
-    }
-    pthread_mutex_lock(&b->lock);
-    while (b->past_gpu < num_circuits) /* a failure cancels the rest: they pass at once */
-        pthread_cond_wait(&b->cond, &b->lock);
-    int rc = b->rc;
-    pthread_mutex_unlock(&b->lock);
-    if (rc != CUZK_OK) {
-        batch_join(b);
-        RustError r = error_result(&b->err);
-        batch_free(b);
-        return r;
+    /* the GPU's part of every circuit; the first failure (in circuit
+     * order) ends the call */
+    for (size_t i = 0; i < num_circuits; i++) {
+        cuzk_job_info info;
+        if (engine_wait_computed(e, b->c[i].id, &info, &err) != CUZK_OK) {
+            batch_free(b);
+            return error_result(&err);
+        }
+        if (info.state == CUZK_JOB_FAILED || info.state == CUZK_JOB_CANCELLED) {
+            circuit_error(b, i, info.status, info.error, &err);
+            batch_free(b);
+            return error_result(&err);
+        }
     }
     *out = b;
     return ok_result();
 }
 
+/* Waits for every circuit's end: its proof, or the first failure. */
 static RustError batch_finish(ss_batch *b, groth16_proof proofs[])
 {
-    batch_join(b);
+    cuzk_error err = {0};
+    int failed = 0;
+    for (size_t i = 0; i < b->n && !failed; i++) {
+        cuzk_job_info info;
+        core_prove_out out;
+        cuzk_error e2 = {0};
+        if (cuzk_engine_wait(b->e, b->c[i].id, -1, &info, &e2) != CUZK_OK) {
+            err = e2;
+            failed = 1;
+        } else if (info.state != CUZK_JOB_DONE) {
+            circuit_error(b, i, info.status, info.error, &err);
+            failed = 1;
+        } else if (engine_result_out(b->e, b->c[i].id, &out, NULL, &e2) != CUZK_OK) {
+            circuit_error(b, i, e2.code, e2.message, &err);
+            failed = 1;
+        } else {
+            memcpy(&b->c[i].proof.a, out.a, sizeof(b->c[i].proof.a));
+            memcpy(&b->c[i].proof.b, out.b, sizeof(b->c[i].proof.b));
+            memcpy(&b->c[i].proof.c, out.c, sizeof(b->c[i].proof.c));
+        }
+    }
     RustError r = ok_result();
-    if (b->rc != CUZK_OK)
-        r = error_result(&b->err);
+    if (failed)
+        r = error_result(&err);
     else {
         for (size_t i = 0; i < b->n; i++)
             proofs[i] = b->c[i].proof;
@@ -804,12 +747,7 @@ RustError finalize_groth16_proof_c(void *pending, groth16_proof proofs[])
 
 void destroy_pending_proof(void *pending)
 {
-    ss_batch *b = pending;
-    if (!b)
-        return;
-    atomic_store(&b->cancel, 1);
-    batch_join(b);
-    batch_free(b);
+    batch_free(pending); /* its jobs cancelled and waited for */
 }
 
 static RustError prove_all(const cuzk_ss_assignment provers[], size_t num_circuits, const cuzk_ss_fr r_s[],

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../formats/zkey.h"
 #include "../groth16/timings.h"
 #include "../util/clock.h"
 #include "../util/error.h"
@@ -514,14 +515,18 @@ int cuzk_engine_key_known(cuzk_engine *e, const char *key_id)
 /* A job from the request's key and witness fields, its witness
  * witness_path or wtns (a partition of a job of several: the request's
  * entries for it). NULL: out of memory. */
-static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const char *witness_path, const cuzk_wtns *wtns)
+static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const engine_job_extra *x, const char *witness_path,
+                    const cuzk_wtns *wtns)
 {
     job *j = calloc(1, sizeof(*j));
     if (!j)
         return NULL;
     atomic_init(&j->cancel, 0);
     j->engine = e;
-    j->key_name = dup_str(req->key_id ? req->key_id : req->key_path);
+    if (x)
+        j->x = *x;
+    /* a caller's key is named by its file in the messages */
+    j->key_name = dup_str(req->key_id ? req->key_id : req->key_path ? req->key_path : j->x.key->bf.name);
     j->key_is_id = req->key_id != NULL;
     j->key_circuit = req->r1cs_path ? dup_str(req->r1cs_path) : NULL;
     j->witness_path = dup_str(witness_path);
@@ -531,7 +536,7 @@ static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const char *wit
     j->opts = req->options ? *req->options : e->cfg.proof;
     if (j->opts.threads == 0)
         j->opts.threads = e->cfg.proof.threads;
-    j->opts.progress = NULL; /* the engine's, with the key's name (workers.c) */
+
     j->gpu_pin = req->options && req->options->device == CUZK_DEVICE_GPU ? req->options->gpu : -1;
     j->generate_witness = req->generate_witness != 0;
     j->partition = req->partition;
@@ -559,16 +564,26 @@ static job *new_job(cuzk_engine *e, const cuzk_job_request *req, const char *wit
 
 int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned long long *id, cuzk_error *err)
 {
+    return engine_submit(e, req, NULL, id, err);
+}
+
+int engine_submit(cuzk_engine *e, const cuzk_job_request *req, const engine_job_extra *x, unsigned long long *id,
+                  cuzk_error *err)
+{
     if (!e || !req || !id)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_submit: NULL argument");
     *id = 0;
-    if (!!req->key_path == !!req->key_id)
+    if (x && (x->key || x->make_witness || x->eval_a) && req->partitions)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a job of the library's is one proof");
+    if (x && !x->eval_a != !x->eval_b)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "evaluations: give both a and b");
+    if (!!req->key_path + !!req->key_id + !!(x && x->key) != 1)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "a job names its key by key_path or by key_id (one)");
     if (req->r1cs_path && !req->key_path)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "r1cs_path goes with a key_path (a key id's circuit is given at its load)");
     if (!!req->witness_path + !!req->witness + !!req->generate_witness + !!req->witness_wtns +
-            !!req->witness_paths + !!req->partition_wtns != 1)
+            !!req->witness_paths + !!req->partition_wtns + !!(x && x->make_witness) != 1)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
                               "a job gives its witness as witness_path, witness bytes, witness_wtns, "
                               "witness_paths, partition_wtns or generate_witness (one)");
@@ -607,13 +622,13 @@ int cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, unsigned lon
                                   req->options->gpu, e->gpus, e->gpus == 1 ? "" : "s");
     }
     int split = req->partitions > 0; /* a parent and its partitions */
-    job *j = new_job(e, req, split ? NULL : req->witness_path, split ? NULL : req->witness_wtns);
+    job *j = new_job(e, req, x, split ? NULL : req->witness_path, split ? NULL : req->witness_wtns);
     if (j && split) {
         j->generate_witness = 0;
         j->parts = calloc(parts, sizeof(*j->parts));
         j->n_parts = j->parts_left = j->parts ? parts : 0;
         for (unsigned k = 0; j->parts && k < parts; k++) {
-            job *c = new_job(e, req, req->witness_paths ? req->witness_paths[k] : NULL,
+            job *c = new_job(e, req, NULL, req->witness_paths ? req->witness_paths[k] : NULL,
                              req->partition_wtns ? req->partition_wtns[k] : NULL);
             if (!c)
                 break;
@@ -742,6 +757,33 @@ static int result_ready(const job *j, unsigned long long id, int rc, cuzk_error 
     if (j->info.state == CUZK_JOB_FAILED)
         return cuzk_error_set(err, j->info.status, "%s", j->info.error);
     return CUZK_OK;
+}
+
+int engine_result_out(cuzk_engine *e, unsigned long long id, core_prove_out *out, cuzk_timings *t, cuzk_error *err)
+{
+    int rc;
+    job *j = lock_job(e, id, &rc, err);
+    if ((rc = result_ready(j, id, rc, err)) == CUZK_OK) {
+        *out = j->out;
+        if (t)
+            *t = j->info.timings;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+int engine_wait_computed(cuzk_engine *e, unsigned long long id, cuzk_job_info *info, cuzk_error *err)
+{
+    pthread_mutex_lock(&e->mu);
+    job *j = find_job(e, id);
+    while (j && !ended(j) && j->info.stage < CUZK_STAGE_FINALIZE_WAIT) {
+        pthread_cond_wait(&e->ended, &e->mu);
+        j = find_job(e, id);
+    }
+    if (j)
+        *info = j->info;
+    pthread_mutex_unlock(&e->mu);
+    return j ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %llu", id);
 }
 
 int cuzk_engine_result(cuzk_engine *e, unsigned long long id, char **proof_json, char **public_json, cuzk_error *err)

@@ -49,6 +49,7 @@
 #include "../util/file.h"
 #include "key_cache.h"
 #include "queue.h"
+#include "submit.h"
 
 #define ENGINE_JOB_BUCKETS 4096 /* job lookup hash: ids are sequential */
 
@@ -62,6 +63,9 @@ typedef struct job {
     int confine;       /* cuzk_job_request.confine */
     cuzk_prove_options opts; /* its proofs' options (the request's, or the engine's), threads resolved */
     int gpu_pin;       /* the GPU it must run on (its options say device gpu), -1 any */
+    engine_job_extra x;      /* what a caller inside the library gave (engine_submit); zeros: none */
+    const struct cuzk_zkey *zk; /* its key from prepare on: the cached copy's, or the caller's (x.key) */
+    core_prove_out out;       /* a done job's proof as the prover left it (engine_result_out) */
     void *witness; /* the witness's bytes, when given as bytes (w maps them) */
     size_t witness_len;
     int generate_witness; /* made by the prepare worker: partition `partition` of the key's circuit */

@@ -67,6 +67,8 @@ static void stage_done(cuzk_engine *e, job *j, int rc, const cuzk_error *err, pq
         j->t_queued = cuzk_now();
         pq_push(next, &j->queued);
         pthread_cond_broadcast(next_cv);
+        if (next_stage == CUZK_STAGE_FINALIZE_WAIT)
+            pthread_cond_broadcast(&e->ended); /* engine_wait_computed */
     }
 }
 
@@ -81,12 +83,15 @@ static void job_progress(void *ctx, const char *stage, unsigned long long done, 
 }
 
 /* Job j's proof options: its own (cuzk_job_request.options) or the
- * engine's, with the engine's progress for a key's upload. */
+ * engine's; a key's upload reported to the job's progress, else the
+ * engine's. */
 static cuzk_prove_options proof_options(const cuzk_engine *e, job *j)
 {
     cuzk_prove_options o = j->opts;
-    o.progress = e->cfg.progress ? job_progress : NULL;
-    o.progress_ctx = j;
+    if (!o.progress) { /* the job's own, else the engine's with the key's name */
+        o.progress = e->cfg.progress ? job_progress : NULL;
+        o.progress_ctx = j;
+    }
     if (j->gpu_pin >= 0)
         o.gpu = j->gpu_pin;
     return o;
@@ -108,20 +113,28 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
     if (atomic_load(&j->cancel))
         rc = CUZK_ERR_CANCELLED;
     else {
-        key_evicted gone;
-        rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, j->key_circuit,
-                               j->confine & CUZK_CONFINE_KEY ? &e->key_limits : NULL, &j->key, &gone, &err);
-        key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
+        if (j->x.key) /* the caller's */
+            j->zk = j->x.key;
+        else {
+            key_evicted gone;
+            rc = key_cache_acquire(e->keys, j->key_is_id, j->key_name, j->key_circuit,
+                                   j->confine & CUZK_CONFINE_KEY ? &e->key_limits : NULL, &j->key, &gone, &err);
+            key_cache_free_evicted(e->keys, &gone); /* copies replaced or over the budget */
+            if (rc == CUZK_OK)
+                j->zk = key_entry_zkey(j->key);
+        }
         double tw = cuzk_now();
-        if (rc == CUZK_OK && j->generate_witness)
-            rc = key_make_witness(key_entry_zkey(j->key), j->partition, witness_threads(j), &j->w, &err);
+        if (rc == CUZK_OK && j->x.make_witness)
+            rc = j->x.make_witness(j->x.witness_ctx, &j->witness_wtns, &err);
+        else if (rc == CUZK_OK && j->generate_witness)
+            rc = key_make_witness(j->zk, j->partition, witness_threads(j), &j->w, &err);
         else if (rc == CUZK_OK && j->witness)
             rc = cuzk_wtns_open_memory(&j->w, j->witness, j->witness_len, "witness", &err);
         else if (rc == CUZK_OK && j->witness_path) {
             /* no larger than a witness of this key: a file of anything
              * else is refused before it is read */
             char what[96];
-            uint32_t n = key_entry_zkey(j->key)->n_vars;
+            uint32_t n = j->zk->n_vars;
             snprintf(what, sizeof(what), "a witness of this key (%u values)", n);
             file_limits lim = e->witness_limits;
             if (!(j->confine & CUZK_CONFINE_WITNESS))
@@ -135,8 +148,8 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
             j->info.witness = t1 - tw;
         if (rc == CUZK_OK) {
             cuzk_prove_options opts = proof_options(e, j);
-            rc = prove_prepare(key_entry_zkey(j->key), j->w ? j->w : j->witness_wtns, NULL, NULL, &opts, &j->cancel,
-                               &j->ps, &err);
+            rc = prove_prepare_evaluated(j->zk, j->w ? j->w : j->witness_wtns, j->x.eval_a, j->x.eval_b, j->x.n_eval,
+                                         j->x.r, j->x.s, &opts, &j->cancel, &j->ps, &err);
         }
     }
     engine_hook(e, j, CUZK_STAGE_PREPARE, CUZK_HOOK_LEAVE);
@@ -168,8 +181,10 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
 static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
 {
     gpu_plan_hold hold;
-    int rc = gpu_plan_begin(e->plan, g, key_entry_zkey(j->key), j->opts.gpu_eval == CUZK_GPU_EVAL_CPU, &j->cancel,
-                            j->opts.device == CUZK_DEVICE_GPU, j->gpu_pin < 0, &hold, err);
+    /* evaluations given: the key's matrices never go up */
+    int cpu_eval = j->opts.gpu_eval == CUZK_GPU_EVAL_CPU || j->x.eval_a;
+    int rc = gpu_plan_begin(e->plan, g, j->zk, cpu_eval, &j->cancel, j->opts.device == CUZK_DEVICE_GPU,
+                            j->gpu_pin < 0, &hold, err);
     if (rc != CUZK_OK)
         return rc;
     if (hold.to_cpu) {
@@ -185,9 +200,13 @@ static int compute_planned(cuzk_engine *e, job *j, int g, cuzk_error *err)
         j->busy_gpu = hold.gpu;
         pthread_mutex_unlock(&e->mu);
     }
-    prove_gpu_grant grant = {.gpu = hold.gpu, .with_matrices = hold.with_matrices, .h_copies = hold.h_copies,
-                             .stage = hold.stage, .msm_chunk = hold.msm_chunk};
+    prove_gpu_grant grant = {.gpu = hold.gpu, .with_matrices = hold.with_matrices && !j->x.eval_a,
+                             .h_copies = hold.h_copies, .stage = hold.stage, .msm_chunk = hold.msm_chunk};
+    if (j->x.gpu_enter)
+        j->x.gpu_enter(j->x.gpu_ctx);
     rc = prove_compute(j->ps, &grant, err);
+    if (j->x.gpu_leave)
+        j->x.gpu_leave(j->x.gpu_ctx);
     gpu_plan_end(e->plan, &hold, prove_state_gpu(j->ps) >= 0, prove_state_staged(j->ps));
     return rc;
 }
@@ -225,7 +244,9 @@ static void run_finalize(cuzk_engine *e, worker *wk, job *j)
     cuzk_error err = {0};
     char *proof = NULL, *pub = NULL, *vk = NULL;
     int rc = atomic_load(&j->cancel) ? CUZK_ERR_CANCELLED : prove_finalize(j->ps, &proof, &pub, &err);
-    if (rc == CUZK_OK) { /* what its proof verifies against, for whoever stores it (a miss is not the proof's) */
+    if (rc == CUZK_OK)
+        j->out = *prove_state_out(j->ps); /* the job's alone: no lock needed */
+    if (rc == CUZK_OK && j->key) { /* what its proof verifies against, for whoever stores it (a miss is not the proof's) */
         cuzk_error verr;
         if (key_entry_vk(e->keys, j->key, &vk, &verr) != CUZK_OK)
             vk = NULL; /* cuzk_engine_result_vk reports it */

@@ -3,7 +3,7 @@
  *
  * A proof runs as three stages so that the engine (src/engine/workers.c) can
  * give each its own workers and overlap one job's CPU work with another's
- * GPU work; cuzk_prove runs them back to back:
+ * GPU work; the engine is their only driver (cuzk_prove too submits to it):
  *
  *   prove_prepare   CPU: checks key and witness, picks the device; on the
  *                   GPU path also a = A w, b = B w and the witness split
@@ -29,13 +29,6 @@
 #include "../core.h"
 #include "../formats/wtns.h"
 #include "../formats/zkey.h"
-
-/* cuzk_prove with r and s given (plain 32-byte little-endian, below r):
- * the test hook for comparing proofs bit for bit. The proof's points land in
- * out (the .zkey layout). */
-int groth16_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, const unsigned char r[32],
-                       const unsigned char s[32], const cuzk_prove_options *opts, core_prove_out *out,
-                       cuzk_timings *timings, cuzk_error *err);
 
 /* The core prover's input for a key and witness (the key's sections and
  * verification points, its matrices (a .zkey's made by the first call),
