@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../formats/zkey.h"
+#include "../gpu/device.h"
 #include "../groth16/timings.h"
 #include "../util/clock.h"
 #include "../util/error.h"
@@ -275,7 +276,8 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
      * (device cpu, no CUDA, no GPU), CPU compute workers. With device gpu
      * and no GPU, jobs fail in prepare saying so, as cuzk_prove does. */
     int count = 0;
-    if (cfg->proof.device != CUZK_DEVICE_CPU && cuzk_gpu_count(&count) == CUZK_OK && count > 0)
+    cuzk_error ignored; /* device gpu without one: its jobs fail in prepare, saying so */
+    if (device_gpus(cfg->proof.device, &count, &ignored) == CUZK_OK && count > 0)
         *gpus = count < CUZK_ENGINE_MAX_GPUS ? count : CUZK_ENGINE_MAX_GPUS;
     /* a budget for a GPU the engine does not have is a mistake (a typo's
      * GPU number); without GPUs the budgets do nothing and are accepted */

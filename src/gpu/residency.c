@@ -12,7 +12,7 @@
 #include "../../cuda/gpu.h"
 #include "../core.h"
 #include "../formats/zkey.h"
-#include "../groth16/key.h"
+#include "../groth16/matrices.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/size_text.h"
@@ -79,16 +79,14 @@ static int gpu_ok(int gpu)
     return gpu >= 0 && gpu < RESIDENCY_MAX_GPUS;
 }
 
-/* What the GPU layer needs of a key (with its matrices or not: a .zkey's
- * are made from its section 4 here when no proof has made them yet; a key
- * whose entries do not validate goes up without them, and its proofs'
- * CPU evaluation reports the entry). */
+/* What the GPU layer needs of a key (with its matrices or not). The
+ * matrices are the key's as its proofs' prepare made them (key_matrices,
+ * src/groth16/key.c, before any proof reaches a GPU); asking what a key
+ * takes never builds them: a key without them goes up without them. */
 static cuzk_gpu_key_in key_input(const struct cuzk_zkey *zk, int gpu, int with_matrices, int pinned,
                                   unsigned h_copies)
 {
-    const cs_matrices *mat = NULL;
-    if (with_matrices && key_matrices(zk, &mat, NULL) != CUZK_OK)
-        mat = NULL;
+    const cs_matrices *mat = with_matrices ? zk->mat : NULL;
     return (cuzk_gpu_key_in){
         .curve = zk->curve->id,
         .device = gpu,

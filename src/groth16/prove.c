@@ -10,6 +10,7 @@
 #include "key.h"
 #include "../formats/snarkjs_json.h"
 #include "../util/clock.h"
+#include "../gpu/device.h"
 #include "../util/error.h"
 #include "../util/progress.h"
 #include "../util/rand.h"
@@ -310,32 +311,6 @@ static int self_verify(const prove_state *st)
     return st->core->groth16_verify(zk->curve->id, &vk, st->w->values + 32, &proof);
 }
 
-/* Picks CPU or GPU for opts->device; *gpu_index = -1 for the CPU. */
-static int choose_device(const cuzk_prove_options *opts, int *gpu_index, cuzk_error *err)
-{
-    int want = opts ? opts->device : CUZK_DEVICE_AUTO;
-    *gpu_index = -1;
-    if (want == CUZK_DEVICE_CPU)
-        return CUZK_OK;
-    if (want != CUZK_DEVICE_AUTO && want != CUZK_DEVICE_GPU)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "unknown device choice %d", want);
-    int count = 0;
-    int rc = cuzk_gpu_count(&count);
-    if (rc != CUZK_OK && want == CUZK_DEVICE_GPU)
-        return cuzk_error_set(err, rc, "cannot list the GPUs: the CUDA runtime failed");
-    if (rc != CUZK_OK || count == 0) {
-        if (want == CUZK_DEVICE_GPU)
-            return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "%s",
-                                  cuzk_has_cuda() ? "no CUDA GPU found (device gpu was asked for)"
-                                                  : "this cuzk was built without CUDA (device gpu was asked for)");
-        return CUZK_OK;
-    }
-    int idx = opts ? opts->gpu : 0;
-    if (idx < 0 || idx >= count)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "GPU %d does not exist (found %d)", idx, count);
-    *gpu_index = idx;
-    return CUZK_OK;
-}
 
 /* The options' enum fields, checked before any work. */
 static int check_options(const cuzk_prove_options *opts, cuzk_error *err)
@@ -450,7 +425,7 @@ int prove_prepare_evaluated(const struct cuzk_zkey *zk, const struct cuzk_wtns *
     if (!eval_a && (rc = key_matrices(zk, &mat, err)) != CUZK_OK)
         return rc;
     int gpu = -1;
-    if ((rc = choose_device(opts, &gpu, err)) != CUZK_OK)
+    if ((rc = device_choose(opts ? opts->device : CUZK_DEVICE_AUTO, opts ? opts->gpu : 0, &gpu, err)) != CUZK_OK)
         return rc;
     prove_state *st = calloc(1, sizeof(*st));
     if (!st)

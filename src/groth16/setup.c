@@ -14,6 +14,7 @@
 #include "../formats/r1cs.h"
 #include "../formats/zkey.h"
 #include "../util/blake2b.h"
+#include "../gpu/device.h"
 #include "../util/error.h"
 #include "../util/util.h"
 
@@ -539,7 +540,8 @@ static unsigned char *random_writer_gpu(random_writer *rw, const cuzk_setup_opti
 {
     int gpus = 0;
     unsigned char *scalars = NULL;
-    if (o->device != CUZK_DEVICE_CPU && cuzk_has_cuda() && cuzk_gpu_count(&gpus) == CUZK_OK && gpus > 0 &&
+    cuzk_error ignored; /* device gpu without one was refused before */
+    if (device_gpus(o->device, &gpus, &ignored) == CUZK_OK && gpus > 0 &&
         (scalars = malloc((size_t)RANDOM_CHUNK * 32)) != NULL) {
         rw->scalars = scalars;
         rw->gpu = 1;
@@ -721,9 +723,6 @@ int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_pa
     cuzk_setup_options o = {0};
     if (opts)
         o = *opts;
-    if (o.device != CUZK_DEVICE_AUTO && o.device != CUZK_DEVICE_CPU && o.device != CUZK_DEVICE_GPU)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "setup options: device must be CUZK_DEVICE_AUTO, _CPU or _GPU, got %d", o.device);
     if (o.threads < 0)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "setup options: threads must be >= 0, got %d",
                               o.threads);
@@ -733,9 +732,9 @@ int cuzk_setup(const char *r1cs_path, const char *ptau_path, const char *zkey_pa
     if (ptau_path)
         return setup_ptau(r1cs_path, ptau_path, zkey_path, o.threads, o.format, o.progress, o.progress_ctx, err);
     int gpus = 0;
-    if (o.device == CUZK_DEVICE_GPU && (cuzk_gpu_count(&gpus) != CUZK_OK || gpus == 0))
-        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "setup of %s: %s", r1cs_path,
-                              cuzk_has_cuda() ? "no CUDA GPU found (device gpu was asked for)"
-                                              : "this cuzk was built without CUDA (device gpu was asked for)");
+    cuzk_error why;
+    int rc = device_gpus(o.device, &gpus, &why);
+    if (rc != CUZK_OK)
+        return cuzk_error_set(err, rc, "setup of %s: %s", r1cs_path, why.message);
     return setup_random(r1cs_path, zkey_path, &o, err);
 }

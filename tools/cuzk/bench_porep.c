@@ -301,14 +301,9 @@ int cmd_bench_porep(int argc, char **argv)
                 parts = (unsigned)v;
             } else if (!strcmp(a, "--proofs"))
                 bad = parse_count("--proofs", val, 1, 10000, &proofs);
-            else if (!strcmp(a, "--device")) {
-                if (!strcmp(val, "gpu"))
-                    device = CUZK_DEVICE_GPU;
-                else if (!strcmp(val, "cpu"))
-                    device = CUZK_DEVICE_CPU;
-                else
-                    return fail("--device expects gpu or cpu, got '%s'", val);
-            } else if (!strcmp(a, "--witness")) {
+            else if (!strcmp(a, "--device"))
+                bad = parse_device("--device", val, &device);
+            else if (!strcmp(a, "--witness")) {
                 if (!strcmp(val, "live"))
                     pregenerated = 0;
                 else if (!strcmp(val, "pregenerated"))
