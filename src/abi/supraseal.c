@@ -472,9 +472,9 @@ typedef struct ss_batch {
     int succeeded; /* every proof made and checked, handed to the caller */
 } ss_batch;
 
-/* The job's witness, made by the engine's prepare worker: the assignment
- * in plain form (every core's share of the conversion). */
-static int circuit_witness(void *ctx, const struct cuzk_wtns **out, cuzk_error *err)
+/* The job's witness, made by the engine's prepare worker (with its share
+ * of the cores): the assignment in plain form. */
+static int circuit_witness(void *ctx, int threads, const struct cuzk_wtns **out, cuzk_error *err)
 {
     ss_circuit *c = ctx;
     const struct cuzk_zkey *zk = c->b->key->zk;
@@ -489,7 +489,7 @@ static int circuit_witness(void *ctx, const struct cuzk_wtns **out, cuzk_error *
                            &bad) != CUZK_OK)
         return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL, "input %zu is not below r", bad);
     if (core->fr_from_mont(zk->curve->id, c->witness + 32 * n_inp, (const unsigned char *)p->aux_assignment_data,
-                           nv - n_inp, cpu_threads(), &bad) != CUZK_OK)
+                           nv - n_inp, threads, &bad) != CUZK_OK)
         return cuzk_error_set(err, CUZK_ERR_NOT_CANONICAL, "aux value %zu is not below r", bad);
     static const unsigned char one[32] = {1};
     if (memcmp(c->witness, one, 32) != 0)
@@ -500,6 +500,17 @@ static int circuit_witness(void *ctx, const struct cuzk_wtns **out, cuzk_error *
     snprintf(c->w.bf.name, sizeof(c->w.bf.name), "circuit %zu's assignment", c->i);
     *out = &c->w;
     return CUZK_OK;
+}
+
+/* The circuit's proof is made: its plain assignment is cleared and freed
+ * on the engine's finalize worker, beside the GPU's next proofs. */
+static void circuit_witness_done(void *ctx)
+{
+    ss_circuit *c = ctx;
+    if (c->witness)
+        cuzk_memzero(c->witness, (size_t)c->w.n_witness * 32);
+    free(c->witness);
+    c->witness = NULL;
 }
 
 /* Curio's mutex, held around each circuit's GPU part. */
@@ -561,11 +572,8 @@ static void batch_free(ss_batch *b)
         return;
     if (b->c) {
         batch_cancel(b);
-        for (size_t i = 0; i < b->n; i++) {
-            if (b->c[i].witness)
-                cuzk_memzero(b->c[i].witness, (size_t)b->c[i].w.n_witness * 32);
-            free(b->c[i].witness);
-        }
+        for (size_t i = 0; i < b->n; i++) /* a job that ended before its finalize */
+            circuit_witness_done(&b->c[i]);
         cuzk_memzero(b->c, b->n * sizeof(*b->c));
     }
     free(b->c);
@@ -651,6 +659,7 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
         cuzk_job_request req = {.priority = CUZK_PRIORITY_NORMAL, .options = &opts};
         engine_job_extra x = {.key = k->zk,
                               .make_witness = circuit_witness,
+                              .witness_done = circuit_witness_done,
                               .witness_ctx = &b->c[i],
                               .eval_a = (const unsigned char *)p->a,
                               .eval_b = (const unsigned char *)p->b,

@@ -18,9 +18,15 @@ typedef struct engine_job_extra {
      * none: no key_path, no key_id); no verification key is kept for it
      * (cuzk_engine_result_vk: CUZK_ERR_NOT_FOUND) */
     const struct cuzk_zkey *key;
-    /* the witness, made by the prepare worker (the request gives none):
-     * *w, the caller's, stays valid until the job ends */
-    int (*make_witness)(void *ctx, const struct cuzk_wtns **w, cuzk_error *err);
+    /* the witness, made by the prepare worker with its share of the cores
+     * (the request gives none): *w, the caller's, stays valid until the
+     * job ends (its values until witness_done) */
+    int (*make_witness)(void *ctx, int threads, const struct cuzk_wtns **w, cuzk_error *err);
+    /* called (NULL: not) by the finalize worker once the proof is done
+     * with the witness, before the job's end is published: the caller may
+     * free it there, hidden behind the GPU's next proofs, instead of after
+     * the last one (a 2^20 witness is 32 MiB to clear) */
+    void (*witness_done)(void *ctx);
     void *witness_ctx;
     /* a = A w and b = B w given (n_eval Montgomery Fr each, the caller's
      * until the job ends): the key may hold no matrices */

@@ -125,7 +125,7 @@ static void run_prepare(cuzk_engine *e, worker *wk, job *j)
         }
         double tw = cuzk_now();
         if (rc == CUZK_OK && j->x.make_witness)
-            rc = j->x.make_witness(j->x.witness_ctx, &j->witness_wtns, &err);
+            rc = j->x.make_witness(j->x.witness_ctx, witness_threads(j), &j->witness_wtns, &err);
         else if (rc == CUZK_OK && j->generate_witness)
             rc = key_make_witness(j->zk, j->partition, witness_threads(j), &j->w, &err);
         else if (rc == CUZK_OK && j->witness)
@@ -251,6 +251,8 @@ static void run_finalize(cuzk_engine *e, worker *wk, job *j)
         if (key_entry_vk(e->keys, j->key, &vk, &verr) != CUZK_OK)
             vk = NULL; /* cuzk_engine_result_vk reports it */
     }
+    if (j->x.witness_done)
+        j->x.witness_done(j->x.witness_ctx);
     engine_hook(e, j, CUZK_STAGE_FINALIZE, CUZK_HOOK_LEAVE);
     leftovers left = {0};
     pthread_mutex_lock(&e->mu);
