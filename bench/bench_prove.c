@@ -6,7 +6,7 @@
  *
  * The proof's GPU options come from the environment as for cuzk prove
  * (CUZK_GPU_UPLOAD, CUZK_GPU_EVAL, CUZK_GPU_MSM_CHUNK: tools/cuzk/cli.c);
- * the phases reported are every one of src/groth16/phases.h. */
+ * the phases reported are every one of src/core/phases.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -40,7 +40,7 @@
 #include "../include/cuzk.h"
 #include "../include/cuzk_supraseal.h"
 #include "../src/circuit/source.h"
-#include "../src/core.h"
+#include "../src/core/core.h"
 #include "../src/formats/params.h"
 #include "../src/groth16/matrices.h"
 #include "../src/formats/wtns.h"

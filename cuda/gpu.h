@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "../include/cuzk.h"
-#include "../src/groth16/phases.h"
+#include "../src/core/phases.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,7 +162,7 @@ typedef struct cuzk_gpu_key_in {
      * ignored) */
     const uint32_t *a_vars, *b_vars;
     unsigned n_a, n_b;
-    /* the key's constraint matrices (src/groth16/matrices.h, validated);
+    /* the key's constraint matrices (src/core/matrices.h, validated);
      * NULL: they stay on the host and the CPU evaluates a and b. Whether
      * the copy fits is decided before the upload (src/gpu/residency.c) */
     const struct cs_matrices *mat;
@@ -240,7 +240,7 @@ enum { GPU_MSM_A, GPU_MSM_B1, GPU_MSM_B2, GPU_MSM_C, GPU_MSM_H, GPU_MSMS };
 
 typedef struct cuzk_gpu_prove_out {
     cuzk_gpu_msm_result msm[GPU_MSMS];
-    /* milliseconds of the phases the GPU ran (src/groth16/phases.h: eval
+    /* milliseconds of the phases the GPU ran (src/core/phases.h: eval
      * only when it evaluated, ntt, the MSMs), and of the upload */
     double ms[PROOF_PHASES];
     double upload_ms;

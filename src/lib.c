@@ -8,7 +8,7 @@
 #endif
 
 #include "../include/cuzk.h"
-#include "core.h"
+#include "core/core.h"
 #include "ec/curve_desc.h"
 #include "util/error.h"
 #include "util/util.h"

@@ -16,7 +16,7 @@
 
 #include "../include/cuzk.h"
 #include "../src/circuit/source.h"
-#include "../src/core.h"
+#include "../src/core/core.h"
 #include "../src/formats/params.h"
 #include "../src/formats/snarkjs_json.h"
 #include "../src/formats/wtns.h"

@@ -1,6 +1,6 @@
 // Test entry point: point additions and doublings over arrays, on the
 // device, for tests/test_gpu.c to compare with the CPU implementation.
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 #include "curves.cuh"
 
 namespace gpu {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "field.cuh"
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 
 namespace gpu {
 

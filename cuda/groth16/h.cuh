@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../ntt/ntt.cuh"
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 
 namespace gpu {
 

@@ -2,7 +2,7 @@
 // B2 and C MSMs over the witness split (1s by batch sum, the rest by
 // Pippenger), with the key's points resident on the device across proofs.
 // When the key's constraint matrices are resident too (the compressed rows
-// of src/groth16/matrices.h, as they are), the GPU also evaluates a = A w, b = B w and splits the
+// of src/core/matrices.h, as they are), the GPU also evaluates a = A w, b = B w and splits the
 // witness, so a proof's only host work is the upload of the witness and
 // the blinding after (src/groth16/prove.c); otherwise the CPU evaluates and
 // classifies before. A key with bellperson's conventions (a .params key)
@@ -16,9 +16,9 @@
 #include "../ec/curves.cuh"
 #include "../msm/msm.cuh"
 #include "../ntt/ntt.cuh"
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 #include "h.cuh"
-#include "../../src/groth16/matrices.h"
+#include "../../src/core/matrices.h"
 
 namespace gpu {
 
@@ -42,7 +42,7 @@ struct key_base {
 // out[r] = sum over row r's entries of table[coef] * w[col]: the
 // Montgomery product of a table value (coef R^2, as snarkjs stores
 // coefficients) and the plain witness is the Montgomery form of coef * w,
-// as on the CPU (src/groth16/prove_impl.h). One thread per row.
+// as on the CPU (src/core/prove_impl.h). One thread per row.
 template <class F>
 __global__ void eval_rows(const uint32_t *__restrict__ row_ptr, const uint32_t *__restrict__ col,
                           const uint32_t *__restrict__ coef, const F *__restrict__ table, const F *__restrict__ wit,

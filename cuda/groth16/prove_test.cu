@@ -1,7 +1,7 @@
 // Test kit: the prover's H step timed alone (cuzk_gpu_bench_h, for
 // bench_gpu).
 #include "../ec/curves.cuh"
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 #include "h.cuh"
 
 namespace gpu {

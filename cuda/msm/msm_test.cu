@@ -1,7 +1,7 @@
 // Test kit: cuzk_gpu_msm, one MSM (or batch sum) from host arrays, for tests and
 // benchmarks; the prover calls the templates in msm.cuh directly.
 #include "../ec/curves.cuh"
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 #include "msm.cuh"
 
 namespace gpu {

@@ -1,7 +1,7 @@
 // The NTT domains the prover uses, instantiated once for both scalar
 // fields (ntt_impl.cuh); the test kit's entry points are in ntt_test.cu.
 #include "../ec/curves.cuh"
-#include "../util/context.cuh"
+#include "../util/gpu.cuh"
 #include "ntt_impl.cuh"
 
 namespace gpu {

@@ -1,7 +1,7 @@
 // Test kit: cuzk_gpu_ntt, one transform from a host array, and
 // cuzk_gpu_bench_ntt, for test_gpu and bench_gpu.
 #include "../ec/curves.cuh"
-#include "../util/context.cuh"
+#include "../device/context.cuh"
 #include "ntt.cuh"
 
 namespace gpu {

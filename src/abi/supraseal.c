@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
-#include "../core.h"
+#include "../core/core.h"
 #include "../formats/zkey.h"
 #include "../engine/submit.h"
 #include "../gpu/residency.h"

@@ -12,28 +12,6 @@
 #include "../util/file.h"
 #include "../util/util.h"
 
-int source_buf_reserve(source_buf *b, size_t need)
-{
-    if (need <= b->cap)
-        return CUZK_OK;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    unsigned char *p = realloc(b->p, cap);
-    if (!p)
-        return CUZK_ERR_NO_MEMORY;
-    b->p = p;
-    b->cap = cap;
-    return CUZK_OK;
-}
-
-void source_buf_free(source_buf *b)
-{
-    free(b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
-}
-
 /* ------------------------------------------------------------ a .r1cs */
 
 enum { R1CS_STRIDE = 1024 }; /* rows between two entries of the offset index */

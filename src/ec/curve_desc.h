@@ -2,7 +2,7 @@
  * names, field and point sizes, the primes, the scalar field's two-adicity.
  * Per-curve facts live here; code elsewhere reads them from the descriptor
  * instead of testing which curve it has (the core's own dispatch, by id,
- * is in src/core.c and cuda/ec/curves.cuh). */
+ * is in src/core/core.c and cuda/ec/curves.cuh). */
 #ifndef CUZK_EC_CURVE_DESC_H
 #define CUZK_EC_CURVE_DESC_H
 

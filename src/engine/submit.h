@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "../../include/cuzk.h"
-#include "../core.h"
+#include "../core/core.h"
 
 struct cuzk_zkey;
 struct cuzk_wtns;

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core.h"
+#include "../core/core.h"
 #include "../util/error.h"
 #include "../util/file.h"
 #include "../util/util.h"

@@ -19,7 +19,7 @@ int read_json_file(const char *path, char **text, size_t *len, cuzk_error *err)
 
 #include <jansson.h>
 
-#include "../core.h"
+#include "../core/core.h"
 #include "decimal.h"
 
 static int load(json_t **root, const char *text, size_t len, const char *name, cuzk_error *err)

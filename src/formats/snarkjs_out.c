@@ -2,7 +2,7 @@
  * verification_key.json uses. */
 #include <string.h>
 
-#include "../core.h"
+#include "../core/core.h"
 #include "../util/util.h"
 #include "decimal.h"
 #include "json_out.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core.h"
+#include "../core/core.h"
 #include "../util/error.h"
 #include "point_check.h"
 #include "snarkjs_json.h"

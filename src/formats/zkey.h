@@ -45,7 +45,7 @@ struct cuzk_zkey {
     const uint32_t *a_vars, *b_vars;
     void *owned[4];
     /* The constraint matrices A and B as the provers read them
-     * (src/groth16/matrices.h): a .params key's, made with it from its
+     * (src/core/matrices.h): a .params key's, made with it from its
      * circuit; a .zkey's, made from section 4 at its first proof
      * (src/groth16/key.c, key_matrices). Freed with the key. */
     struct cs_matrices *mat;

@@ -3,7 +3,7 @@
  * u32 constraint (the row), u32 signal (the column), then the value in 32
  * bytes, coef * R^2 mod r as a plain little-endian integer. The one
  * decoding of it: the key's check (src/formats/zkey.c), the CPU's
- * evaluation (src/groth16/prove_impl.h) and the GPU's matrices
+ * evaluation (src/core/prove_impl.h) and the GPU's matrices
  * (cuda/groth16/prove.cu) read entries through this header. Plain C with
  * no dependencies: the CUDA host code includes it too. Entries may be
  * unaligned (a mapped file). */

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "../../cuda/gpu.h"
-#include "../core.h"
+#include "../core/core.h"
 #include "../formats/zkey.h"
-#include "../groth16/matrices.h"
+#include "../core/matrices.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/size_text.h"

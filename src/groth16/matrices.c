@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../circuit/source.h"
-#include "../core.h"
+#include "../core/core.h"
 #include "../ec/curve_desc.h"
 #include "../formats/zkey_coef.h"
 #include "../util/error.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
-#include "../core.h"
+#include "../core/core.h"
 #include "../formats/params.h"
 #include "../circuit/source.h"
 #include "../formats/r1cs.h"

@@ -26,7 +26,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../core.h"
+#include "../core/core.h"
 #include "../formats/wtns.h"
 #include "../formats/zkey.h"
 

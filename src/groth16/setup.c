@@ -7,7 +7,7 @@
 
 #include "../../cuda/gpu.h"
 #include "../circuit/source.h"
-#include "../core.h"
+#include "../core/core.h"
 #include "../formats/binwriter.h"
 #include "../formats/params.h"
 #include "../formats/ptau.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "../../include/cuzk.h"
-#include "phases.h"
+#include "../core/phases.h"
 
 enum { TIMING_CORE, TIMING_GPU, TIMING_LIB }; /* phases.h's kinds */
 

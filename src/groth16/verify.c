@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core.h"
+#include "../core/core.h"
 #include "../formats/snarkjs_json.h"
 #include "../util/error.h"
 

@@ -1,6 +1,6 @@
 /* Small helpers every layer uses: limb types, constant-time masks,
  * little-endian loads, macros. All static inline: the arithmetic core
- * (src/core.c, one translation unit per CPU backend) and every other file
+ * (src/core/core.c, one translation unit per CPU backend) and every other file
  * include them alike.
  */
 #ifndef CUZK_UTIL_H

@@ -2,7 +2,7 @@
  * options from the engine's table, src/engine/options.c, as cuzk serve
  * takes them), then throughput, latency percentiles, the engine's stats
  * over the timed run (src/engine/stats.c renders them) and the mean
- * phases of a proof (src/groth16/phases.h). */
+ * phases of a proof (src/core/phases.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -333,7 +333,7 @@ static int cmd_prove(int argc, char **argv)
     else if (opts.device != CUZK_DEVICE_CPU && !json)
         fprintf(stderr, "cuzk: proved on %s\n", strcmp(t.device, "cpu") ? t.device : "the CPU (no GPU found)");
     if (timings) {
-        /* every time of a proof (src/groth16/phases.h); the GPU's when it ran */
+        /* every time of a proof (src/core/phases.h); the GPU's when it ran */
         fprintf(stderr, "phase        seconds\n");
         fprintf(stderr, "load       %9.4f\n", load);
         for (size_t i = 0; i < TIMING_FIELDS; i++) {

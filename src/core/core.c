@@ -4,26 +4,26 @@
  *   CUZK_BACKEND_ADX=0  ->  cuzk_core_portable   (unsigned __int128 C)
  *   CUZK_BACKEND_ADX=1  ->  cuzk_core_adx        (x86-64 MULX/ADCX/ADOX)
  *
- * Each copy exports one struct of entry points (src/core.h).
+ * Each copy exports one struct of entry points (src/core/core.h).
  */
 #include "core.h"
 
 #include <omp.h>
 #include <time.h>
 
-#include "msm/msms.h"
-#include "ntt/ntts.h"
-#include "pairing/pairings.h"
-#include "util/clock.h"
+#include "../msm/msms.h"
+#include "../ntt/ntts.h"
+#include "../pairing/pairings.h"
+#include "../util/clock.h"
 
 #define PROVE_C bls12_381
-#include "groth16/prove_impl.h"
+#include "prove_impl.h"
 #define PROVE_C bn254
-#include "groth16/prove_impl.h"
+#include "prove_impl.h"
 #define SETUP_C bls12_381
-#include "groth16/setup_impl.h"
+#include "setup_impl.h"
 #define SETUP_C bn254
-#include "groth16/setup_impl.h"
+#include "setup_impl.h"
 
 /* Known answers checked at start-up and by `cuzk selftest`: the Montgomery
  * product in every field, the generators on their curves and of order r,

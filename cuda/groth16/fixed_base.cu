@@ -2,14 +2,14 @@
 // points of a random (testing) setup, which on the CPU took most of the
 // time to make a key large enough to benchmark (a 2^22-constraint key: 53 s
 // on the H200 machine's 16 cores). The same method as the CPU's
-// (src/groth16/setup_impl.h): 32 windows of 8 bits, table[w][d - 1] =
+// (src/core/setup_impl.h): 32 windows of 8 bits, table[w][d - 1] =
 // d 2^(8w) G, so k G is at most 32 mixed additions, then one inversion to
 // affine. Variable time: the scalars come from the setup's toxic waste,
 // which a testing setup does not protect (the CLI says so).
 #include <mutex>
 
-#include "../util/context.cuh"
-#include "curves.cuh"
+#include "../device/context.cuh"
+#include "../ec/curves.cuh"
 
 namespace gpu {
 

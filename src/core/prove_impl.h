@@ -58,7 +58,7 @@ CUZK_INLINE void groth16_gather(unsigned char *out, const unsigned char *witness
 }
 #endif
 
-/* a = A w and b = B w from the key's matrices (src/groth16/matrices.h),
+/* a = A w and b = B w from the key's matrices (src/core/matrices.h),
  * row by row: a table value times a plain witness value as a Montgomery
  * product gives (coef R^2) w / R = coef w R, the Montgomery form of
  * coef * w. Rows past the matrices' are left as they are (zero). */

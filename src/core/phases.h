@@ -5,7 +5,7 @@
  *
  * CUZK_TIMINGS(X) lists the cuzk_timings fields a proof spends time in, in
  * the order a proof spends it: X(ID, field, label, kind), where kind is
- *   CORE  a phase the core prover (src/groth16/prove_impl.h) and the GPU
+ *   CORE  a phase the core prover (src/core/prove_impl.h) and the GPU
  *         (cuda/groth16/prove.cu) time: it has a slot PROOF_PHASE_<ID>
  *   GPU   GPU proofs only (0 on the CPU path)
  *   LIB   the library's own steps around the core (src/groth16/prove.c)

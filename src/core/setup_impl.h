@@ -22,7 +22,7 @@
 
 #ifndef CUZK_SETUP_COMMON
 #define CUZK_SETUP_COMMON
-#include "../circuit/source.h"
+#include "circuit.h"
 enum { ST_SCALAR_ROWS = 1 << 16 }; /* rows of the circuit read at a time */
 /* One term of a sum: a base point and its scalar (plain, 32 bytes). */
 typedef struct setup_term {

@@ -1,4 +1,4 @@
-/* The interface between the arithmetic core (src/core.c, compiled once per
+/* The interface between the arithmetic core (src/core/core.c, compiled once per
  * CPU backend) and the rest of the library. Only coarse operations cross
  * it, so the backend is chosen once per call of a whole algorithm, never
  * per field operation.
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "groth16/phases.h"
+#include "phases.h"
 
 /* A Groth16 verification key and proof, as points in the .zkey layout. */
 typedef struct core_vk {
@@ -32,7 +32,7 @@ typedef struct core_proof {
 typedef struct core_prove_in {
     int curve, threads;
     unsigned n_vars, n_public, domain_size;
-    const struct cs_matrices *mat; /* A and B (src/groth16/matrices.h); may be NULL with eval_a/eval_b */
+    const struct cs_matrices *mat; /* A and B (src/core/matrices.h); may be NULL with eval_a/eval_b */
     const unsigned char *pts_a, *pts_b1, *pts_b2, *pts_c, *pts_h; /* sections 5-9 */
     const unsigned char *alpha1, *beta1, *beta2, *delta1, *delta2;
     const unsigned char *witness; /* n_vars plain 32-byte values, below r */
@@ -57,7 +57,7 @@ typedef struct core_prove_in {
 
 typedef struct core_prove_out {
     unsigned char a[96], b[192], c[96]; /* the proof, .zkey layout */
-    double seconds[PROOF_PHASES]; /* src/groth16/phases.h */
+    double seconds[PROOF_PHASES]; /* src/core/phases.h */
     size_t n_ones, n_tail;       /* witness values equal to 1, and neither 0 nor 1 */
 } core_prove_out;
 
@@ -99,7 +99,7 @@ typedef struct core_random_setup {
     int curve, threads;
     unsigned n_vars, n_public, n_constraints, domain_size;
     int bellperson; /* a .params key: the domain's root is bellperson's (src/ntt/ntt_impl.h) */
-    const struct circuit_source *source; /* the rows (src/circuit/source.h) */
+    const struct circuit_source *source; /* the rows (src/core/circuit.h) */
     void (*progress)(void *ctx, const char *stage, unsigned long long done, unsigned long long total); /* may be NULL */
     void *progress_ctx;
     /* the toxic waste: plain 32-byte scalars, nonzero, below r */
@@ -140,7 +140,7 @@ struct cuzk_core_ops {
      * infinity: formats/point_check.h says why); readers refuse those first,
      * with the point named. */
     int (*groth16_verify)(int curve, const core_vk *vk, const unsigned char *publics, const core_proof *proof);
-    /* A Groth16 proof (src/groth16/prove_impl.h). CUZK_OK, CUZK_ERR_NO_MEMORY
+    /* A Groth16 proof (src/core/prove_impl.h). CUZK_OK, CUZK_ERR_NO_MEMORY
      * or CUZK_ERR_UNSUPPORTED (a domain too large for the field). */
     int (*groth16_prove)(const core_prove_in *in, core_prove_out *out);
     /* The CPU's parts of a proof whose transforms and MSMs run elsewhere
@@ -173,7 +173,7 @@ struct cuzk_core_ops {
      * group 1 or 2, the output affine in the .zkey layout. Public data. */
     void (*msm_combine)(int curve, int group, const unsigned char *windows, size_t stride, unsigned nwin,
                         unsigned c, const unsigned char *extra, unsigned char *out);
-    /* src/groth16/setup_impl.h. CUZK_OK or CUZK_ERR_NO_MEMORY. */
+    /* src/core/setup_impl.h. CUZK_OK or CUZK_ERR_NO_MEMORY. */
     int (*groth16_setup_ptau)(const core_setup_in *in, core_setup_out *out);
     /* Section 4 of a new key, in pieces (setup_impl.h, ST_(coefs)): rows
      * [row0, row0 + n_rows), then the public entries at publics_row unless

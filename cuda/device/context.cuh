@@ -1,9 +1,9 @@
-// The per-GPU context (cuda/util/gpu.cu).
+// The per-GPU context (cuda/device/context.cu).
 #pragma once
 
 #include <mutex>
 
-#include "gpu.cuh"
+#include "../util/gpu.cuh"
 
 namespace gpu {
 
