@@ -39,6 +39,7 @@
 
 #include "../include/cuzk.h"
 #include "../include/cuzk_supraseal.h"
+#include "../include/cuzk_testcircuits.h"
 #include "../src/circuit/source.h"
 #include "../src/core/core.h"
 #include "../src/formats/params.h"
@@ -329,6 +330,11 @@ static int porep_main(const char *dir, int batch, int reps, const char *lib)
 
 int main(int argc, char **argv)
 {
+    cuzk_error rerr;
+    if (cuzk_testcircuits_register(&rerr) != CUZK_OK) { /* --porep's circuit.porep */
+        fprintf(stderr, "%s\n", rerr.message);
+        return 1;
+    }
     if (argc >= 3 && !strcmp(argv[1], "--porep")) {
         int batch = 2, reps = 2;
         const char *lib = NULL;

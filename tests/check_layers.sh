@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.." || exit 2
 # folder rank: a folder may include folders of a lower rank. Ranks that
 # several folders share are independent of each other.
 layers='
-include        0   the public API: cuzk.h, cuzk_supraseal.h
+include        0   the public API: cuzk.h, cuzk_supraseal.h, cuzk_testcircuits.h
 src/util       1   errors, files, clocks, parsing: no arithmetic
 src/field      2   the prime fields and their towers
 src/ec         3   curves: points, encodings
@@ -24,7 +24,7 @@ src/core       5   the arithmetic core and the data it reads: matrices, circuit 
 cuda           6   the GPU API (gpu.h): types and extern "C" entry points
 src/formats    6   file formats: .zkey, .params, .wtns, .r1cs, ptau, JSON
 cuda/util      7   CUDA error handling
-src/circuit    7   where circuits come from: .r1cs files, generators
+src/circuit    7   where circuits come from: .r1cs files, registered generators
 cuda/field     8   GPU fields
 cuda/ec        9   GPU curves
 cuda/msm       10  GPU MSM
@@ -37,6 +37,7 @@ src/engine     15  the scheduler: jobs, workers, key cache
 src/abi        16  supraseal-c2 C ABI over the engine
 src/server     16  the HTTP daemon, its journal and the PostgreSQL queue
 src            17  the library entry (lib.c)
+src/testcircuits 18 the test circuits: their own library, above libcuzk
 '
 declare -A rank
 while read -r dir r _; do

@@ -31,6 +31,8 @@
 #include <unistd.h>
 
 #include "cuzk.h"
+#include "cuzk_engine.h"
+#include "cuzk_testcircuits.h"
 #include "test_util.h"
 
 static const char *fixtures;
@@ -1341,6 +1343,8 @@ int main(int argc, char **argv)
         return 2;
     }
     fixtures = realpath(argv[1], NULL); /* absolute: test_key_files_change changes directory */
+    cuzk_error rerr;
+    CHECK(cuzk_testcircuits_register(&rerr) == CUZK_OK); /* porep-shape's native keys */
     CHECK(fixtures != NULL);
     test_init("test_engine");
     test_gpu_properties();

@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "cuzk.h"
+#include "cuzk_engine.h"
+#include "cuzk_testcircuits.h"
 #include "test_util.h"
 
 static const char *fixtures;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../include/cuzk.h"
+#include "../include/cuzk_testcircuits.h"
 #include "../src/circuit/source.h"
 #include "../src/core/core.h"
 #include "../src/formats/params.h"
@@ -905,14 +906,22 @@ static void test_circuit_sources(const char *tmpdir)
                                   .format = CUZK_POREP_FORMAT_NATIVE, .witness_files = 1};
     cuzk_porep_shape_info in_n, in_r;
     CHECK_MSG(cuzk_circuit_porep_shape(dn, &o, &in_n, &err) == CUZK_OK, "%s", err.message);
+    /* a native description is read once its kind is registered: before,
+     * refused as one of a kind this program does not know */
+    circuit_source *sn, *sr;
+    snprintf(path, sizeof(path), "%s/circuit.porep", dn);
+    int rc0 = circuit_source_open(&sn, path, NULL, &err);
+    CHECK_MSG(rc0 == CUZK_ERR_UNSUPPORTED && strstr(err.message, "does not know") &&
+                  strstr(err.message, "\"cuzk circuit porep-shape\""),
+              "rc %d: %s", rc0, err.message);
+    CHECK(cuzk_testcircuits_register(&err) == CUZK_OK && cuzk_testcircuits_register(&err) == CUZK_OK);
+    CHECK(circuit_kind_register("porep-shape", NULL, &err) == CUZK_ERR_INVALID_ARGUMENT);
     o.format = CUZK_POREP_FORMAT_R1CS;
     o.witness_files = 0;
     CHECK_MSG(cuzk_circuit_porep_shape(dr, &o, &in_r, &err) == CUZK_OK, "%s", err.message);
     CHECK(in_n.format == CUZK_POREP_FORMAT_NATIVE && in_r.format == CUZK_POREP_FORMAT_R1CS);
     CHECK(memcmp(in_n.nonzeros, in_r.nonzeros, sizeof(in_n.nonzeros)) == 0 && in_n.aux_in_a == in_r.aux_in_a &&
           in_n.aux_in_b == in_r.aux_in_b && in_n.witness_binary == in_r.witness_binary);
-    circuit_source *sn, *sr;
-    snprintf(path, sizeof(path), "%s/circuit.porep", dn);
     CHECK_MSG(circuit_source_open(&sn, path, NULL, &err) == CUZK_OK, "%s", err.message);
     snprintf(path2, sizeof(path2), "%s/circuit.r1cs", dr);
     CHECK_MSG(circuit_source_open(&sr, path2, NULL, &err) == CUZK_OK, "%s", err.message);
@@ -988,7 +997,8 @@ static void test_circuit_sources(const char *tmpdir)
         {"cuzk circuit porep-shape\nversion 1\nconstraints 99999999999\npartitions 1\nseed 1\n", "at most"},
         {"cuzk circuit porep-shape\nversion 1\nconstraints 4096\npartitions 1\nseed 1\nmore\n", "bytes after"},
         {"cuzk circuit porep-shape\nseed 1\nconstraints 4096\npartitions 1\nversion 1\n", "line 2"},
-        {"cuzk circuit porep-shapes\nversion 1\n", "line 1"},
+        {"cuzk circuit porep-shapes\nversion 1\n", "does not know"},
+        {"cuzk circuit porep-shape\rversion 1\n", "line 1"},
         {"not a circuit at all", "not a circuit"},
     };
     snprintf(path, sizeof(path), "%s/bad.porep", tmpdir);

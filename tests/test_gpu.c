@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../cuda/gpu.h"
+#include "cuzk_testcircuits.h"
 #include "gpu/residency.h"
 #include "engine/submit.h"
 #include "groth16/prove.h"

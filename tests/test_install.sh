@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 # DESTDIR: the tree lands under it, the paths inside name the prefix alone
 DESTDIR=$tmp/dest cmake --install "$build" --prefix /opt/cuzk >"$tmp/log" 2>&1 || fail "DESTDIR install: $(cat "$tmp/log")"
 root=$tmp/dest/opt/cuzk
-for f in bin/cuzk lib/libcuzk.a lib/libcuzk.so lib/libcuzk.so.0 include/cuzk.h include/cuzk_supraseal.h lib/pkgconfig/cuzk.pc \
+for f in bin/cuzk lib/libcuzk.a lib/libcuzk.so lib/libcuzk.so.0 include/cuzk.h include/cuzk_engine.h include/cuzk_serve.h include/cuzk_supraseal.h lib/pkgconfig/cuzk.pc \
          share/man/man1/cuzk.1 lib/systemd/system/cuzk.service share/cuzk/cuzk.conf; do
   [ -e "$root/$f" ] || fail "DESTDIR install: no $f under $root: $(cat "$tmp/log")"
 done
@@ -39,9 +39,9 @@ if command -v man >/dev/null; then
   [ ! -s "$tmp/man.err" ] || fail "man -l cuzk.1 warns: $(cat "$tmp/man.err")"
 fi
 
-# the shared library's dynamic symbols: cuzk.h's and cuzk_supraseal.h's names and nothing else
+# the shared library's dynamic symbols: the public headers' names and nothing else
 nm -D --defined-only "$prefix/lib/libcuzk.so" | awk 'NF == 3 && $2 ~ /[TDBRVW]/ { print $3 }' | sort -u >"$tmp/dyn"
-{ grep "^CUZK_API" "$prefix/include/cuzk.h"; grep "^CUZK_SS_API" "$prefix/include/cuzk_supraseal.h"; } |
+{ cat "$prefix/include/cuzk.h" "$prefix/include/cuzk_engine.h" "$prefix/include/cuzk_serve.h" | grep "^CUZK_API"; grep "^CUZK_SS_API" "$prefix/include/cuzk_supraseal.h"; } |
   grep -o "[ *][A-Za-z_][A-Za-z0-9_]*(" | tr -d ' *(' | sort -u >"$tmp/api"
 extra=$(comm -23 "$tmp/dyn" "$tmp/api")
 missing=$(comm -13 "$tmp/dyn" "$tmp/api")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cuzk circuit porep-shape (src/circuit/porep_shape.c): a circuit in the
+# cuzk circuit porep-shape (src/testcircuits/porep_shape.c): a circuit in the
 # PoRep partition's proportions and the witnesses of several partitions.
 # snarkjs checks each witness against the circuit (wtns check) and
 # verifies each partition's proof from a .params key through the exported

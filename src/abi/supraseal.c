@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 #include "../core/core.h"
 #include "../formats/zkey.h"
 #include "../engine/submit.h"

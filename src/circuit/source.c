@@ -2,6 +2,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,54 @@ void circuit_source_free(circuit_source *s)
 
 /* ------------------------------------------------------------ by content */
 
-enum { DESCRIPTION_MAX = 4096 }; /* a native description is a few lines */
+enum { DESCRIPTION_MAX = 4096, KINDS_MAX = 8 }; /* a native description is a few lines */
+
+static pthread_mutex_t kinds_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char first_line[64];
+    circuit_kind_parse_fn parse;
+} kinds[KINDS_MAX];
+static int n_kinds;
+
+int circuit_kind_register(const char *first_line, circuit_kind_parse_fn parse, cuzk_error *err)
+{
+    size_t pl = strlen(CIRCUIT_DESCRIPTION_PREFIX);
+    if (!first_line || !parse || strncmp(first_line, CIRCUIT_DESCRIPTION_PREFIX, pl) != 0 ||
+        strlen(first_line) >= sizeof(kinds[0].first_line) || strchr(first_line, '\n'))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "circuit_kind_register: a kind's first line is \"%s\" "
+                              "and a name of under 50 characters, on one line", CIRCUIT_DESCRIPTION_PREFIX);
+    int rc = CUZK_OK;
+    pthread_mutex_lock(&kinds_lock);
+    int i = 0;
+    while (i < n_kinds && strcmp(kinds[i].first_line, first_line) != 0)
+        i++;
+    if (i == n_kinds && n_kinds == KINDS_MAX)
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "circuit_kind_register: %d kinds of circuit are registered "
+                            "already", KINDS_MAX);
+    else if (i == n_kinds) {
+        snprintf(kinds[i].first_line, sizeof(kinds[i].first_line), "%s", first_line);
+        kinds[i].parse = parse;
+        n_kinds++;
+    }
+    pthread_mutex_unlock(&kinds_lock);
+    return rc;
+}
+
+/* The parser of the registered kind whose first line text begins with
+ * (followed by a line end or the end of the text), or NULL. */
+static circuit_kind_parse_fn kind_of(const char *text, size_t len)
+{
+    circuit_kind_parse_fn f = NULL;
+    pthread_mutex_lock(&kinds_lock);
+    for (int i = 0; i < n_kinds && !f; i++) {
+        size_t n = strlen(kinds[i].first_line);
+        if (len >= n && memcmp(text, kinds[i].first_line, n) == 0 &&
+            (len == n || text[n] == '\n' || text[n] == '\r'))
+            f = kinds[i].parse;
+    }
+    pthread_mutex_unlock(&kinds_lock);
+    return f;
+}
 
 int circuit_source_open(circuit_source **out, const char *path, const progress_sink *progress, cuzk_error *err)
 {
@@ -149,9 +197,9 @@ int circuit_source_open_limited(circuit_source **out, const char *path, const fi
         got += k;
     }
     close(fd);
-    size_t ml = strlen(POREP_SHAPE_MAGIC);
-    if ((size_t)got >= ml && memcmp(head, POREP_SHAPE_MAGIC, ml) == 0)
-        return porep_shape_source_parse(out, path, head, (size_t)got, err);
+    circuit_kind_parse_fn parse = kind_of(head, (size_t)got);
+    if (parse)
+        return parse(out, path, head, (size_t)got, err);
     if (got >= 4 && memcmp(head, "r1cs", 4) == 0) {
         struct cuzk_r1cs *r;
         rc = cuzk_r1cs_open_limited(&r, path, lim, progress, err);
@@ -159,8 +207,19 @@ int circuit_source_open_limited(circuit_source **out, const char *path, const fi
             return rc;
         return circuit_source_from_r1cs(out, r, err);
     }
+    size_t pl = strlen(CIRCUIT_DESCRIPTION_PREFIX);
+    if ((size_t)got > pl && memcmp(head, CIRCUIT_DESCRIPTION_PREFIX, pl) == 0) {
+        size_t n = pl;
+        while (n < (size_t)got && n < 80 && head[n] != '\n' && head[n] != '\r' && head[n] >= ' ' && head[n] < 127)
+            n++;
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: a native circuit description of a kind this program does not know (its first "
+                              "line: \"%.*s\"; porep-shape's is read by programs with cuzk's test circuits: the "
+                              "cuzk command, its tests and benches)",
+                              path, (int)n, head);
+    }
     return cuzk_error_set(err, CUZK_ERR_FORMAT,
                           "%s: not a circuit: expected a .r1cs (magic \"r1cs\") or a native circuit description "
-                          "(first line \"%s\", written by cuzk circuit porep-shape --format native)",
-                          path, POREP_SHAPE_MAGIC);
+                          "(first line \"%s...\", written by cuzk circuit porep-shape --format native)",
+                          path, CIRCUIT_DESCRIPTION_PREFIX);
 }

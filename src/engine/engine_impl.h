@@ -44,6 +44,7 @@
 #include <stdatomic.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 #include "../gpu/residency.h"
 #include "../groth16/prove.h"
 #include "../util/file.h"

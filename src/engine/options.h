@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 
 typedef enum engine_option_type {
     ENGINE_OPT_INT,    /* an int field */

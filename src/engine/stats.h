@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 
 typedef enum { STAT_U32, STAT_U64, STAT_I32, STAT_F64 } stat_type;
 typedef enum { STAT_GAUGE, STAT_COUNTER } stat_kind;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 #include "../core/core.h"
 
 struct cuzk_zkey;

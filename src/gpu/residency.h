@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 #include "../util/progress.h"
 
 struct cuzk_zkey;

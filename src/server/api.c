@@ -2,6 +2,7 @@
  * client's input (every bad request a 4xx naming the field, what was
  * expected and found) and their replies. */
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 
 #if CUZK_HAVE_SERVER
 

@@ -4,6 +4,7 @@
  * GnuTLS), so the token and the proofs are not sent in clear. Both are
  * required on an address that is not loopback (server.c). */
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_serve.h"
 
 #if CUZK_HAVE_SERVER
 

@@ -22,6 +22,7 @@
  * the HTTP threads share a small pool. The claims are the node thread's
  * alone. */
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_serve.h"
 
 #if CUZK_HAVE_SERVER
 

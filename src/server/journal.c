@@ -6,6 +6,7 @@
  * journals results as the engine ends jobs; after a restart, the checker
  * thread verifies the kept proofs before they are served. */
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_serve.h"
 
 #if CUZK_HAVE_SERVER
 

@@ -2,6 +2,7 @@
  * one statement (its own transaction): the claim's row lock lasts only the
  * claim, the lease carries the job from then on. */
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 
 #if CUZK_HAVE_PG
 

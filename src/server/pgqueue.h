@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h" /* the job states and priorities its rows hold */
 
 #define PGQ_SCHEMA_VERSION 2
 #define PGQ_DIGEST_LEN 32 /* the request digest (server_impl.h's REQUEST_DIGEST_LEN) */

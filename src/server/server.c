@@ -2,6 +2,7 @@
  * the wait for SIGTERM or SIGINT, shutdown; the table of jobs and a job's
  * JSON. */
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_serve.h"
 #include "../util/base64.h"
 #include "../util/error.h"
 

@@ -53,6 +53,7 @@
 #include <signal.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_serve.h"
 #include "../util/progress.h"
 #include "../util/url_id.h"
 

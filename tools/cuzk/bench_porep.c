@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../include/cuzk_testcircuits.h"
 #include "../../src/circuit/source.h"
 #include "../../src/engine/stats.h"
 #include "../../src/formats/wtns.h"

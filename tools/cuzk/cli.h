@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 
 /* Prints "cuzk: <message>" on stderr and returns code (fail: 2, bad input
  * or usage). */

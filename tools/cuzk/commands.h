@@ -4,6 +4,7 @@
 #define CUZK_TOOLS_COMMANDS_H
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_engine.h"
 
 int cmd_bench(int argc, char **argv);   /* bench.c */
 int cmd_bench_porep(int argc, char **argv); /* bench_porep.c: cuzk bench porep */

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
+#include "../../include/cuzk_serve.h"
+#include "../../include/cuzk_testcircuits.h"
 #include "../../src/formats/binfile.h"
 #include "../../src/formats/params.h"
 #include "../../src/formats/ptau.h"
@@ -940,6 +942,11 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigbus;
     sigaction(SIGBUS, &sa, NULL);
+    cuzk_error rerr;
+    if (cuzk_testcircuits_register(&rerr) != CUZK_OK) { /* porep-shape's native form, where a .r1cs goes */
+        fprintf(stderr, "cuzk: %s\n", rerr.message);
+        return 1;
+    }
     if (argc < 2) {
         usage(stderr);
         return 2;

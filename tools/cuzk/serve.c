@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../../include/cuzk_serve.h"
 #include "../../src/engine/options.h"
 #include "../../src/util/file.h"
 #include "cli.h"

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/cuzk.h"
+#include "../../include/cuzk_testcircuits.h"
 #include "../formats/binwriter.h"
 #include "../ec/curve_desc.h"
 #include "../util/error.h"

@@ -22,8 +22,10 @@
  * hashed from (seed, partition), in no constraint but bellperson's input
  * constraints. Writes OUT_DIR/circuit.r1cs and OUT_DIR/partition_K.wtns,
  * or the native form: OUT_DIR/circuit.porep, a few lines naming the size,
- * from which the circuit's rows (a circuit_source, source.h) and each
- * partition's witness are made again wherever they are needed. */
+ * from which the circuit's rows (a circuit_source, src/circuit/source.h)
+ * and each partition's witness are made again wherever they are needed,
+ * once cuzk_testcircuits_register has told libcuzk's readers of circuits
+ * of the form. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,8 @@
 #include <sys/stat.h>
 #include <omp.h>
 
-#include "../../include/cuzk.h"
+#include "../../include/cuzk_testcircuits.h"
+#include "../circuit/source.h"
 #include "../ec/curve_desc.h"
 #include "../formats/binwriter.h"
 #include "../formats/wtns.h"
@@ -39,7 +42,6 @@
 #include "../util/file.h"
 #include "../util/progress.h"
 #include "../util/sha256.h"
-#include "source.h"
 
 enum {
     UNIT = 16384,     /* constraints a unit */
@@ -47,6 +49,9 @@ enum {
     N_PUBLIC = 327,   /* public inputs (with the constant one: bellperson's 328 inputs) */
     FIRST_PACK = 1024 /* no pack before this many constraints (enough distinct bits) */
 };
+
+/* the native description's first line */
+#define POREP_SHAPE_MAGIC CIRCUIT_DESCRIPTION_PREFIX "porep-shape"
 
 /* The template's proportions (per UNIT, see above). */
 #define N_PACK 141  /* UNIT * 1.375 / 160 */
@@ -545,7 +550,7 @@ static int check_size(uint64_t n, unsigned parts, const char *what, cuzk_error *
     return CUZK_OK;
 }
 
-int porep_shape_source_parse(circuit_source **out, const char *path, const char *text, size_t len, cuzk_error *err)
+static int porep_shape_source_parse(circuit_source **out, const char *path, const char *text, size_t len, cuzk_error *err)
 {
     *out = NULL;
     unsigned long long val[4] = {0};
@@ -773,4 +778,9 @@ int cuzk_circuit_porep_shape(const char *out_dir, const cuzk_porep_shape_options
     }
     free(t);
     return rc;
+}
+
+int cuzk_testcircuits_register(cuzk_error *err)
+{
+    return circuit_kind_register(POREP_SHAPE_MAGIC, porep_shape_source_parse, err);
 }
