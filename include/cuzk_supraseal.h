@@ -103,8 +103,9 @@ typedef struct SRS {
 
 /* Loads the .params file at srs_path into *ret (every point decoded and
  * checked on the curve, in parallel). With cache, handles to one path share
- * one key: a process-wide cache keeps the 4 most recently created ones.
- * On failure ret->ptr is NULL. */
+ * one key while its file is the one it was read from (a rewritten file is
+ * read again); the cache keeps the 4 most recently used keys no handle
+ * holds. On failure ret->ptr is NULL. */
 CUZK_SS_API RustError create_SRS(SRS *ret, const char *srs_path, bool cache);
 /* Removes the key's path from the cache (handles keep it alive). */
 CUZK_SS_API void evict_SRS(const SRS *ref);

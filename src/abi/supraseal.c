@@ -1,8 +1,9 @@
 /* supraseal-c2's C ABI (include/cuzk_supraseal.h) over cuzk's prover.
  *
  *   keys      create_SRS decodes a .params file into a key of points alone
- *             (src/groth16/params_key.c); handles count references; a
- *             process-wide cache of the 4 most recent shares them by path
+ *             (src/groth16/params_key.c) held in the library's engine's
+ *             key cache, which shares it by path (and keeps 4 that no
+ *             handle holds); a handle is a hold on it
  *   calls     one call's circuits are checked against the key before any
  *             work (sizes, densities, pointers), then each is a job of the
  *             library's engine (src/engine/submit.h): its assignment
@@ -12,11 +13,9 @@
  *             proof checked with the pairing; one circuit's conversion runs
  *             while another's MSMs do
  *   densities the key's A and B points are those of the variables the
- *             densities set: the first call gives the key its lists (the
- *             GPU's copy is made with them), later calls must bring the
- *             same bits; until a call with them succeeds they are on
- *             trial: when every call that brought them failed they are
- *             forgotten (with the GPU's copy), and the next call sets them
+ *             densities set: the key learns them from its first calls
+ *             (params_srs_densities: on trial until a call succeeds),
+ *             later calls must bring the same bits
  * A failure never aborts: the first failing circuit's status and message
  * come back in a RustError whose message the caller frees. */
 #include "../../include/cuzk_supraseal.h"
@@ -27,15 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../include/cuzk.h"
 #include "../../include/cuzk_engine.h"
 #include "../core/core.h"
 #include "../formats/zkey.h"
+#include "../engine/key_cache.h"
 #include "../engine/submit.h"
-#include "../gpu/residency.h"
 #include "../groth16/params_key.h"
 #include "../groth16/prove.h"
 #include "../util/error.h"
@@ -86,64 +84,11 @@ static int cpu_threads(void)
 
 /* ------------------------------------------------------------ keys */
 
-typedef struct ss_key {
-    atomic_int refs;
-    char path[4096];
-    struct stat file; /* the file as it was when read: a cached key whose file changed is read again */
-    struct cuzk_zkey *zk;
-    pthread_mutex_t lock; /* the densities */
-    int have_densities;
-    int confirmed;      /* a call with them succeeded */
-    unsigned on_trial;  /* calls in flight with them before that */
-    size_t n_inp, n_aux;
-    uint64_t *a_aux, *b_inp, *b_aux; /* the first call's bits, the unused ones of each last word cleared */
-} ss_key;
-
-static void key_unref(ss_key *k)
+/* An SRS handle's pointer is a key of the library's engine's key cache
+ * (src/engine/key_cache.c), held once a handle. */
+static const struct cuzk_zkey *handle_key(const SRS *srs)
 {
-    if (!k || atomic_fetch_sub(&k->refs, 1) != 1)
-        return;
-    engine_shared_forget_key(k->zk); /* out of the library's engine's memory plan */
-    cuzk_zkey_free(k->zk); /* its density lists too (owned[0], owned[1]) and its GPU copies */
-    pthread_mutex_destroy(&k->lock);
-    free(k->a_aux);
-    free(k->b_inp);
-    free(k->b_aux);
-    free(k);
-}
-
-/* The cache: most recently created first. */
-#define SS_CACHE 4
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static ss_key *cache[SS_CACHE];
-
-static int same_file_version(const struct stat *a, const struct stat *b)
-{
-    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
-/* The cached key of path, when its file is still the one it was read
- * from (now: the file's state); one whose file changed leaves the cache
- * (into *stale, for the caller to unref once the lock is released). */
-static ss_key *cache_find(const char *path, const struct stat *now, ss_key **stale)
-{
-    for (int i = 0; i < SS_CACHE; i++)
-        if (cache[i] && strcmp(cache[i]->path, path) == 0) {
-            ss_key *k = cache[i];
-            if (!now || !same_file_version(&k->file, now)) {
-                *stale = k;
-                memmove(cache + i, cache + i + 1, (size_t)(SS_CACHE - 1 - i) * sizeof(cache[0]));
-                cache[SS_CACHE - 1] = NULL;
-                return NULL;
-            }
-            memmove(cache + 1, cache, (size_t)i * sizeof(cache[0]));
-            cache[0] = k;
-            atomic_fetch_add(&k->refs, 1);
-            return k;
-        }
-    return NULL;
+    return key_entry_zkey(srs->ptr);
 }
 
 RustError create_SRS(SRS *ret, const char *srs_path, bool use_cache)
@@ -153,83 +98,25 @@ RustError create_SRS(SRS *ret, const char *srs_path, bool use_cache)
     ret->ptr = NULL;
     if (!srs_path)
         return fail(CUZK_ERR_INVALID_ARGUMENT, "create_SRS: the .params path is NULL");
-    if (strlen(srs_path) >= sizeof(((ss_key *)0)->path))
-        return fail(CUZK_ERR_INVALID_ARGUMENT, "create_SRS: the .params path is %zu bytes long (at most %zu)",
-                    strlen(srs_path), sizeof(((ss_key *)0)->path) - 1);
-    /* the file's state before it is read: one rewritten during the read
-     * is read again by the next create_SRS, never taken for the new one */
-    struct stat now;
-    int known = stat(srs_path, &now) == 0;
-    if (use_cache) {
-        ss_key *stale = NULL;
-        pthread_mutex_lock(&cache_lock);
-        ss_key *k = cache_find(srs_path, known ? &now : NULL, &stale);
-        pthread_mutex_unlock(&cache_lock);
-        key_unref(stale);
-        if (k) {
-            ret->ptr = k;
-            return ok_result();
-        }
-    }
-    ss_key *k = calloc(1, sizeof(*k));
-    if (!k)
-        return fail(CUZK_ERR_NO_MEMORY, "create_SRS: out of memory");
     cuzk_error err = {0};
-    int rc = params_srs_open(&k->zk, srs_path, cpu_threads(), &err);
-    if (rc != CUZK_OK) {
-        free(k);
+    key_entry *k;
+    if (engine_shared_srs_acquire(srs_path, use_cache, &k, &err) != CUZK_OK)
         return error_result(&err);
-    }
-    if (known)
-        k->file = now;
-    snprintf(k->path, sizeof(k->path), "%s", srs_path);
-    pthread_mutex_init(&k->lock, NULL);
-    atomic_init(&k->refs, 1);
-    if (use_cache) {
-        ss_key *evicted = NULL, *stale = NULL;
-        pthread_mutex_lock(&cache_lock);
-        /* loaded meanwhile by another thread from the same file: share that one */
-        ss_key *other = cache_find(srs_path, known ? &now : NULL, &stale);
-        if (!other) {
-            evicted = cache[SS_CACHE - 1];
-            memmove(cache + 1, cache, (SS_CACHE - 1) * sizeof(cache[0]));
-            cache[0] = k;
-            atomic_fetch_add(&k->refs, 1); /* the cache's */
-        }
-        pthread_mutex_unlock(&cache_lock);
-        key_unref(evicted);
-        key_unref(stale);
-        if (other) {
-            key_unref(k);
-            k = other;
-        }
-    }
     ret->ptr = k;
     return ok_result();
 }
 
 void evict_SRS(const SRS *ref)
 {
-    if (!ref || !ref->ptr)
-        return;
-    ss_key *gone = NULL;
-    pthread_mutex_lock(&cache_lock);
-    for (int i = 0; i < SS_CACHE; i++)
-        if (cache[i] == ref->ptr) {
-            gone = cache[i];
-            memmove(cache + i, cache + i + 1, (size_t)(SS_CACHE - 1 - i) * sizeof(cache[0]));
-            cache[SS_CACHE - 1] = NULL;
-            break;
-        }
-    pthread_mutex_unlock(&cache_lock);
-    key_unref(gone);
+    if (ref && ref->ptr)
+        engine_shared_srs_retire(ref->ptr);
 }
 
 void drop_SRS(SRS *ref)
 {
-    if (!ref)
+    if (!ref || !ref->ptr)
         return;
-    key_unref(ref->ptr);
+    engine_shared_srs_release(ref->ptr);
     ref->ptr = NULL;
 }
 
@@ -237,7 +124,7 @@ SRS clone_SRS(const SRS *rhs)
 {
     SRS s = {NULL};
     if (rhs && rhs->ptr) {
-        atomic_fetch_add(&((ss_key *)rhs->ptr)->refs, 1);
+        engine_shared_srs_hold(rhs->ptr);
         s.ptr = rhs->ptr;
     }
     return s;
@@ -273,38 +160,10 @@ static size_t popcount_bits(const uint64_t *v, size_t bits)
     return n;
 }
 
-static int bit_at(const uint64_t *v, size_t i)
-{
-    return (int)((v[i / 64] >> (i % 64)) & 1);
-}
-
-/* Whether two bit vectors agree below bits. */
-static int same_bits(const uint64_t *x, const uint64_t *y, size_t bits)
-{
-    if (x == y)
-        return 1;
-    if (memcmp(x, y, bits / 64 * 8) != 0)
-        return 0;
-    uint64_t mask = bits % 64 ? (UINT64_C(1) << (bits % 64)) - 1 : 0;
-    return !mask || ((x[bits / 64] ^ y[bits / 64]) & mask) == 0;
-}
-
-static uint64_t *copy_bits(const uint64_t *v, size_t bits)
-{
-    size_t words = (bits + 63) / 64;
-    uint64_t *c = calloc(words ? words : 1, 8);
-    if (c && words) {
-        memcpy(c, v, words * 8);
-        if (bits % 64)
-            c[words - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
-    }
-    return c;
-}
-
 /* One circuit's Assignment against the key: every count and pointer. */
-static int check_assignment(const ss_key *k, const cuzk_ss_assignment *p, size_t i, size_t n, cuzk_error *err)
+static int check_assignment(const struct cuzk_zkey *zk, const cuzk_ss_assignment *p, size_t i, size_t n,
+                            cuzk_error *err)
 {
-    const struct cuzk_zkey *zk = k->zk;
     const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
     const char *name = zk->bf.name;
 #define BAD(...) cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, __VA_ARGS__)
@@ -352,104 +211,6 @@ static int check_assignment(const ss_key *k, const cuzk_ss_assignment *p, size_t
     return CUZK_OK;
 }
 
-/* Under k->lock, no call in flight with them: the densities on trial
- * forgotten, with the GPU's copies made with them. */
-static void forget_densities(ss_key *k)
-{
-    struct cuzk_zkey *zk = k->zk;
-    engine_shared_forget_key(zk);
-    residency_forget(zk);
-    free(zk->owned[0]);
-    free(zk->owned[1]);
-    zk->owned[0] = zk->owned[1] = NULL;
-    zk->a_vars = zk->b_vars = NULL;
-    free(k->a_aux);
-    free(k->b_inp);
-    free(k->b_aux);
-    k->a_aux = k->b_inp = k->b_aux = NULL;
-    k->have_densities = 0;
-}
-
-/* The key's density lists: given now (the first call) or checked. *trial:
- * the call holds densities on trial (key_densities_end when it ends). */
-static int key_densities(ss_key *k, const cuzk_ss_assignment *p, int *trial, cuzk_error *err)
-{
-    struct cuzk_zkey *zk = k->zk;
-    const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
-    int rc = CUZK_OK;
-    *trial = 0;
-    pthread_mutex_lock(&k->lock);
-    if (k->have_densities) {
-        if (!same_bits(k->a_aux, p->a_aux_density, n_aux) || !same_bits(k->b_inp, p->b_inp_density, n_inp) ||
-            !same_bits(k->b_aux, p->b_aux_density, n_aux))
-            rc = cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                                "the densities differ from those %s %s: a key serves one circuit, whose densities "
-                                "are fixed",
-                                zk->bf.name, k->confirmed ? "was proved with" : "is being proved with now");
-        else if (!k->confirmed) {
-            k->on_trial++;
-            *trial = 1;
-        }
-        pthread_mutex_unlock(&k->lock);
-        return rc;
-    }
-    uint32_t *a_vars = malloc((size_t)zk->n_a * 4 + 4), *b_vars = malloc((size_t)zk->n_b * 4 + 4);
-    k->a_aux = copy_bits(p->a_aux_density, n_aux);
-    k->b_inp = copy_bits(p->b_inp_density, n_inp);
-    k->b_aux = copy_bits(p->b_aux_density, n_aux);
-    if (!a_vars || !b_vars || !k->a_aux || !k->b_inp || !k->b_aux) {
-        free(a_vars);
-        free(b_vars);
-        free(k->a_aux);
-        free(k->b_inp);
-        free(k->b_aux);
-        k->a_aux = k->b_inp = k->b_aux = NULL;
-        pthread_mutex_unlock(&k->lock);
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for the density lists of %s", zk->bf.name);
-    }
-    /* A: every input, then the aux variables set; B: the inputs set, then
-     * the aux ones (bellperson's order of the points) */
-    size_t na = 0, nb = 0;
-    for (size_t v = 0; v < n_inp; v++) {
-        a_vars[na++] = (uint32_t)v;
-        if (bit_at(k->b_inp, v))
-            b_vars[nb++] = (uint32_t)v;
-    }
-    for (size_t v = 0; v < n_aux; v++) {
-        if (bit_at(k->a_aux, v))
-            a_vars[na++] = (uint32_t)(n_inp + v);
-        if (bit_at(k->b_aux, v))
-            b_vars[nb++] = (uint32_t)(n_inp + v);
-    }
-    zk->owned[0] = a_vars;
-    zk->owned[1] = b_vars;
-    zk->a_vars = a_vars;
-    zk->b_vars = b_vars;
-    k->n_inp = n_inp;
-    k->n_aux = n_aux;
-    k->have_densities = 1;
-    k->on_trial = 1;
-    *trial = 1;
-    pthread_mutex_unlock(&k->lock);
-    return CUZK_OK;
-}
-
-/* A call that held densities on trial ended: succeeded, they are the key's
- * for good; when every such call failed, they are forgotten (a wrong first
- * call must not refuse every right one after it). */
-static void key_densities_end(ss_key *k, int trial, int succeeded)
-{
-    if (!trial)
-        return;
-    pthread_mutex_lock(&k->lock);
-    k->on_trial--;
-    if (succeeded)
-        k->confirmed = 1;
-    if (!k->confirmed && !k->on_trial && k->have_densities)
-        forget_densities(k);
-    pthread_mutex_unlock(&k->lock);
-}
-
 /* ------------------------------------------------------------ calls */
 
 typedef struct ss_circuit {
@@ -463,13 +224,14 @@ typedef struct ss_circuit {
 } ss_circuit;
 
 typedef struct ss_batch {
-    ss_key *key;  /* a reference held for the call */
+    key_entry *key; /* held for the call */
+    struct cuzk_zkey *zk; /* its key (the densities it learns are its mutable part) */
     cuzk_engine *e;
     const cuzk_ss_assignment *provers;
     size_t n;
     ss_circuit *c;
     pthread_mutex_t *gpu_mtx;
-    int trial;     /* it holds the key's densities on trial (key_densities) */
+    int trial;     /* it holds the key's densities on trial (params_srs_densities) */
     int succeeded; /* every proof made and checked, handed to the caller */
 } ss_batch;
 
@@ -478,7 +240,7 @@ typedef struct ss_batch {
 static int circuit_witness(void *ctx, int threads, const struct cuzk_wtns **out, cuzk_error *err)
 {
     ss_circuit *c = ctx;
-    const struct cuzk_zkey *zk = c->b->key->zk;
+    const struct cuzk_zkey *zk = c->b->zk;
     const cuzk_ss_assignment *p = &c->b->provers[c->i];
     const struct cuzk_core_ops *core = cuzk_core();
     const size_t nv = zk->n_vars, n_inp = p->inp_assignment_size;
@@ -578,8 +340,8 @@ static void batch_free(ss_batch *b)
         cuzk_memzero(b->c, b->n * sizeof(*b->c));
     }
     free(b->c);
-    key_densities_end(b->key, b->trial, b->succeeded);
-    key_unref(b->key);
+    params_srs_densities_end(b->zk, b->trial, b->succeeded, engine_shared_forget_key);
+    engine_shared_srs_release(b->key);
     free(b);
 }
 
@@ -597,10 +359,11 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
         return fail(CUZK_ERR_INVALID_ARGUMENT, "num_circuits is 0: nothing to prove");
     if (num_circuits > SIZE_MAX / sizeof(ss_circuit))
         return fail(CUZK_ERR_INVALID_ARGUMENT, "num_circuits is %zu: too many", num_circuits);
-    ss_key *k = srs->ptr;
+    /* the key's densities are its mutable part, under its own lock */
+    struct cuzk_zkey *zk = (struct cuzk_zkey *)handle_key(srs);
     cuzk_error err = {0};
     for (size_t i = 0; i < num_circuits; i++)
-        if (check_assignment(k, &provers[i], i, num_circuits, &err) != CUZK_OK)
+        if (check_assignment(zk, &provers[i], i, num_circuits, &err) != CUZK_OK)
             return error_result(&err);
     cuzk_engine *e;
     if (engine_shared(&e, &err) != CUZK_OK)
@@ -610,25 +373,27 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
     if (gpu_index < -1 || (gpu_index >= 0 && gpu_index >= st.gpus))
         return fail(CUZK_ERR_INVALID_ARGUMENT, "gpu_index %d: no such GPU (this machine has %d; -1 spreads the "
                     "circuits over them)", gpu_index, st.gpus);
-    const size_t n_inp = (size_t)k->zk->n_public + 1, n_aux = (size_t)k->zk->n_vars - n_inp;
+    const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
     for (size_t i = 1; i < num_circuits; i++)
-        if (!same_bits(provers[i].a_aux_density, provers[0].a_aux_density, n_aux) ||
-            !same_bits(provers[i].b_inp_density, provers[0].b_inp_density, n_inp) ||
-            !same_bits(provers[i].b_aux_density, provers[0].b_aux_density, n_aux))
+        if (!bits_equal(provers[i].a_aux_density, provers[0].a_aux_density, n_aux) ||
+            !bits_equal(provers[i].b_inp_density, provers[0].b_inp_density, n_inp) ||
+            !bits_equal(provers[i].b_aux_density, provers[0].b_aux_density, n_aux))
             return fail(CUZK_ERR_INVALID_ARGUMENT,
                         "circuit %zu of %zu: its densities differ from circuit 0's (one key, one circuit)", i,
                         num_circuits);
     int trial;
-    if (key_densities(k, &provers[0], &trial, &err) != CUZK_OK)
+    if (params_srs_densities(zk, provers[0].a_aux_density, provers[0].b_inp_density, provers[0].b_aux_density,
+                             &trial, &err) != CUZK_OK)
         return error_result(&err);
     ss_batch *b = calloc(1, sizeof(*b));
     if (!b) {
-        key_densities_end(k, trial, 0);
+        params_srs_densities_end(zk, trial, 0, engine_shared_forget_key);
         return fail(CUZK_ERR_NO_MEMORY, "out of memory");
     }
     b->trial = trial;
-    atomic_fetch_add(&k->refs, 1);
-    b->key = k;
+    engine_shared_srs_hold(srs->ptr);
+    b->key = srs->ptr;
+    b->zk = zk;
     b->e = e;
     b->provers = provers;
     b->n = num_circuits;
@@ -658,7 +423,7 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
     for (size_t i = 0; i < num_circuits; i++) {
         const cuzk_ss_assignment *p = &provers[i];
         cuzk_job_request req = {.priority = CUZK_PRIORITY_NORMAL, .options = &opts};
-        engine_job_extra x = {.key = k->zk,
+        engine_job_extra x = {.key = zk,
                               .make_witness = circuit_witness,
                               .witness_done = circuit_witness_done,
                               .witness_ctx = &b->c[i],

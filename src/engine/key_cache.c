@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../util/clock.h"
 #include "../util/error.h"
@@ -50,6 +51,7 @@ struct key_name {
     char *name;
     char *path;      /* where its key is read from */
     char *circuit;   /* a bellperson .params key: its circuit's .r1cs (cuzk_params_open); NULL: a .zkey */
+    int srs;         /* a .params key read alone (params_srs_open: supraseal-c2's SRS); circuit NULL */
     const file_limits *lim; /* a path's key (and circuit) is read within these (the engine's); NULL: anywhere */
     key_entry *cur;  /* NULL: not loaded now */
     int loading;     /* a thread is reading it */
@@ -60,6 +62,7 @@ struct key_cache {
     pthread_mutex_t mu;
     pthread_cond_t loaded; /* a load ended */
     uint64_t budget;
+    unsigned idle_max; /* cached copies no job holds, at most (0: no limit) */
     gpu_plan *plan;
     cuzk_progress_fn progress; /* key reads (the engine's configuration) */
     void *progress_ctx;
@@ -155,11 +158,12 @@ static int same_or_null(const char *a, const char *b)
 
 /* An id, or a path with its circuit and limits (the same .params file
  * with another .r1cs is another name, refused at its load). */
-static key_name *find(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim)
+static key_name *find(key_cache *kc, int is_id, const char *name, const char *circuit, int srs,
+                      const file_limits *lim)
 {
     for (key_name *n = kc->names; n; n = n->next)
         if (n->is_id == is_id && !strcmp(n->name, name) &&
-            (is_id || (same_or_null(n->circuit, circuit) && n->lim == lim)))
+            (is_id || (same_or_null(n->circuit, circuit) && n->srs == srs && n->lim == lim)))
             return n;
     return NULL;
 }
@@ -226,13 +230,22 @@ static void detach_current(key_cache *kc, key_name *n, key_evicted *ev)
         retire(kc, k, ev);
 }
 
+/* Copies cached now that no job holds. */
+static unsigned idle_copies(const key_cache *kc)
+{
+    unsigned c = 0;
+    for (const key_name *n = kc->names; n; n = n->next)
+        c += n->cur && n->cur->refs == 0;
+    return c;
+}
+
 /* Under the lock: unloads least-recently-used copies no job holds until the
- * cache fits its budget, into ev. */
+ * cache fits its budget and its count of idle copies, into ev. */
 static void evict_over_budget(key_cache *kc, key_evicted *ev)
 {
-    if (!kc->budget)
+    if (!kc->budget && !kc->idle_max)
         return;
-    while (cached_bytes(kc, NULL) > kc->budget) {
+    while ((kc->budget && cached_bytes(kc, NULL) > kc->budget) || (kc->idle_max && idle_copies(kc) > kc->idle_max)) {
         key_name *lru = NULL;
         for (key_name *n = kc->names; n; n = n->next)
             if (n->cur && n->cur->refs == 0 && (!lru || n->cur->last_used < lru->cur->last_used))
@@ -280,6 +293,10 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
                             strerror(errno));
     else if (circuit) /* its stages are its own: "reading the circuit", "decoding H", ... */
         rc = params_key_open(&k->zk, path, circuit, lim, kc->progress, kc->progress_ctx, err);
+    else if (n->srs) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        rc = params_srs_open(&k->zk, path, cores > 0 ? (int)cores : 1, err);
+    }
     else
         rc = zkey_file_open_limited(&k->zk, path, lim, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
     if (rc == CUZK_OK) {
@@ -323,9 +340,9 @@ static void drop_idle_paths(key_cache *kc)
 }
 
 /* A path's name, made on first use (lock held); NULL when out of memory. */
-static key_name *path_name(key_cache *kc, const char *path, const char *circuit, const file_limits *lim)
+static key_name *path_name(key_cache *kc, const char *path, const char *circuit, int srs, const file_limits *lim)
 {
-    key_name *n = find(kc, 0, path, circuit, lim);
+    key_name *n = find(kc, 0, path, circuit, srs, lim);
     if (n)
         return n;
     drop_idle_paths(kc);
@@ -337,19 +354,20 @@ static key_name *path_name(key_cache *kc, const char *path, const char *circuit,
         return NULL;
     }
     n->lim = lim;
+    n->srs = srs;
     n->next = kc->names;
     kc->names = n;
     return n;
 }
 
-int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim,
-                      key_entry **out, key_evicted *ev, cuzk_error *err)
+static int acquire(key_cache *kc, int is_id, const char *name, const char *circuit, int srs, const file_limits *lim,
+                   key_entry **out, key_evicted *ev, cuzk_error *err)
 {
     ev->keys = NULL;
     ev->n = 0;
     pthread_mutex_lock(&kc->mu);
     for (;;) {
-        key_name *n = is_id ? find(kc, 1, name, NULL, NULL) : path_name(kc, name, circuit, lim);
+        key_name *n = is_id ? find(kc, 1, name, NULL, 0, NULL) : path_name(kc, name, circuit, srs, lim);
         if (!n) {
             pthread_mutex_unlock(&kc->mu);
             return is_id ? cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key was loaded under the id '%s'", name)
@@ -402,6 +420,66 @@ int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *ci
     }
 }
 
+int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim,
+                      key_entry **out, key_evicted *ev, cuzk_error *err)
+{
+    return acquire(kc, is_id, name, circuit, 0, lim, out, ev, err);
+}
+
+int key_cache_acquire_srs(key_cache *kc, const char *path, key_entry **out, key_evicted *ev, cuzk_error *err)
+{
+    return acquire(kc, 0, path, NULL, 1, NULL, out, ev, err);
+}
+
+int key_cache_load_srs_private(key_cache *kc, const char *path, key_entry **out, cuzk_error *err)
+{
+    *out = NULL;
+    key_entry *k = calloc(1, sizeof(*k));
+    if (!k)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc = params_srs_open(&k->zk, path, cores > 0 ? (int)cores : 1, err);
+    if (rc != CUZK_OK) {
+        free(k);
+        return rc;
+    }
+    cuzk_zkey_info info;
+    cuzk_zkey_get_info(k->zk, &info);
+    k->bytes = info.file_size;
+    k->refs = 1;
+    k->last_used = cuzk_now();
+    pthread_mutex_lock(&kc->mu); /* retired from the start: freed at its last release */
+    k->next_retired = kc->retired;
+    kc->retired = k;
+    pthread_mutex_unlock(&kc->mu);
+    *out = k;
+    return CUZK_OK;
+}
+
+void key_cache_hold(key_cache *kc, key_entry *k)
+{
+    pthread_mutex_lock(&kc->mu);
+    k->refs++;
+    pthread_mutex_unlock(&kc->mu);
+}
+
+void key_cache_retire(key_cache *kc, key_entry *k, key_evicted *ev)
+{
+    ev->keys = NULL;
+    ev->n = 0;
+    pthread_mutex_lock(&kc->mu);
+    if (k->owner && k->owner->cur == k)
+        detach_current(kc, k->owner, ev);
+    pthread_mutex_unlock(&kc->mu);
+}
+
+void key_cache_set_idle_max(key_cache *kc, unsigned n)
+{
+    pthread_mutex_lock(&kc->mu);
+    kc->idle_max = n;
+    pthread_mutex_unlock(&kc->mu);
+}
+
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k)
 {
     return k->zk;
@@ -451,7 +529,7 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, const char *
     key_evicted ev = {0};
     pthread_mutex_lock(&kc->mu);
     key_name *n;
-    while ((n = find(kc, 1, id, NULL, NULL)) && n->loading)
+    while ((n = find(kc, 1, id, NULL, 0, NULL)) && n->loading)
         pthread_cond_wait(&kc->loaded, &kc->mu);
     int fresh = !n;
     if (fresh) {
@@ -515,7 +593,7 @@ int key_cache_load(key_cache *kc, const char *id, const char *path, const char *
 int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 {
     pthread_mutex_lock(&kc->mu);
-    key_name *n = find(kc, 1, name, NULL, NULL);
+    key_name *n = find(kc, 1, name, NULL, 0, NULL);
     if (!n || !n->cur) /* a path's loaded key, with whichever circuit */
         for (n = kc->names; n; n = n->next)
             if (!n->is_id && n->cur && !strcmp(n->name, name))
@@ -548,7 +626,7 @@ int key_cache_evict(key_cache *kc, const char *name, cuzk_error *err)
 int key_cache_known(key_cache *kc, const char *id)
 {
     pthread_mutex_lock(&kc->mu);
-    int known = find(kc, 1, id, NULL, NULL) != NULL;
+    int known = find(kc, 1, id, NULL, 0, NULL) != NULL;
     pthread_mutex_unlock(&kc->mu);
     return known;
 }
@@ -557,7 +635,7 @@ int key_cache_files(key_cache *kc, const char *id, char **path, char **circuit)
 {
     *path = *circuit = NULL;
     pthread_mutex_lock(&kc->mu);
-    key_name *n = find(kc, 1, id, NULL, NULL);
+    key_name *n = find(kc, 1, id, NULL, 0, NULL);
     int rc = CUZK_ERR_NOT_FOUND;
     if (n) {
         *path = dup_str(n->path);

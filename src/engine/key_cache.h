@@ -46,6 +46,22 @@ typedef struct key_evicted {
  * another name); NULL: anywhere. */
 int key_cache_acquire(key_cache *kc, int is_id, const char *name, const char *circuit, const file_limits *lim,
                       key_entry **out, key_evicted *ev, cuzk_error *err);
+/* The .params key at path read alone (supraseal-c2's SRS: no circuit;
+ * params_srs_open), held, as key_cache_acquire holds a key: its own name
+ * beside the path's other forms, read again when its file changed. */
+int key_cache_acquire_srs(key_cache *kc, const char *path, key_entry **out, key_evicted *ev, cuzk_error *err);
+/* The same, read for the caller alone (supraseal-c2's create_SRS without
+ * its cache): no name finds it; freed at its last release. */
+int key_cache_load_srs_private(key_cache *kc, const char *path, key_entry **out, cuzk_error *err);
+/* One more hold on a held copy (released as often as held). */
+void key_cache_hold(key_cache *kc, key_entry *k);
+/* A held copy stops being its name's current one: the next acquire reads
+ * the file again; this copy is freed when its last holder releases it
+ * (supraseal-c2's evict_SRS). *ev: copies to free. */
+void key_cache_retire(key_cache *kc, key_entry *k, key_evicted *ev);
+/* Copies no job holds that the cache keeps (least recently used go
+ * first), beside the byte budget; 0: no limit. */
+void key_cache_set_idle_max(key_cache *kc, unsigned n);
 const struct cuzk_zkey *key_entry_zkey(const key_entry *k);
 /* A held key's verification key JSON (cuzk_zkey_export_vk), made once per
  * copy: a malloc'd copy in *copy. */

@@ -18,8 +18,10 @@ static void shared_init(void)
 {
     cuzk_engine_config cfg = {0};
     cuzk_engine *e = NULL;
-    if (cuzk_engine_create(&cfg, &e, &shared_err) == CUZK_OK)
+    if (cuzk_engine_create(&cfg, &e, &shared_err) == CUZK_OK) {
+        key_cache_set_idle_max(e->keys, SS_IDLE_KEYS);
         atomic_store(&shared, e);
+    }
 }
 
 int engine_shared(cuzk_engine **out, cuzk_error *err)
@@ -38,6 +40,43 @@ void engine_shared_forget_key(const struct cuzk_zkey *zk)
     cuzk_engine *e = atomic_load(&shared); /* never made: nothing of the key is in its plan */
     if (e)
         gpu_plan_forget(e->plan, zk);
+}
+
+int engine_shared_srs_acquire(const char *path, int cached, key_entry **out, cuzk_error *err)
+{
+    *out = NULL;
+    cuzk_engine *e;
+    int rc = engine_shared(&e, err);
+    if (rc != CUZK_OK)
+        return rc;
+    if (!cached)
+        return key_cache_load_srs_private(e->keys, path, out, err);
+    key_evicted gone;
+    rc = key_cache_acquire_srs(e->keys, path, out, &gone, err);
+    key_cache_free_evicted(e->keys, &gone);
+    return rc;
+}
+
+/* The next three: k came from engine_shared_srs_acquire, so the engine is made. */
+void engine_shared_srs_hold(key_entry *k)
+{
+    key_cache_hold(atomic_load(&shared)->keys, k);
+}
+
+void engine_shared_srs_release(key_entry *k)
+{
+    cuzk_engine *e = atomic_load(&shared);
+    key_evicted gone;
+    key_cache_release(e->keys, k, &gone);
+    key_cache_free_evicted(e->keys, &gone);
+}
+
+void engine_shared_srs_retire(key_entry *k)
+{
+    cuzk_engine *e = atomic_load(&shared);
+    key_evicted gone;
+    key_cache_retire(e->keys, k, &gone);
+    key_cache_free_evicted(e->keys, &gone);
 }
 
 /* One job of the library's engine to its end: its info in *info, its

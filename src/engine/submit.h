@@ -13,6 +13,7 @@
 
 struct cuzk_zkey;
 struct cuzk_wtns;
+struct key_entry;
 
 typedef struct engine_job_extra {
     /* the key, the caller's, open until the job ends (the request names
@@ -63,6 +64,18 @@ int engine_shared(cuzk_engine **out, cuzk_error *err);
 /* A key the caller is about to free leaves the library's engine's memory
  * plan (when that engine was made; its GPU copies are the key's to free). */
 void engine_shared_forget_key(const struct cuzk_zkey *zk);
+
+/* supraseal-c2's keys (create_SRS ...) in the library's engine's key
+ * cache, which keeps SS_IDLE_KEYS of them that nobody holds: the .params
+ * key at path read alone, held (cached: shared with every holder of the
+ * path's current copy, read again when the file changed; not: the
+ * caller's alone). Hold, release and retire (the path's next acquire
+ * reads the file again; holders keep this copy) as key_cache.h says. */
+#define SS_IDLE_KEYS 4
+int engine_shared_srs_acquire(const char *path, int cached, struct key_entry **out, cuzk_error *err);
+void engine_shared_srs_hold(struct key_entry *k);
+void engine_shared_srs_release(struct key_entry *k);
+void engine_shared_srs_retire(struct key_entry *k);
 
 /* One proof through the library's engine with r and s given (the test
  * hook for comparing proofs bit for bit): its points in out, its timings

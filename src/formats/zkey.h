@@ -53,6 +53,11 @@ struct cuzk_zkey {
      * form): the circuit, which makes each partition's witness
      * (key_make_witness, src/groth16/key.c). Freed with the key. */
     struct circuit_source *source;
+    /* A .params key read alone (supraseal-c2's SRS): its densities as
+     * its first calls set them, on trial until one succeeds
+     * (src/groth16/params_key.c, params_srs_densities). Freed with the
+     * key. */
+    struct srs_densities *srs_densities;
 };
 enum { ZKEY_KIND_SNARKJS, ZKEY_KIND_BELLPERSON };
 

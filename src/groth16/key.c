@@ -8,6 +8,7 @@
 #include "../gpu/residency.h"
 #include "../util/error.h"
 #include "key.h"
+#include "params_key.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -70,6 +71,7 @@ void cuzk_zkey_free(cuzk_zkey *zk)
         free(zk->owned[i]); /* a .params key's decoded points (src/groth16/params_key.c) */
     cs_matrices_free(zk->mat);
     circuit_source_free(zk->source);
+    params_srs_densities_free(zk->srs_densities);
     zkey_file_free(zk);
 }
 

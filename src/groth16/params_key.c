@@ -13,6 +13,7 @@
  *   - H holds m - 1 points for a domain of m = 2^k >= constraints + inputs.
  * Every count of the .params file is checked against the circuit's, so a
  * key of another circuit is refused with the two counts. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "../formats/r1cs.h"
 #include "matrices.h"
 #include "../formats/zkey.h"
+#include "../gpu/residency.h"
 #include "params_key.h"
 #include "../util/error.h"
 #include "../util/util.h"
@@ -205,12 +207,27 @@ static int check_srs_counts(const params_file *pf, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* What params_srs_densities knows of a key read alone. */
+struct srs_densities {
+    pthread_mutex_t lock;
+    int have;          /* the key's lists are set (zk->owned[0], [1]) */
+    int confirmed;     /* a call with them succeeded */
+    unsigned on_trial; /* calls in flight with them before that */
+    uint64_t *a_aux, *b_inp, *b_aux; /* the first call's bits, the unused ones of each last word cleared */
+};
+
 int params_srs_open(struct cuzk_zkey **out, const char *params_path, int threads, cuzk_error *err)
 {
     *out = NULL;
     struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
-    if (!zk)
+    struct srs_densities *d = calloc(1, sizeof(*d));
+    if (!zk || !d) {
+        free(zk);
+        free(d);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", params_path);
+    }
+    pthread_mutex_init(&d->lock, NULL);
+    zk->srs_densities = d;
     params_file pf;
     int rc = params_open(&pf, params_path, err);
     if (rc == CUZK_OK) {
@@ -283,4 +300,125 @@ int params_key_open(cuzk_zkey **out, const char *params_path, const char *r1cs_p
     }
     *out = zk;
     return CUZK_OK;
+}
+
+/* ------------------------------------------------------------ densities */
+
+static int bit_at(const uint64_t *v, size_t i)
+{
+    return (int)((v[i / 64] >> (i % 64)) & 1);
+}
+
+static uint64_t *copy_bits(const uint64_t *v, size_t bits)
+{
+    size_t words = (bits + 63) / 64;
+    uint64_t *c = calloc(words ? words : 1, 8);
+    if (c && words) {
+        memcpy(c, v, words * 8);
+        if (bits % 64)
+            c[words - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
+    }
+    return c;
+}
+
+static void free_bits(struct srs_densities *d)
+{
+    free(d->a_aux);
+    free(d->b_inp);
+    free(d->b_aux);
+    d->a_aux = d->b_inp = d->b_aux = NULL;
+}
+
+int params_srs_densities(struct cuzk_zkey *zk, const uint64_t *a_aux, const uint64_t *b_inp, const uint64_t *b_aux,
+                         int *trial, cuzk_error *err)
+{
+    struct srs_densities *d = zk->srs_densities;
+    *trial = 0;
+    if (!d)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: not a key read alone from a .params file",
+                              zk->bf.name);
+    const size_t n_inp = (size_t)zk->n_public + 1, n_aux = (size_t)zk->n_vars - n_inp;
+    int rc = CUZK_OK;
+    pthread_mutex_lock(&d->lock);
+    if (d->have) {
+        if (!bits_equal(d->a_aux, a_aux, n_aux) || !bits_equal(d->b_inp, b_inp, n_inp) ||
+            !bits_equal(d->b_aux, b_aux, n_aux))
+            rc = cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                                "the densities differ from those %s %s: a key serves one circuit, whose densities "
+                                "are fixed",
+                                zk->bf.name, d->confirmed ? "was proved with" : "is being proved with now");
+        else if (!d->confirmed) {
+            d->on_trial++;
+            *trial = 1;
+        }
+        pthread_mutex_unlock(&d->lock);
+        return rc;
+    }
+    uint32_t *a_vars = malloc((size_t)zk->n_a * 4 + 4), *b_vars = malloc((size_t)zk->n_b * 4 + 4);
+    d->a_aux = copy_bits(a_aux, n_aux);
+    d->b_inp = copy_bits(b_inp, n_inp);
+    d->b_aux = copy_bits(b_aux, n_aux);
+    if (!a_vars || !b_vars || !d->a_aux || !d->b_inp || !d->b_aux) {
+        free(a_vars);
+        free(b_vars);
+        free_bits(d);
+        pthread_mutex_unlock(&d->lock);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory for the density lists of %s", zk->bf.name);
+    }
+    /* A: every input, then the aux variables set; B: the inputs set, then
+     * the aux ones (bellperson's order of the points) */
+    size_t na = 0, nb = 0;
+    for (size_t v = 0; v < n_inp; v++) {
+        a_vars[na++] = (uint32_t)v;
+        if (bit_at(d->b_inp, v))
+            b_vars[nb++] = (uint32_t)v;
+    }
+    for (size_t v = 0; v < n_aux; v++) {
+        if (bit_at(d->a_aux, v))
+            a_vars[na++] = (uint32_t)(n_inp + v);
+        if (bit_at(d->b_aux, v))
+            b_vars[nb++] = (uint32_t)(n_inp + v);
+    }
+    zk->owned[0] = a_vars;
+    zk->owned[1] = b_vars;
+    zk->a_vars = a_vars;
+    zk->b_vars = b_vars;
+    d->have = 1;
+    d->on_trial = 1;
+    *trial = 1;
+    pthread_mutex_unlock(&d->lock);
+    return CUZK_OK;
+}
+
+void params_srs_densities_end(struct cuzk_zkey *zk, int trial, int succeeded,
+                              void (*forget)(const struct cuzk_zkey *zk))
+{
+    struct srs_densities *d = zk->srs_densities;
+    if (!trial || !d)
+        return;
+    pthread_mutex_lock(&d->lock);
+    d->on_trial--;
+    if (succeeded)
+        d->confirmed = 1;
+    if (!d->confirmed && !d->on_trial && d->have) { /* no call in flight with them */
+        if (forget)
+            forget(zk);
+        residency_forget(zk);
+        free(zk->owned[0]);
+        free(zk->owned[1]);
+        zk->owned[0] = zk->owned[1] = NULL;
+        zk->a_vars = zk->b_vars = NULL;
+        free_bits(d);
+        d->have = 0;
+    }
+    pthread_mutex_unlock(&d->lock);
+}
+
+void params_srs_densities_free(struct srs_densities *d)
+{
+    if (!d)
+        return;
+    free_bits(d);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
 }

@@ -89,6 +89,18 @@ CUZK_INLINE int bytes_all_zero(const unsigned char *p, size_t n)
     return acc == 0;
 }
 
+/* Whether two bit vectors (64 bits a word, bit i of word i / 64 at i % 64)
+ * agree in their first `bits` bits. */
+CUZK_INLINE int bits_equal(const uint64_t *x, const uint64_t *y, size_t bits)
+{
+    if (x == y)
+        return 1;
+    if (memcmp(x, y, bits / 64 * 8) != 0)
+        return 0;
+    uint64_t mask = bits % 64 ? (UINT64_C(1) << (bits % 64)) - 1 : 0;
+    return !mask || ((x[bits / 64] ^ y[bits / 64]) & mask) == 0;
+}
+
 /* Zeroes memory in a way the compiler may not elide (for secrets). */
 CUZK_INLINE void cuzk_memzero(void *p, size_t n)
 {
