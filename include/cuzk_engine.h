@@ -43,6 +43,13 @@ typedef enum cuzk_job_state {
     CUZK_JOB_CANCELLED = 4
 } cuzk_job_state;
 
+/* A state's name, the one spelling the daemon's API, its journal, its
+ * PostgreSQL queue and `cuzk submit` use: "queued", "running", "done",
+ * "failed", "cancelled"; "unknown" for any other value. */
+CUZK_API const char *cuzk_job_state_name(int state);
+/* The state a name spells (exactly), or -1. */
+CUZK_API int cuzk_job_state_from_name(const char *name);
+
 /* Where a job is in the engine's pipeline (docs/engine.md):
  * queued -> prepare -> ready -> compute -> finalize wait -> finalize -> ended.
  * The *_WAIT stages and READY are bounded queues between worker pools. */

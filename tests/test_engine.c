@@ -241,6 +241,19 @@ static void *submit_some(void *arg)
     return NULL;
 }
 
+/* A job state's one spelling, both ways. */
+static void test_state_names(void)
+{
+    static const char *const want[] = {"queued", "running", "done", "failed", "cancelled"};
+    for (int st = CUZK_JOB_QUEUED; st <= CUZK_JOB_CANCELLED; st++) {
+        CHECK(!strcmp(cuzk_job_state_name(st), want[st]));
+        CHECK(cuzk_job_state_from_name(want[st]) == st);
+    }
+    CHECK(!strcmp(cuzk_job_state_name(-1), "unknown") && !strcmp(cuzk_job_state_name(5), "unknown"));
+    CHECK(cuzk_job_state_from_name(NULL) == -1 && cuzk_job_state_from_name("Done") == -1 &&
+          cuzk_job_state_from_name("") == -1 && cuzk_job_state_from_name("unknown") == -1);
+}
+
 static void test_many_jobs(void)
 {
     cuzk_engine_config cfg = {.workers = 3, .proof.threads = 1, .proof.device = CUZK_DEVICE_AUTO};
@@ -1348,6 +1361,7 @@ int main(int argc, char **argv)
     CHECK(fixtures != NULL);
     test_init("test_engine");
     test_gpu_properties();
+    test_state_names();
     test_many_jobs();
     test_priorities_and_cancel();
     test_key_cache_and_bad_input();

@@ -320,6 +320,22 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
     return CUZK_OK;
 }
 
+static const char *const state_names[] = {"queued", "running", "done", "failed", "cancelled"};
+_Static_assert(sizeof(state_names) / sizeof(state_names[0]) == CUZK_JOB_CANCELLED + 1, "a name for every job state");
+
+const char *cuzk_job_state_name(int state)
+{
+    return state >= CUZK_JOB_QUEUED && state <= CUZK_JOB_CANCELLED ? state_names[state] : "unknown";
+}
+
+int cuzk_job_state_from_name(const char *name)
+{
+    for (int s = CUZK_JOB_QUEUED; name && s <= CUZK_JOB_CANCELLED; s++)
+        if (!strcmp(name, state_names[s]))
+            return s;
+    return -1;
+}
+
 int cuzk_engine_create(const cuzk_engine_config *config, cuzk_engine **out, cuzk_error *err)
 {
     if (!out)

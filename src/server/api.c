@@ -279,7 +279,7 @@ static unsigned known_request(server *s, const char *request_id, const unsigned 
         sjob *j = find_by_request_id(s, request_id);
         if (j && !memcmp(j->request_digest, digest, REQUEST_DIGEST_LEN)) {
             s->duplicates++;
-            *answer = json_pack("{s:s, s:s, s:s, s:b}", "id", j->id, "state", server_state_name(j->info.state), "request_id",
+            *answer = json_pack("{s:s, s:s, s:s, s:b}", "id", j->id, "state", cuzk_job_state_name(j->info.state), "request_id",
                                 request_id, "duplicate", 1);
             return 200;
         }
@@ -514,11 +514,11 @@ static enum MHD_Result post_proof_queued(server *s, struct MHD_Connection *c, js
         if (cluster_job_json(s, existing, &job, &state, &err) != CUZK_OK)
             state = CUZK_JOB_QUEUED;
         json_decref(job);
-        o = json_pack("{s:s, s:s, s:s, s:b}", "id", existing, "state", server_state_name(state), "request_id",
+        o = json_pack("{s:s, s:s, s:s, s:b}", "id", existing, "state", cuzk_job_state_name(state), "request_id",
                       request_id, "duplicate", 1);
         return reply(s, c, 200, o);
     }
-    o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
+    o = json_pack("{s:s, s:s}", "id", id, "state", cuzk_job_state_name(CUZK_JOB_QUEUED));
     if (o && request_id[0])
         json_object_set_new(o, "request_id", json_string(request_id));
     return reply(s, c, 202, o);
@@ -702,7 +702,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
             journal_remove_job(s, id, wit.list ? wit.n : 0); /* what it cannot remove, the next start does */
         ret = reply_error(s, c, status_for(rc), "%s", err.message);
     } else {
-        json_t *o = json_pack("{s:s, s:s}", "id", id, "state", "queued");
+        json_t *o = json_pack("{s:s, s:s}", "id", id, "state", cuzk_job_state_name(CUZK_JOB_QUEUED));
         if (o && request_id[0])
             json_object_set_new(o, "request_id", json_string(request_id));
         ret = reply(s, c, 202, o);
@@ -779,9 +779,7 @@ static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char
             }
         }
         if (st) {
-            for (int k = CUZK_JOB_QUEUED; k <= CUZK_JOB_CANCELLED; k++)
-                if (!strcmp(st, server_state_name(k)))
-                    b->from = k;
+            b->from = cuzk_job_state_from_name(st);
             if (b->from < 0) {
                 char found[80];
                 quote_found(st, strlen(st), found, sizeof(found));
@@ -806,6 +804,7 @@ static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char
         return reply(s, c, 200, o);
     }
     b->job = j;
+    j->waiters++;
     return park(s, c, b);
 }
 
@@ -819,6 +818,8 @@ static void unpark(server *s, api_conn *b)
         b->next_parked->prev_parked = b->prev_parked;
     b->prev_parked = b->next_parked = NULL;
     b->parked = 0;
+    if (b->job)
+        b->job->waiters--;
     b->job = NULL;
     s->n_parked--;
 }
@@ -958,10 +959,9 @@ static void queue_metrics(char *t, size_t cap, const char *queue)
     for (int i = 0; i < 4 && n < cap; i++)
         n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"queued\",priority=\"%s\"} %lld\n", prio[i],
                               (long long)json_integer_value(json_object_get(json_object_get(q, "queued"), prio[i])));
-    static const char *const states[4] = {"running", "done", "failed", "cancelled"};
-    for (int i = 0; i < 4 && n < cap; i++)
-        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"%s\"} %lld\n", states[i],
-                              (long long)json_integer_value(json_object_get(q, states[i])));
+    for (int st = CUZK_JOB_RUNNING; st <= CUZK_JOB_CANCELLED && n < cap; st++)
+        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"%s\"} %lld\n", cuzk_job_state_name(st),
+                              (long long)json_integer_value(json_object_get(q, cuzk_job_state_name(st))));
     if (n < cap)
         n += (size_t)snprintf(t + n, cap - n,
                               "# HELP cuzk_queue_claimed_again jobs claimed more than once (a lease lost or given back)\n"

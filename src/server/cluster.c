@@ -193,11 +193,11 @@ int cluster_job_json(server *s, const char *id, json_t **out, int *state, cuzk_e
     json_t *o = j.result_json ? json_loads(j.result_json, 0, NULL) : NULL;
     if (!json_is_object(o)) {
         json_decref(o);
-        o = json_pack("{s:s, s:s, s:i}", "id", id, "state", server_state_name(j.state), "priority", j.priority);
+        o = json_pack("{s:s, s:s, s:i}", "id", id, "state", cuzk_job_state_name(j.state), "priority", j.priority);
     }
     json_t *errors = json_loads(j.errors_json, 0, NULL);
     if (o) {
-        json_object_set_new(o, "state", json_string(server_state_name(j.state)));
+        json_object_set_new(o, "state", json_string(cuzk_job_state_name(j.state)));
         if (j.node[0])
             json_object_set_new(o, "node", json_string(j.node));
         json_object_set_new(o, "attempts", json_integer(j.attempts));
@@ -1101,9 +1101,9 @@ static void *listen_main(void *arg)
         pthread_mutex_lock(&s->mu);
         if (rc == CUZK_OK) {
             payload[32] = 0; /* "<id> <state>" */
-            api_wake_parked_queue(s, payload);
+            s->queue_job_changed(s, payload);
         } else
-            api_wake_parked_queue(s, rc == CUZK_ERR_BUSY ? NULL : ""); /* lost notifications: everyone looks */
+            s->queue_job_changed(s, rc == CUZK_ERR_BUSY ? NULL : ""); /* lost notifications: everyone looks */
         pthread_mutex_unlock(&s->mu);
         if (rc == CUZK_ERR_IO)
             usleep(200000);

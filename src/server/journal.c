@@ -517,7 +517,7 @@ void journal_sweep(server *s)
         journal_note(s, what, err_no);
     else if (n_ends)
         journal_note(s, NULL, 0);
-    api_wake_parked(s, NULL);
+    s->jobs_changed(s, NULL);
     pthread_mutex_unlock(&s->mu);
     free(ends);
 }
@@ -730,7 +730,8 @@ unsigned journal_remove_uploads(const server *s)
 static int load_result(sjob *j, json_t *res)
 {
     const char *st = json_string_value(json_object_get(res, "state"));
-    if (!st || (strcmp(st, "done") && strcmp(st, "failed") && strcmp(st, "cancelled")))
+    int state = cuzk_job_state_from_name(st);
+    if (state != CUZK_JOB_DONE && state != CUZK_JOB_FAILED && state != CUZK_JOB_CANCELLED)
         return -1;
     const char *rid = json_string_value(json_object_get(res, "id"));
     const char *rq = json_string_value(json_object_get(res, "request"));
@@ -742,7 +743,7 @@ static int load_result(sjob *j, json_t *res)
         return -1;
     cuzk_job_info info = {0};
     j->priority = (int)json_integer_value(pr);
-    info.state = !strcmp(st, "done") ? CUZK_JOB_DONE : !strcmp(st, "cancelled") ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED;
+    info.state = state;
     const char *e = json_string_value(json_object_get(res, "error"));
     if (e)
         snprintf(info.error, sizeof(info.error), "%s", e);
@@ -962,13 +963,9 @@ static void check_stored(server *s)
     /* those a client waits on first (a long poll parked on it), alone: a
      * daemon restarted often would otherwise answer them only after it
      * checked everything kept (with kills every second under ASan, never) */
-    for (api_conn *b = s->parked; b && n < CHECK_BATCH; b = b->next_parked) {
-        sjob *j = b->job;
-        if (!j || !j->unchecked || j->unchecked == 2)
-            continue;
-        j->unchecked = 2; /* in this batch */
-        c[n++].j = j;
-    }
+    for (sjob *j = s->jobs; j && n < CHECK_BATCH; j = j->next)
+        if (j->waiters && j->unchecked)
+            c[n++].j = j;
     int waited_on = n > 0;
     for (sjob *j = s->jobs; !waited_on && j && n < CHECK_BATCH; j = j->next)
         if (j->unchecked)
@@ -1056,7 +1053,7 @@ static void check_stored(server *s)
     s->n_checked += n;
     s->n_check_failed += bad;
     unsigned left = s->n_unchecked;
-    api_wake_parked(s, NULL);
+    s->jobs_changed(s, NULL);
     pthread_mutex_unlock(&s->mu);
     if (!left) {
         server_log(s, CUZK_LOG_INFO, "%u stored proof%s checked in %.2f s%s", s->n_checked,

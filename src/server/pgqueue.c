@@ -29,15 +29,6 @@ struct pgq {
     char sqlstate[6], constraint[64]; /* the last statement's error, "" none */
 };
 
-static const char *const state_names[5] = {"queued", "running", "done", "failed", "cancelled"};
-
-static int state_of(const char *s)
-{
-    for (int i = 0; i < 5; i++)
-        if (s && !strcmp(s, state_names[i]))
-            return i;
-    return -1;
-}
 
 /* The schema, version by version: migration k brings version k - 1 to k. */
 static const char *const migrations[PGQ_SCHEMA_VERSION] = {
@@ -47,6 +38,8 @@ static const char *const migrations[PGQ_SCHEMA_VERSION] = {
     " request_id text UNIQUE,"
     " request_digest bytea,"
     " priority smallint NOT NULL CHECK (priority BETWEEN 0 AND 3),"
+    /* the states as cuzk_job_state_name spells them (SQL's own copy;
+     * test_pgqueue reads every one back through cuzk_job_state_from_name) */
     " state text NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),"
     " request jsonb NOT NULL,"
     " witness bytea,"
@@ -697,7 +690,7 @@ int pgq_get(pgq *q, const char *id, pgq_job *out, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
     }
     snprintf(out->id, sizeof(out->id), "%s", id);
-    out->state = state_of(PQgetvalue(r, 0, 0));
+    out->state = cuzk_job_state_from_name(PQgetvalue(r, 0, 0));
     out->priority = atoi(PQgetvalue(r, 0, 1));
     out->attempts = atoi(PQgetvalue(r, 0, 2));
     out->max_attempts = atoi(PQgetvalue(r, 0, 3));
@@ -735,7 +728,7 @@ int pgq_cancel(pgq *q, const char *id, int *state, cuzk_error *err)
     if (PQntuples(r) != 1)
         rc = cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
     else
-        *state = state_of(PQgetvalue(r, 0, 0));
+        *state = cuzk_job_state_from_name(PQgetvalue(r, 0, 0));
     PQclear(r);
     return rc;
 }

@@ -60,12 +60,6 @@ int server_new_id(char out[33])
 }
 
 
-const char *server_state_name(int state)
-{
-    static const char *n[] = {"queued", "running", "done", "failed", "cancelled"};
-    return state >= 0 && state <= 4 ? n[state] : "unknown";
-}
-
 
 /* ---------------------------------------------------------------- a job's JSON */
 
@@ -123,7 +117,7 @@ static void set_partitions(json_t *o, json_t *proofs)
 
 json_t *server_job_json(const sjob *j)
 {
-    json_t *o = json_pack("{s:s, s:s, s:i}", "id", j->id, "state", server_state_name(j->info.state), "priority",
+    json_t *o = json_pack("{s:s, s:s, s:i}", "id", j->id, "state", cuzk_job_state_name(j->info.state), "priority",
                           j->priority);
     if (j->info.state >= CUZK_JOB_RUNNING)
         json_object_set_new(o, "timings", timings_json(&j->info));
@@ -450,6 +444,8 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     server s;
     memset(&s, 0, sizeof(s));
     s.cfg = *cfg;
+    s.jobs_changed = api_wake_parked;
+    s.queue_job_changed = api_wake_parked_queue;
     int rc = serve_defaults(&s, err);
     if (rc != CUZK_OK)
         return rc;

@@ -89,6 +89,7 @@ typedef struct sjob {
                                    unchecked, the stored result waiting for its check (the checker's) */
     int unchecked;              /* a result kept across a restart whose proof the checker has not
                                    checked yet: shown running until it has (journal_checker_main) */
+    unsigned waiters;           /* long polls parked on it (api.c): the checker takes such jobs first */
     struct sjob *next;
 } sjob;
 
@@ -131,6 +132,14 @@ struct cluster; /* cluster.c: the daemon on a PostgreSQL job queue (docs/cluster
 typedef struct server {
     cuzk_serve_config cfg;
     struct cluster *cluster; /* NULL: the local journal */
+    /* Who hears, under mu, that jobs changed: the HTTP layer's parked long
+     * polls (server.c sets api.c's functions before any thread starts), so
+     * the stores (journal.c, cluster.c) never call up into it. A local
+     * job: `gone` is one about to be freed (NULL: none), every parked poll
+     * with its answer wakes. A queue's job: its id (NULL: the polls whose
+     * wait is over; "": every one). */
+    void (*jobs_changed)(struct server *s, const struct sjob *gone);
+    void (*queue_job_changed)(struct server *s, const char *id);
     char *token;                     /* --token-file's token, NULL: none */
     unsigned char token_digest[32];  /* its SHA-256, what requests are compared with */
     pthread_mutex_t auth_mu;         /* token and digest, swapped by SIGHUP */
@@ -189,7 +198,6 @@ sjob *server_find_job(server *s, const char *id);
 void server_free_job(sjob *j);
 /* A fresh job id: 32 hex digits. 0, or -1 when the random source fails. */
 int server_new_id(char out[33]);
-const char *server_state_name(int state); /* cuzk_job_state as the API spells it */
 /* A job as GET /v1/proofs/{id} answers it (and its .res records it). */
 json_t *server_job_json(const sjob *j);
 /* One message to the operator, through cuzk_serve_config.log (the

@@ -610,7 +610,8 @@ static int post_job(const submit_opts *o, double deadline, char id[201], char st
             const char *st = json_string_value(json_object_get(a, "state"));
             if (s && url_id_valid(s)) {
                 snprintf(id, 201, "%s", s);
-                snprintf(state, 16, "%s", st && (!strcmp(st, "queued") || !strcmp(st, "running")) ? st : "");
+                int k = cuzk_job_state_from_name(st);
+                snprintf(state, 16, "%s", k == CUZK_JOB_QUEUED || k == CUZK_JOB_RUNNING ? st : "");
                 if (json_is_true(json_object_get(a, "duplicate")))
                     fprintf(stderr, "cuzk: request id %s names job %s, accepted before: not submitted again\n",
                             o->request_id, id);
@@ -699,15 +700,15 @@ static int await_job(const submit_opts *o, const char *id, const char *state0, d
             return fail_code(EXIT_DAEMON, "the daemon at %s sent an answer for job %s without a \"state\"", o->server,
                          id);
         }
-        int rc = -1;
-        if (!strcmp(state, "done"))
+        int rc = -1, k = cuzk_job_state_from_name(state);
+        if (k == CUZK_JOB_DONE)
             rc = write_result(o, id, a);
-        else if (!strcmp(state, "failed")) {
+        else if (k == CUZK_JOB_FAILED) {
             const char *e = json_string_value(json_object_get(a, "error"));
             rc = fail_code(EXIT_JOB, "job %s failed: %s", id, e ? e : "(no message)");
-        } else if (!strcmp(state, "cancelled"))
+        } else if (k == CUZK_JOB_CANCELLED)
             rc = fail_code(EXIT_JOB, "job %s was cancelled", id);
-        else if (strcmp(state, "queued") && strcmp(state, "running"))
+        else if (k != CUZK_JOB_QUEUED && k != CUZK_JOB_RUNNING)
             rc = fail_code(EXIT_DAEMON, "the daemon at %s says job %s is '%.40s' (expected queued, running, done, "
                                     "failed or cancelled)",
                        o->server, id, state);
