@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "../src/util/clock.h"
+#include "../src/programs.h"
 
 struct bench_row {
     const char *op;

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/server/pgqueue.h"
-#include "../src/util/clock.h"
+#include "../src/programs.h"
 
 static const char *conninfo;
 static double seconds;

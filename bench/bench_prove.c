@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/groth16/timings.h"
+#include "../src/programs.h"
 #include "../tools/cuzk/cli.h"
 #include "cuzk.h"
 

@@ -40,14 +40,7 @@
 #include "../include/cuzk.h"
 #include "../include/cuzk_supraseal.h"
 #include "../include/cuzk_testcircuits.h"
-#include "../src/circuit/source.h"
-#include "../src/core/core.h"
-#include "../src/formats/params.h"
-#include "../src/groth16/matrices.h"
-#include "../src/formats/wtns.h"
-#include "../src/formats/zkey.h"
-#include "../src/groth16/prove.h"
-#include "../src/util/clock.h"
+#include "../src/programs.h"
 
 static int cmp_double(const void *a, const void *b)
 {

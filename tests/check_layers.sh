@@ -5,7 +5,8 @@
 # it; and no two files of one folder include each other in a circle. A
 # new include that breaks either fails here, named by file and line, as
 # does a folder missing from the table. The test kits (*_test.cu) prove
-# the layers below them and may include any of them.
+# the layers below them and may include any of them. The programs in
+# tools/ and bench/ take the internals from src/programs.h alone.
 # usage: check_layers.sh   (from anywhere; reads the source tree)
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -36,7 +37,7 @@ src/groth16    14  a proof (prepare, compute, finalize), keys, setups, verificat
 src/engine     15  the scheduler: jobs, workers, key cache
 src/abi        16  supraseal-c2 C ABI over the engine
 src/server     16  the HTTP daemon, its journal and the PostgreSQL queue
-src            17  the library entry (lib.c)
+src            17  the library entry (lib.c); programs.h, what tools/ and bench/ use of the internals
 src/testcircuits 18 the test circuits: their own library, above libcuzk
 '
 declare -A rank
@@ -85,6 +86,23 @@ for dir in $(awk '{ print $1 }' "$edges" | xargs -r -n1 dirname | sort -u); do
   [ -z "$loop" ] || fail "$dir: files that include each other in a circle: $loop"
 done
 
+# the programs (tools/, bench/) include the public headers and of the
+# internals src/programs.h alone; the benches of one layer measure it and
+# include it directly, as its tests do
+programs=0
+while IFS= read -r file; do
+  case "$file" in bench/bench_arith*|bench/bench_msm.c|bench/bench_gpu.c) continue ;; esac
+  programs=$((programs + 1))
+  while IFS=: read -r line inc; do
+    target=$(realpath -m --relative-to=. "$(dirname "$file")/$inc")
+    case "$target" in
+      src/programs.h|include/*|tools/*|bench/*|build*) ;;
+      *) fail "$file:$line: includes $target: a program takes the library's internals from src/programs.h alone" ;;
+    esac
+  done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "$file" |
+    sed -E 's/^([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1:\2/')
+done < <(find tools bench -type f \( -name '*.c' -o -name '*.h' \) | sort)
+
 [ "$seen" -gt 100 ] || { echo "FAIL: only $seen includes found: is this the source tree?"; exit 1; }
 [ "$bad" = 0 ] || exit 1
-echo "layers: $seen includes in ${#rank[@]} folders, each of its own layer or one below, no circles"
+echo "layers: $seen includes in ${#rank[@]} folders, each of its own layer or one below, no circles; $programs programs take the internals from src/programs.h alone"

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/engine/stats.h"
-#include "../../src/groth16/timings.h"
-#include "../../src/util/clock.h"
+#include "../../src/programs.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -15,13 +15,7 @@
 #include <unistd.h>
 
 #include "../../include/cuzk_testcircuits.h"
-#include "../../src/circuit/source.h"
-#include "../../src/engine/stats.h"
-#include "../../src/formats/wtns.h"
-#include "../../src/groth16/timings.h"
-#include "../../src/util/clock.h"
-#include "../../src/util/file.h"
-#include "../../src/util/size_text.h"
+#include "../../src/programs.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -8,10 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/engine/options.h"
-#include "../../src/util/clock.h"
-#include "../../src/util/file.h"
-#include "../../src/util/parse.h"
+#include "../../src/programs.h"
 
 static int vfail(int code, const char *fmt, va_list ap)
 {

@@ -57,7 +57,7 @@ int cli_env_setup(cuzk_setup_options *opts);
  * (stage, percent, rate, time left); otherwise a line every 5 s for a
  * stage that runs longer than 2 s, and one when it ends; nothing with
  * --quiet (cli_quiet). Safe from several threads. */
-#include "../../src/util/progress.h"
+#include "../../src/programs.h"
 extern int cli_quiet;
 typedef struct progress_state {
     const char *what; /* "setup": the lines begin "cuzk setup: " */

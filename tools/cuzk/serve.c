@@ -16,8 +16,7 @@
 #include <time.h>
 
 #include "../../include/cuzk_serve.h"
-#include "../../src/engine/options.h"
-#include "../../src/util/file.h"
+#include "../../src/programs.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -25,10 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/formats/wtns.h"
-#include "../../src/util/base64.h"
-#include "../../src/util/clock.h"
-#include "../../src/util/file.h"
+#include "../../src/programs.h"
 #include "cli.h"
 #include "commands.h"
 #include "http_client.h"
@@ -99,9 +96,6 @@ static void submit_usage(FILE *out)
 
 #include <jansson.h>
 
-#include "../../src/formats/json_out.h"
-#include "../../src/util/rand.h"
-#include "../../src/util/url_id.h"
 
 typedef struct submit_opts {
     const char *server;
