@@ -35,6 +35,7 @@
 #include "groth16/timings.h" /* the timings table every rendering reads */
 #include "engine/options.h"  /* the engine's option table: flags, config keys, help */
 #include "engine/stats.h"    /* the engine's stats table: reports */
+#include "server/options.h"  /* serve: the daemon's option table: flags, config keys, help, man page */
 #include "server/pgqueue.h"  /* bench_pgqueue: the PostgreSQL queue alone */
 
 #endif

@@ -253,6 +253,24 @@ expect 2 "$cuzk" serve --listen 127.0.0.1:99999 --state-dir "$tmp/st"
 expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --workers 0
 expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --max-body -5
 expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --bogus 1
+# the daemon's options come from one table (src/server/options.c): the
+# man page's list is its rendering, the example config's keys are its
+# names, and a value out of a range the help states is refused naming it
+root=$(cd "$(dirname "$0")/.." && pwd)
+expect 0 "$cuzk" serve --help-troff
+sed -n '/^\.\\" begin serve options/,/^\.\\" end serve options/p' "$root/docs/cuzk.1" | sed '1d;$d' >"$tmp/man_opts"
+cmp -s "$tmp/out" "$tmp/man_opts" ||
+  fail "docs/cuzk.1's serve options differ from cuzk serve --help-troff (write it there): $(diff "$tmp/out" "$tmp/man_opts" | head -5)"
+expect 0 "$cuzk" serve --help
+for k in $(grep -o '^[a-z-]* *=' "$root/contrib/cuzk.conf" | tr -d ' ='); do
+  grep -q "^  --$k\b" "$tmp/out" || fail "contrib/cuzk.conf's key $k is no option of cuzk serve --help"
+done
+grep -q "^        1 to 256; default 8$" "$tmp/out" || fail "serve --help: --http-threads' range and default: $(grep -A2 http-threads "$tmp/out")"
+expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --http-threads 257
+grep -q "\-\-http-threads expects an integer in \[1, 256\], got '257'" "$tmp/err" || fail "serve --http-threads 257: $(cat "$tmp/err")"
+expect 2 "$cuzk" serve --listen 127.0.0.1:0 --state-dir "$tmp/st" --max-connections 64 --max-connections-per-ip 65
+grep -q "max-connections-per-ip (65) is above --max-connections (64)" "$tmp/err" ||
+  fail "serve per-ip above the total: $(cat "$tmp/err")"
 
 # bench: proofs through the engine, a report, bad arguments
 expect 0 "$cuzk" bench "$fx/bn128/tiny.zkey" "$fx/bn128/tiny.wtns" --jobs 6 --workers 2 --threads 1 --device cpu

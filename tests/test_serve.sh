@@ -321,6 +321,11 @@ jq -e '.done == 4 and .duplicates == 11' "$tmp/body" >/dev/null ||
 jq -e '(.gpu_devices | type) == "array" and (.gpu_devices | length) == .gpus and
        all(.gpu_devices[]; (.name | length) > 0 and .memory_bytes > 0)' "$tmp/body" >/dev/null ||
   fail "status: one gpu_devices entry a GPU: $(cat "$tmp/body")"
+# the daemon's options in force, from its table: sizes as the flags take
+# them, a path or the queue's URI only as "set"
+jq -e '.options["max-body"] == "256M" and .options["http-threads"] == "8" and .options["max-body-total"] == "1G" and
+       .options["state-dir"] == "set" and .options["token-file"] == "" and .options["allow-any-path"] == "no" and
+       .options["shutdown-grace"] == "30"' "$tmp/body" >/dev/null || fail "status: the options in force: $(jq -c .options "$tmp/body")"
 g=$(jq .gpus "$tmp/body")
 expect_code 200 "127.0.0.1:$port/metrics"
 grep -q "^cuzk_submissions_duplicate_total 11$" "$tmp/body" || fail "metrics: duplicates"

@@ -21,6 +21,7 @@
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/file.h"
+#include "options.h"
 #include "server_impl.h"
 
 /* The reply's text as valid UTF-8: a message may quote a client's bytes or
@@ -1066,6 +1067,26 @@ static char *gpu_devices(int metrics, int gpus)
     return out;
 }
 
+/* The daemon's options in force, from its table (src/server/options.c),
+ * as a config file would give them; a text option (a path, the queue's
+ * URI, which may hold a password) only as "set" or "". NULL: out of
+ * memory. */
+static char *options_json(const server *s)
+{
+    json_t *o = json_object();
+    char v[64];
+    for (size_t i = 0; o && i < serve_option_count; i++) {
+        const serve_option *so = &serve_options[i];
+        if (so->offset == SERVE_NO_FIELD)
+            continue;
+        serve_option_value(&s->cfg, so, v, sizeof(v));
+        json_object_set_new(o, so->name, json_string(so->type == SERVE_OPT_TEXT ? (v[0] ? "set" : "") : v));
+    }
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
 static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int metrics)
 {
     cuzk_engine_stats st;
@@ -1081,9 +1102,11 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         gpus = 0;
     char *devices = gpu_devices(metrics, gpus);
     char *engine = metrics ? stats_prometheus(&st) : stats_json_members(&st);
-    if (!engine || !devices) {
+    char *options = metrics ? NULL : options_json(s);
+    if (!engine || !devices || (!metrics && !options)) {
         free(engine);
         free(devices);
+        free(options);
         return reply_error(s, c, 503, "out of memory");
     }
     json_t *jj = json_string(journal[0] ? journal : "ok");
@@ -1096,13 +1119,15 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
         queue = e ? json_dumps(e, JSON_COMPACT) : NULL;
         json_decref(e);
     }
-    size_t cap = strlen(engine) + strlen(devices) + 1024 + (queue ? 2 * strlen(queue) + 2048 : 0);
+    size_t cap = strlen(engine) + strlen(devices) + 1024 + (queue ? 2 * strlen(queue) + 2048 : 0) +
+                 (options ? strlen(options) : 0);
     char *t = malloc(cap);
     if (!t) {
         free(engine);
         free(devices);
         free(journal_json);
         free(queue);
+        free(options);
         return reply_error(s, c, 503, "out of memory");
     }
     if (metrics)
@@ -1118,8 +1143,8 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     else
         snprintf(t, cap,
                  "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"gpu_devices\": %s, \"duplicates\": %llu, "
-                 "\"journal\": %s%s%s}\n",
-                 engine, kept, gpus, devices, duplicates, journal_json ? journal_json : "\"?\"",
+                 "\"journal\": %s, \"options\": %s%s%s}\n",
+                 engine, kept, gpus, devices, duplicates, journal_json ? journal_json : "\"?\"", options,
                  queue ? ", \"queue\": " : "", queue ? queue : "");
     free(devices);
     if (metrics && queue)
@@ -1127,6 +1152,7 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     free(engine);
     free(journal_json);
     free(queue);
+    free(options);
     if (metrics)
         return reply_text(c, 200, t);
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(t), t, MHD_RESPMEM_MUST_FREE);

@@ -34,6 +34,7 @@ int cuzk_has_queue(void)
 #include "../groth16/timings.h"
 #include "../util/clock.h"
 #include "../util/rand.h"
+#include "options.h"
 #include "server_impl.h"
 
 /* ---------------------------------------------------------------- jobs */
@@ -163,58 +164,6 @@ int cuzk_serve(const cuzk_serve_config *cfg, cuzk_error *err)
 static int is_loopback(const struct in_addr *a)
 {
     return (ntohl(a->s_addr) >> 24) == 127;
-}
-
-/* The defaults of the fields left 0, and checks of the rest. */
-static int serve_defaults(server *s, cuzk_error *err)
-{
-    cuzk_serve_config *c = &s->cfg;
-    if (!c->max_body)
-        c->max_body = 256u << 20;
-    if (c->result_ttl <= 0)
-        c->result_ttl = 3600;
-    if (!c->max_connections)
-        c->max_connections = 4096;
-    if (!c->max_connections_per_ip)
-        c->max_connections_per_ip = c->max_connections / 4 ? c->max_connections / 4 : 1;
-    if (c->idle_timeout <= 0)
-        c->idle_timeout = 30;
-    if (c->header_timeout <= 0)
-        c->header_timeout = 10;
-    if (!c->http_threads)
-        c->http_threads = 8;
-    if (!c->max_body_total) {
-        c->max_body_total = 4 * c->max_body;
-        if (c->max_body_total < (1ull << 30))
-            c->max_body_total = 1ull << 30;
-    }
-    if (c->max_body_total < c->max_body)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "--max-body-total (%llu bytes) is below --max-body (%llu): no body could be taken",
-                              (unsigned long long)c->max_body_total, (unsigned long long)c->max_body);
-    if (c->shutdown_grace == 0)
-        c->shutdown_grace = 30;
-    if (c->lease <= 0)
-        c->lease = 30;
-    if (!c->max_attempts)
-        c->max_attempts = 3;
-    if (!c->queue_max_witness)
-        c->queue_max_witness = 64u << 20;
-    if (!c->queue_max_queued)
-        c->queue_max_queued = 100000;
-    if (c->queue && (c->lease < 1 || c->lease > 3600 || c->max_attempts > 1000))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "--lease expects 1 to 3600 seconds (got %.0f), --max-attempts 1 to 1000 (got %u)",
-                              c->lease, c->max_attempts);
-    if (c->http_threads > 256)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "--http-threads %u: expected 1 to 256",
-                              c->http_threads);
-    if (c->node && (strlen(c->node) < 1 || strlen(c->node) > 63 ||
-                    strspn(c->node, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-                        strlen(c->node)))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "--node expects a name of 1 to 63 letters, digits, '.', '_' or '-'");
-    return CUZK_OK;
 }
 
 /* Room for max_connections sockets (and the files proofs open): the soft
@@ -446,7 +395,7 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     s.cfg = *cfg;
     s.jobs_changed = api_wake_parked;
     s.queue_job_changed = api_wake_parked_queue;
-    int rc = serve_defaults(&s, err);
+    int rc = serve_options_resolve(&s.cfg, err); /* the table's defaults and bounds (options.c) */
     if (rc != CUZK_OK)
         return rc;
     struct sockaddr_in addr;

@@ -46,112 +46,62 @@ static void log_line(void *arg, cuzk_log_level level, const char *message)
     pthread_mutex_unlock(&mu);
 }
 
-/* The daemon's own options (the engine's follow them in the help). An
- * option without an arg is a flag: no value on the command line, yes or
- * no in a config file. key-dir and witness-dir may be given many times. */
-enum {
-    OPT_LISTEN,
-    OPT_STATE_DIR,
-    OPT_KEY_DIR,
-    OPT_WITNESS_DIR,
-    OPT_ALLOW_ANY_PATH,
-    OPT_KEY,
-    OPT_KEY_CIRCUIT,
-    OPT_TOKEN_FILE,
-    OPT_TLS_CERT,
-    OPT_TLS_KEY,
-    OPT_MAX_BODY,
-    OPT_MAX_BODY_TOTAL,
-    OPT_RESULT_TTL,
-    OPT_MAX_CONNECTIONS,
-    OPT_MAX_CONNECTIONS_PER_IP,
-    OPT_IDLE_TIMEOUT,
-    OPT_HEADER_TIMEOUT,
-    OPT_HTTP_THREADS,
-    OPT_SHUTDOWN_GRACE,
-    OPT_QUEUE,
-    OPT_NODE,
-    OPT_LEASE,
-    OPT_MAX_ATTEMPTS,
-    OPT_QUEUE_MAX_WITNESS,
-    OPT_QUEUE_MAX_QUEUED,
-    N_OPTS
-};
-
 #define MAX_DIRS 64 /* --key-dir and --witness-dir, each */
 
-static const struct {
-    const char *name, *arg, *help;
-} options[N_OPTS] = {
-    [OPT_LISTEN] = {"listen", "HOST:PORT",
-                    "where to listen: an IPv4 address and a port (0: a free one, printed);\n"
-                    "default 127.0.0.1:8080. Any address but a loopback one needs --token-file\n"
-                    "and --tls-cert/--tls-key (docs/security.md)"},
-    [OPT_STATE_DIR] = {"state-dir", "DIR",
-                       "the job journal (created if missing); jobs accepted before a crash run\n"
-                       "again after a restart on the same DIR. Required"},
-    [OPT_KEY_DIR] = {"key-dir", "DIR",
-                     "a directory whose .zkey files clients may name (key_path, POST /v1/keys);\n"
-                     "repeatable. Without one, clients name keys by preloaded id only"},
-    [OPT_WITNESS_DIR] = {"witness-dir", "DIR",
-                         "a directory whose .wtns files clients may name (witness_path); repeatable.\n"
-                         "Without one, clients upload witnesses (\"witness\": base64)"},
-    [OPT_KEY] = {"key", "ID=PATH",
-                 "load the key at PATH under ID at the start (clients name it by \"key_id\";\n"
-                 "PATH need not be under a --key-dir); repeatable"},
-    [OPT_KEY_CIRCUIT] = {"key-circuit", "ID=R1CS",
-                         "the --key ID is a bellperson .params key (Filecoin's) of this circuit,\n"
-                         "which such a key does not hold; repeatable"},
-    [OPT_ALLOW_ANY_PATH] = {"allow-any-path", NULL,
-                            "clients may name any file the daemon can read (a trusted network only)"},
-    [OPT_TOKEN_FILE] = {"token-file", "FILE",
-                        "require 'Authorization: Bearer TOKEN' on every request but /healthz,\n"
-                        "TOKEN being FILE's first line (16 to 4096 printable characters)"},
-    [OPT_TLS_CERT] = {"tls-cert", "FILE", "serve HTTPS with this PEM certificate (chain); needs --tls-key"},
-    [OPT_TLS_KEY] = {"tls-key", "FILE", "the PEM private key of --tls-cert"},
-    [OPT_MAX_BODY] = {"max-body", "B",
-                      "largest request body, 1024 to 2^40 (default 256M); an uploaded witness is\n"
-                      "4/3 of its file in base64"},
-    [OPT_MAX_BODY_TOTAL] = {"max-body-total", "B",
-                            "request bodies buffered at once, at least --max-body (default 4 x\n"
-                            "--max-body, at least 1G); beyond it a POST is refused with 503"},
-    [OPT_RESULT_TTL] = {"result-ttl", "S", "seconds results are kept, 1 to 2592000 (default 3600)"},
-    [OPT_MAX_CONNECTIONS] = {"max-connections", "N",
-                             "connections open at once, 16 to 1048576 (default 4096; long polls count)"},
-    [OPT_MAX_CONNECTIONS_PER_IP] = {"max-connections-per-ip", "N",
-                                    "connections from one address, 1 to --max-connections (default a\n"
-                                    "quarter of it)"},
-    [OPT_IDLE_TIMEOUT] = {"idle-timeout", "S",
-                          "seconds a connection may stay silent before it is closed, 1 to 3600\n"
-                          "(default 30; a long poll waiting for its job is not idle)"},
-    [OPT_HEADER_TIMEOUT] = {"header-timeout", "S",
-                            "seconds a request's headers may take from a connection's start (the next\n"
-                            "request on a kept-alive one: --idle-timeout), 1 to 3600 (default 10); its\n"
-                            "body must then come at 256 KiB/s at least. Past it the connection is\n"
-                            "closed however much it trickles; near --max-connections the oldest\n"
-                            "connections still sending headers are closed first"},
-    [OPT_HTTP_THREADS] = {"http-threads", "N", "threads serving the connections, 1 to 256 (default 8)"},
-    [OPT_SHUTDOWN_GRACE] = {"shutdown-grace", "S",
-                            "seconds running proofs get to finish at SIGTERM, 0 to 86400 (default 30);\n"
-                            "then they stay journaled and run after the next start"},
-    [OPT_QUEUE] = {"queue", "URI",
-                   "keep the jobs in PostgreSQL (postgresql://USER@HOST:PORT/DB or any libpq\n"
-                   "connection string), shared by every daemon pointed at it: each serves the\n"
-                   "same API and proves what it claims (docs/cluster.md); default: the local\n"
-                   "journal in --state-dir"},
-    [OPT_NODE] = {"node", "NAME", "this daemon's name among the queue's nodes (default: the host name)"},
-    [OPT_LEASE] = {"lease", "S",
-                   "seconds a claimed job stays this node's without a renewal, 1 to 3600\n"
-                   "(default 30): after a node dies, its jobs go to others within it"},
-    [OPT_MAX_ATTEMPTS] = {"max-attempts", "N",
-                          "claims before a job fails with every attempt's reason, 1 to 1000 (default 3)"},
-    [OPT_QUEUE_MAX_WITNESS] = {"queue-max-witness", "B",
-                               "most bytes of uploaded witnesses a job stores in the queue (default 64M);\n"
-                               "larger witnesses go by path on storage the nodes share"},
-    [OPT_QUEUE_MAX_QUEUED] = {"queue-max-queued", "N",
-                              "jobs waiting in the queue (not yet claimed by any node) beyond which a\n"
-                              "POST is refused with 429, 1 to 10000000 (default 100000)"},
-};
+/* An option's help (src/server/options.c renders it), indented as --help
+ * prints every option. */
+static void print_help_lines(FILE *out, const char *help)
+{
+    fputs("        ", out);
+    for (const char *p = help; *p; p++) {
+        fputc(*p, out);
+        if (*p == '\n')
+            fputs("        ", out);
+    }
+    fputc('\n', out);
+}
+
+/* The daemon's options as the man page lists them (docs/cuzk.1, between
+ * its "serve options" marks; tests/test_cli.sh compares the two). */
+/* Text as troff prints it: dashes as \-, backslashes escaped, the help's
+ * line breaks as blanks (troff fills the paragraph). */
+static void troff_text(FILE *out, const char *t)
+{
+    for (const char *p = t; *p; p++)
+        if (*p == '\n')
+            fputc(' ', out);
+        else if (*p == '-')
+            fputs("\\-", out);
+        else if (*p == '\\')
+            fputs("\\e", out);
+        else
+            fputc(*p, out);
+}
+
+static void serve_troff(FILE *out)
+{
+    char range[256];
+    for (size_t i = 0; i < serve_option_count; i++) {
+        const serve_option *o = &serve_options[i];
+        /* the tag: .BI "--name " "ARG" (bold name, italic value), or .B */
+        fputs(".TP\n", out);
+        fputs(o->arg ? ".BI \"\\-\\-" : ".B \"\\-\\-", out);
+        troff_text(out, o->name);
+        if (o->arg) {
+            fputs(" \" \"", out);
+            troff_text(out, o->arg);
+        }
+        fputs("\"\n", out);
+        troff_text(out, o->help);
+        fputs("\n", out);
+        serve_option_range(o, range, sizeof(range));
+        if (range[0]) {
+            fputs(".br\n", out);
+            troff_text(out, range);
+            fputs("\n", out);
+        }
+    }
+}
 
 static void serve_usage(FILE *out)
 {
@@ -170,15 +120,12 @@ static void serve_usage(FILE *out)
                  "        comment (at the start of a line or after a blank); options given on the\n"
                  "        command line override the file, the file the environment variables\n"
                  "        named below\n");
-    for (int i = 0; i < N_OPTS; i++) {
-        fprintf(out, "  --%s%s%s\n        ", options[i].name, options[i].arg ? " " : "",
-                options[i].arg ? options[i].arg : "");
-        for (const char *p = options[i].help; *p; p++) {
-            fputc(*p, out);
-            if (*p == '\n')
-                fputs("        ", out);
-        }
-        fputc('\n', out);
+    char help[2048];
+    for (size_t i = 0; i < serve_option_count; i++) {
+        const serve_option *o = &serve_options[i];
+        fprintf(out, "  --%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        serve_option_help(o, help, sizeof(help));
+        print_help_lines(out, help);
     }
     cli_engine_options_help(out, 1);
     fprintf(out, "  --help\n        print this message\n"
@@ -262,26 +209,6 @@ static int add_dir(const char *label, const char *v, const char **dirs, unsigned
     return 0;
 }
 
-static int parse_seconds(const char *label, const char *v, int lo, int hi, double *out)
-{
-    int n;
-    if (parse_count(label, v, lo, hi, &n))
-        return 2;
-    *out = n;
-    return 0;
-}
-
-static int parse_flag(const char *label, const char *v, int *out)
-{
-    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
-        *out = 1;
-    else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
-        *out = 0;
-    else
-        return fail("%s expects yes or no, got '%s'", label, v);
-    return 0;
-}
-
 static int parse_listen(const char *label, const char *v, serve_opts *o)
 {
     const char *colon = strrchr(v, ':');
@@ -325,8 +252,6 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         return add_dir(label, v, o->key_dirs, &c->n_key_dirs);
     if (!strcmp(name, "witness-dir"))
         return add_dir(label, v, o->witness_dirs, &c->n_witness_dirs);
-    if (!strcmp(name, "allow-any-path"))
-        return parse_flag(label, v, &c->allow_any_path);
     if (!strcmp(name, "key"))
         return add_key(o, label, v);
     if (!strcmp(name, "key-circuit"))
@@ -346,72 +271,17 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
         *file = v;
         return 0;
     }
-    if (!strcmp(name, "max-body"))
-        return parse_bytes(label, v, 1024, 1ull << 40, &c->max_body);
-    if (!strcmp(name, "max-body-total"))
-        return parse_bytes(label, v, 1024, 1ull << 44, &c->max_body_total);
-    if (!strcmp(name, "result-ttl"))
-        return parse_seconds(label, v, 1, 86400 * 30, &c->result_ttl);
-    if (!strcmp(name, "queue")) { /* a URI, or libpq's key = value form */
-        if (strncmp(v, "postgresql://", 13) && strncmp(v, "postgres://", 11) && !strchr(v, '='))
-            return fail("%s expects a PostgreSQL URI (postgresql://USER@HOST:PORT/DB) or a libpq connection string "
-                        "(host=... dbname=...), got '%s'",
-                        label, v);
-        c->queue = v;
+    const serve_option *so = serve_option_find(name);
+    if (so && so->check_text && so->offset != SERVE_NO_FIELD) { /* node, queue: of a form the table checks */
+        cuzk_error err = {0};
+        if (so->check_text(label, v, &err) != CUZK_OK)
+            return fail_err(&err);
+        *(const char **)((char *)c + so->offset) = v;
         return 0;
     }
-    if (!strcmp(name, "node")) {
-        size_t len = strlen(v);
-        if (len < 1 || len > 63 || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len)
-            return fail("%s expects a node name of 1 to 63 letters, digits, '.', '_' or '-', got '%s'", label, v);
-        c->node = v;
-        return 0;
-    }
-    if (!strcmp(name, "lease"))
-        return parse_seconds(label, v, 1, 3600, &c->lease);
-    if (!strcmp(name, "queue-max-witness"))
-        return parse_bytes(label, v, 1024, 1ull << 30, &c->queue_max_witness);
-    if (!strcmp(name, "idle-timeout"))
-        return parse_seconds(label, v, 1, 3600, &c->idle_timeout);
-    if (!strcmp(name, "header-timeout"))
-        return parse_seconds(label, v, 1, 3600, &c->header_timeout);
-    if (!strcmp(name, "shutdown-grace")) {
-        if (parse_seconds(label, v, 0, 86400, &c->shutdown_grace))
-            return 2;
-        if (c->shutdown_grace == 0)
-            c->shutdown_grace = -1; /* cuzk_serve_config: < 0 is none, 0 the default */
-        return 0;
-    }
-    int n;
-    if (!strcmp(name, "max-connections")) {
-        if (parse_count(label, v, 16, 1 << 20, &n))
-            return 2;
-        c->max_connections = (unsigned)n;
-        return 0;
-    }
-    if (!strcmp(name, "max-connections-per-ip")) {
-        if (parse_count(label, v, 1, 1 << 20, &n))
-            return 2;
-        c->max_connections_per_ip = (unsigned)n;
-        return 0;
-    }
-    if (!strcmp(name, "max-attempts")) {
-        if (parse_count(label, v, 1, 1000, &n))
-            return 2;
-        c->max_attempts = (unsigned)n;
-        return 0;
-    }
-    if (!strcmp(name, "queue-max-queued")) {
-        if (parse_count(label, v, 1, 10000000, &n))
-            return 2;
-        c->queue_max_queued = (unsigned)n;
-        return 0;
-    }
-    if (!strcmp(name, "http-threads")) {
-        if (parse_count(label, v, 1, 256, &n))
-            return 2;
-        c->http_threads = (unsigned)n;
-        return 0;
+    if (so && so->type != SERVE_OPT_TEXT) { /* the table's numbers and flags */
+        cuzk_error err = {0};
+        return serve_option_set(c, so, label, v, &err) == CUZK_OK ? 0 : fail_err(&err);
     }
     return fail("%s: internal error: option '%s'", label, name);
 }
@@ -420,24 +290,24 @@ static int apply_option(serve_opts *o, const char *name, const char *label, cons
  * for none (an engine alias counts as its option). */
 static int option_index(const char *name)
 {
-    for (int i = 0; i < N_OPTS; i++)
-        if (!strcmp(name, options[i].name))
-            return i;
+    const serve_option *o = serve_option_find(name);
+    if (o)
+        return (int)(o - serve_options);
     const engine_option *e = engine_option_find(name);
-    return e ? N_OPTS + (int)(e - engine_options) : -1;
+    return e ? (int)serve_option_count + (int)(e - engine_options) : -1;
 }
 
 static const char *option_arg(int opt)
 {
-    return opt < N_OPTS ? options[opt].arg : engine_options[opt - N_OPTS].arg;
+    return opt < (int)serve_option_count ? serve_options[opt].arg : engine_options[opt - (int)serve_option_count].arg;
 }
 
 static void option_names(char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < N_OPTS && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", options[i].name);
+    for (size_t i = 0; i < serve_option_count && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", serve_options[i].name);
     for (size_t i = 0; i < engine_option_count && used < n; i++)
         used += (size_t)snprintf(buf + used, n - used, ", %s", engine_options[i].name);
 }
@@ -467,7 +337,8 @@ static char *trim(char *s)
 static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
 {
     /* the line each option was set on: the daemon's, then the engine's */
-    int seen[N_OPTS + 64] = {0};
+    int seen[128] = {0};
+    _Static_assert(sizeof(seen) / sizeof(seen[0]) >= 25 + 40, "a line number for every option");
     char label[CONFIG_MAX_LINE + 4200];
     unsigned line_no = 0;
     char *p = text, *end = text + len;
@@ -506,7 +377,7 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
             return fail("%s:%u: unknown key '%s'; expected one of: %s (the long options without '--')", path,
                         line_no, key, names);
         }
-        if (seen[opt] && opt != OPT_KEY_DIR && opt != OPT_WITNESS_DIR && opt != OPT_KEY && opt != OPT_KEY_CIRCUIT)
+        if (seen[opt] && !(opt < (int)serve_option_count && serve_options[opt].repeatable))
             return fail("%s:%u: '%s' is already set on line %d", path, line_no, key, seen[opt]);
         seen[opt] = (int)line_no;
         snprintf(label, sizeof(label), "%s:%u: %s", path, line_no, key);
@@ -523,7 +394,7 @@ static int apply_config(serve_opts *o, const char *path, char *text, size_t len)
 static int is_own_flag(const char *a)
 {
     int opt = !strncmp(a, "--", 2) ? option_index(a + 2) : -1;
-    return opt >= 0 && opt < N_OPTS && !options[opt].arg;
+    return opt >= 0 && opt < (int)serve_option_count && serve_options[opt].type == SERVE_OPT_FLAG;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -537,6 +408,10 @@ int cmd_serve(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             serve_usage(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--help-troff")) { /* the man page's list (docs/cuzk.1) */
+            serve_troff(stdout);
             return 0;
         }
         int known = !strcmp(a, "--config") || (!strncmp(a, "--", 2) && option_index(a + 2) >= 0);
