@@ -270,6 +270,13 @@ void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
     ev->n = 0;
 }
 
+/* A .params key read alone decodes its points with every core. */
+static int srs_threads(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (int)cores : 1;
+}
+
 /* Under the lock, with n->loading set by this thread: reads n's key from
  * its path with the lock released, makes it current. */
 static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted *ev, cuzk_error *err)
@@ -293,10 +300,8 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
                             strerror(errno));
     else if (circuit) /* its stages are its own: "reading the circuit", "decoding H", ... */
         rc = params_key_open(&k->zk, path, circuit, lim, kc->progress, kc->progress_ctx, err);
-    else if (n->srs) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        rc = params_srs_open(&k->zk, path, cores > 0 ? (int)cores : 1, err);
-    }
+    else if (n->srs)
+        rc = params_srs_open(&k->zk, path, srs_threads(), err);
     else
         rc = zkey_file_open_limited(&k->zk, path, lim, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
     if (rc == CUZK_OK) {
@@ -437,8 +442,7 @@ int key_cache_load_srs_private(key_cache *kc, const char *path, key_entry **out,
     key_entry *k = calloc(1, sizeof(*k));
     if (!k)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int rc = params_srs_open(&k->zk, path, cores > 0 ? (int)cores : 1, err);
+    int rc = params_srs_open(&k->zk, path, srs_threads(), err);
     if (rc != CUZK_OK) {
         free(k);
         return rc;
