@@ -13,6 +13,7 @@
 
 #include "util/base64.h"     /* submit: witnesses uploaded in JSON */
 #include "util/clock.h"      /* cuzk_now: the monotonic clock every timing reads */
+#include "util/cores.h"      /* cpu_cores: every "all the cores" default */
 #include "util/error.h"      /* cuzk_error_set: the library's wording of a failure */
 #include "util/file.h"       /* write_file_atomic and the checked opens of outputs and inputs */
 #include "util/parse.h"      /* option values: sizes, counts, durations */

@@ -38,6 +38,7 @@
 #include "../groth16/prove.h"
 #include "../util/error.h"
 #include "../util/util.h"
+#include "../util/cores.h"
 
 _Static_assert(sizeof(cuzk_ss_assignment) == 17 * 8, "supraseal's Assignment is 17 fields of 8 bytes");
 _Static_assert(sizeof(groth16_proof) == 384, "supraseal's groth16_proof is 384 bytes");
@@ -74,12 +75,6 @@ static RustError fail(int code, const char *fmt, ...)
 static void ignore_status(int rc)
 {
     (void)rc;
-}
-
-static int cpu_threads(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
 }
 
 /* ------------------------------------------------------------ keys */
@@ -295,7 +290,7 @@ static void circuit_error(const ss_batch *b, size_t i, int status, const char *m
     if (status == CUZK_ERR_INTERNAL && p->c) {
         size_t k = cuzk_core()->groth16_first_unsatisfied(CUZK_CURVE_BLS12_381, (const unsigned char *)p->a,
                                                           (const unsigned char *)p->b, (const unsigned char *)p->c,
-                                                          p->abc_size, cpu_threads());
+                                                          p->abc_size, cpu_cores());
         if (k < p->abc_size)
             cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
                            "circuit %zu of %zu: the assignment does not satisfy the circuit: a * b != c at "
@@ -417,9 +412,12 @@ static RustError batch_start(const cuzk_ss_assignment provers[], size_t num_circ
                         num_circuits, i, i);
         }
     }
-    /* one job a circuit: the GPU's (or gpu_index's), else the CPU */
+    /* one job a circuit: the GPU's (or gpu_index's), else the CPU; a lone
+     * circuit's CPU work takes every core, several share the prepare
+     * workers' (the engine's default) */
     cuzk_prove_options opts = {.device = gpu_index >= 0 ? CUZK_DEVICE_GPU : CUZK_DEVICE_AUTO,
-                               .gpu = gpu_index >= 0 ? gpu_index : 0};
+                               .gpu = gpu_index >= 0 ? gpu_index : 0,
+                               .threads = num_circuits == 1 ? cpu_cores() : 0};
     for (size_t i = 0; i < num_circuits; i++) {
         const cuzk_ss_assignment *p = &provers[i];
         cuzk_job_request req = {.priority = CUZK_PRIORITY_NORMAL, .options = &opts};

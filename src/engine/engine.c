@@ -15,6 +15,7 @@
 #include "../util/error.h"
 #include "engine_impl.h"
 #include "options.h"
+#include "../util/cores.h"
 
 #define ENGINE_MAX_POOL 256 /* threads in one pool */
 
@@ -309,7 +310,7 @@ static int effective_config(const cuzk_engine_config *config, cuzk_engine_config
     /* The cores are shared by the pool doing the CPU's heavy work: the
      * compute workers without a GPU, the prepare workers (evaluation) with. */
     if (cfg->proof.threads == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int cores = cpu_cores();
         int sharers = *gpus ? cfg->prepare_workers : cfg->workers;
         cfg->proof.threads = cores > sharers ? (int)(cores / sharers) : 1;
     }

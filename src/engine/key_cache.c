@@ -23,6 +23,7 @@
 #include "../formats/zkey.h"
 #include "../groth16/params_key.h"
 #include "../util/progress.h"
+#include "../util/cores.h"
 
 /* What tells one version of a file from another. */
 typedef struct file_identity {
@@ -270,13 +271,6 @@ void key_cache_free_evicted(key_cache *kc, key_evicted *ev)
     ev->n = 0;
 }
 
-/* A .params key read alone decodes its points with every core. */
-static int srs_threads(void)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 ? (int)cores : 1;
-}
-
 /* Under the lock, with n->loading set by this thread: reads n's key from
  * its path with the lock released, makes it current. */
 static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted *ev, cuzk_error *err)
@@ -301,7 +295,7 @@ static int load_locked(key_cache *kc, key_name *n, key_entry **out, key_evicted 
     else if (circuit) /* its stages are its own: "reading the circuit", "decoding H", ... */
         rc = params_key_open(&k->zk, path, circuit, lim, kc->progress, kc->progress_ctx, err);
     else if (n->srs)
-        rc = params_srs_open(&k->zk, path, srs_threads(), err);
+        rc = params_srs_open(&k->zk, path, cpu_cores(), err);
     else
         rc = zkey_file_open_limited(&k->zk, path, lim, &(progress_sink){kc->progress, kc->progress_ctx, stage}, err);
     if (rc == CUZK_OK) {
@@ -442,7 +436,7 @@ int key_cache_load_srs_private(key_cache *kc, const char *path, key_entry **out,
     key_entry *k = calloc(1, sizeof(*k));
     if (!k)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    int rc = params_srs_open(&k->zk, path, srs_threads(), err);
+    int rc = params_srs_open(&k->zk, path, cpu_cores(), err);
     if (rc != CUZK_OK) {
         free(k);
         return rc;

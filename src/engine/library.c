@@ -9,6 +9,7 @@
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "engine_impl.h"
+#include "../util/cores.h"
 
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
 static _Atomic(cuzk_engine *) shared; /* read without the once: engine_shared_forget_key */
@@ -105,7 +106,13 @@ int cuzk_prove(const cuzk_zkey *zk, const cuzk_wtns *w, const cuzk_prove_options
     int rc = engine_shared(&e, err);
     if (rc != CUZK_OK)
         return rc;
-    cuzk_job_request req = {.witness_wtns = w, .priority = CUZK_PRIORITY_NORMAL, .options = opts};
+    /* one proof the caller waits for: every core for its CPU work unless
+     * the options say otherwise (the engine's share of the cores is for
+     * jobs in flight together) */
+    cuzk_prove_options o = opts ? *opts : (cuzk_prove_options){0};
+    if (o.threads == 0)
+        o.threads = cpu_cores();
+    cuzk_job_request req = {.witness_wtns = w, .priority = CUZK_PRIORITY_NORMAL, .options = &o};
     engine_job_extra x = {.key = zk};
     unsigned long long id = 0;
     cuzk_job_info info;

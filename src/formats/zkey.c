@@ -9,6 +9,7 @@
 #include "../util/error.h"
 #include "point_check.h"
 #include "snarkjs_json.h"
+#include "../util/cores.h"
 
 /* The data of section `id`, which must hold exactly `expected` bytes. */
 static const unsigned char *section_exact(const binfile *bf, uint32_t id, const char *what, uint64_t expected,
@@ -194,10 +195,8 @@ int cuzk_zkey_check_progress(const cuzk_zkey *zk, int subgroup, int threads, cuz
 {
     if (!zk)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_zkey_check: NULL key");
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    if (threads <= 0)
+        threads = cpu_cores();
     /* a .params key holds its circuit's matrices instead of entries (checked
      * as they were made from the circuit: src/groth16/matrices.c) */
     for (uint64_t i = 0; zk->coefs && i < zk->n_coefs; i++) {

@@ -30,6 +30,7 @@
 #include "params_key.h"
 #include "../util/error.h"
 #include "../util/util.h"
+#include "../util/cores.h"
 
 /* The .params counts against the circuit's. */
 static int check_counts(const params_file *pf, const char *r1cs_name, uint32_t npub1, uint32_t n_aux, uint64_t m,
@@ -276,8 +277,7 @@ int params_key_open(cuzk_zkey **out, const char *params_path, const char *r1cs_p
     struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
     if (!zk)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", params_path);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus > 0 ? (int)cpus : 1;
+    int threads = cpu_cores();
     params_file pf;
     circuit_source *src = NULL;
     progress_sink rs = {progress, progress_ctx, "reading the circuit"};

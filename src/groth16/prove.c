@@ -15,6 +15,7 @@
 #include "../util/progress.h"
 #include "../util/rand.h"
 #include "../util/util.h"
+#include "../util/cores.h"
 
 static int check_pair(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, cuzk_error *err)
 {
@@ -43,10 +44,7 @@ static int check_pair(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, cuz
 
 static int thread_count(const cuzk_prove_options *opts)
 {
-    if (opts && opts->threads > 0)
-        return opts->threads;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return opts && opts->threads > 0 ? opts->threads : cpu_cores();
 }
 
 static int core_error(const struct cuzk_zkey *zk, int rc, const core_prove_out *out, cuzk_error *err)

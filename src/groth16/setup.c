@@ -17,6 +17,7 @@
 #include "../gpu/device.h"
 #include "../util/error.h"
 #include "../util/util.h"
+#include "../util/cores.h"
 
 /* snarkjs hashes points in ffjavascript's "uncompressed" form: each
  * coordinate's plain value big-endian (Fp2 as c1 then c0), the point at
@@ -149,10 +150,7 @@ static void write_header(binwriter *w, const curve_desc *c, uint32_t n_vars, uin
 
 static int default_threads(int threads)
 {
-    if (threads > 0)
-        return threads;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return threads > 0 ? threads : cpu_cores();
 }
 
 /* The steps of a setup from a ptau, as progress reports them (one step

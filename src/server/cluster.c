@@ -41,6 +41,7 @@
 #include "../util/sha256.h"
 #include "pgqueue.h"
 #include "server_impl.h"
+#include "../util/cores.h"
 
 int cluster_pack(const request_witness *w, unsigned char **out, size_t *len)
 {
@@ -679,7 +680,7 @@ static void *hash_main(void *arg)
 {
     struct cluster *cl = arg;
     server *s = cl->s;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int cores = cpu_cores();
     unsigned threads = cores > 1 ? (unsigned)(cores / 2) : 1;
     pthread_mutex_lock(&cl->keys_mu);
     while (!cl->stop) {

@@ -385,12 +385,12 @@ int cmd_bench_porep(int argc, char **argv)
             rc = fail("out of memory");
         if (rc == 0 && circuit_source_open(&src, circ, NULL, &err) != CUZK_OK)
             rc = fail_err(&err);
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        int cpus = cpu_cores();
         for (unsigned p = 0; rc == 0 && p < parts; p++) {
             unsigned char *vals;
             print_progress(&ps, "the witnesses (before the timing)", p, parts);
             if (wtns_alloc(&wits[p], src->curve, src->n_wires, "witness", &vals, &err) != CUZK_OK ||
-                src->witness(src, p, vals, cpus > 0 ? (int)cpus : 1, &err) != CUZK_OK)
+                src->witness(src, p, vals, cpus, &err) != CUZK_OK)
                 rc = fail_err(&err);
         }
         t_wit = cuzk_now() - t_wit;
@@ -484,8 +484,8 @@ int cmd_bench_porep(int argc, char **argv)
     free(spans);
     if (rc)
         return rc;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    double cpu_busy = cores > 0 && wall > 0 ? cpu / (wall * (double)cores) : 0;
+    int cores = cpu_cores();
+    double cpu_busy = wall > 0 ? cpu / (wall * (double)cores) : 0;
     double gpu_busy = st.gpus > 0 ? st.gpu_busy[0] : 0;
     double vram = st.gpus > 0 ? (double)st.gpu_key_bytes[0] + (double)st.gpu_pool_bytes[0] : 0;
     double rss = peak_rss_bytes();
@@ -511,7 +511,7 @@ int cmd_bench_porep(int argc, char **argv)
         printf("witnesses made before the timing: %.2f s\n", t_wit);
     printf("%.3f s per proof (%.3f s per partition; %.3f s for %u partitions)\n", wall / proofs, wall / jobs, wall,
            jobs);
-    printf("GPU busy %.1f %%, CPU busy %.1f %% of %ld cores; host memory peak %s, GPU key + working memory %s\n",
+    printf("GPU busy %.1f %%, CPU busy %.1f %% of %d cores; host memory peak %s, GPU key + working memory %s\n",
            100 * gpu_busy, 100 * cpu_busy, cores, cuzk_size_str((uint64_t)rss).s, cuzk_size_str((uint64_t)vram).s);
     printf("the jobs' host memory (witnesses, prepared arrays) at most %s%s\n",
            cuzk_size_str(st.job_bytes_max).s, cfg.job_memory_budget ? " (--job-memory)" : "");

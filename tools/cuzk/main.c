@@ -570,10 +570,8 @@ static int info_params(const char *path, int check, int threads)
     printf("  file size:     %zu bytes\n", pf.size);
     int rc = 0;
     if (check) {
-        if (threads <= 0) {
-            long n = sysconf(_SC_NPROCESSORS_ONLN);
-            threads = n > 0 ? (int)n : 1;
-        }
+        if (threads <= 0)
+            threads = cpu_cores();
         progress_state ps = progress_start("info --check");
         int crc = params_check(&pf, threads, &(progress_sink){print_progress, &ps, NULL}, &err);
         progress_done(&ps);
