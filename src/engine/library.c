@@ -80,13 +80,19 @@ void engine_shared_srs_retire(key_entry *k)
     key_cache_free_evicted(e->keys, &gone);
 }
 
-/* One job of the library's engine to its end: its info in *info, its
- * status (with the job's message in err) returned. The job is released
- * by the caller once it has read the result. */
-static int run_to_end(cuzk_engine *e, const cuzk_job_request *req, const engine_job_extra *x,
-                      unsigned long long *id, cuzk_job_info *info, cuzk_error *err)
+/* One proof of the library's engine to its end, the caller waiting for
+ * it: its CPU work on every core unless opts says otherwise (the
+ * engine's share of the cores is for jobs in flight together). Its info
+ * in *info, its status (with the job's message in err) returned. The job
+ * is released by the caller once it has read the result. */
+static int run_to_end(cuzk_engine *e, const struct cuzk_wtns *w, const cuzk_prove_options *opts,
+                      const engine_job_extra *x, unsigned long long *id, cuzk_job_info *info, cuzk_error *err)
 {
-    int rc = engine_submit(e, req, x, id, err);
+    cuzk_prove_options o = opts ? *opts : (cuzk_prove_options){0};
+    if (o.threads == 0)
+        o.threads = cpu_cores();
+    cuzk_job_request req = {.witness_wtns = w, .priority = CUZK_PRIORITY_NORMAL, .options = &o};
+    int rc = engine_submit(e, &req, x, id, err);
     if (rc != CUZK_OK)
         return rc;
     rc = cuzk_engine_wait(e, *id, -1, info, err);
@@ -106,17 +112,10 @@ int cuzk_prove(const cuzk_zkey *zk, const cuzk_wtns *w, const cuzk_prove_options
     int rc = engine_shared(&e, err);
     if (rc != CUZK_OK)
         return rc;
-    /* one proof the caller waits for: every core for its CPU work unless
-     * the options say otherwise (the engine's share of the cores is for
-     * jobs in flight together) */
-    cuzk_prove_options o = opts ? *opts : (cuzk_prove_options){0};
-    if (o.threads == 0)
-        o.threads = cpu_cores();
-    cuzk_job_request req = {.witness_wtns = w, .priority = CUZK_PRIORITY_NORMAL, .options = &o};
     engine_job_extra x = {.key = zk};
     unsigned long long id = 0;
     cuzk_job_info info;
-    rc = run_to_end(e, &req, &x, &id, &info, err);
+    rc = run_to_end(e, w, opts, &x, &id, &info, err);
     if (rc == CUZK_OK)
         rc = cuzk_engine_result(e, id, proof_json, public_json, err);
     if (rc == CUZK_OK && timings) {
@@ -139,11 +138,10 @@ int engine_prove_with(const struct cuzk_zkey *zk, const struct cuzk_wtns *w, con
     int rc = engine_shared(&e, err);
     if (rc != CUZK_OK)
         return rc;
-    cuzk_job_request req = {.witness_wtns = w, .priority = CUZK_PRIORITY_NORMAL, .options = opts};
     engine_job_extra x = {.key = zk, .r = r, .s = s};
     unsigned long long id = 0;
     cuzk_job_info info;
-    rc = run_to_end(e, &req, &x, &id, &info, err);
+    rc = run_to_end(e, w, opts, &x, &id, &info, err);
     if (rc == CUZK_OK)
         rc = engine_result_out(e, id, out, t, err);
     cuzk_error ignored;

@@ -163,9 +163,9 @@ int serve_option_set(cuzk_serve_config *cfg, const serve_option *o, const char *
     }
 }
 
-static void set_default(cuzk_serve_config *cfg, const char *name, long long v)
+/* The field of a numeric option, when 0, to v. */
+static void set_default(cuzk_serve_config *cfg, const serve_option *o, long long v)
 {
-    const serve_option *o = serve_option_find(name);
     void *f = field_of(cfg, o);
     if (o->type == SERVE_OPT_BYTES && !*(unsigned long long *)f)
         *(unsigned long long *)f = (unsigned long long)v;
@@ -179,11 +179,11 @@ int serve_options_resolve(cuzk_serve_config *cfg, cuzk_error *err)
 {
     for (size_t i = 0; i < serve_option_count; i++)
         if (serve_options[i].dflt)
-            set_default(cfg, serve_options[i].name, serve_options[i].dflt);
+            set_default(cfg, &serve_options[i], serve_options[i].dflt);
     /* the defaults that follow other options */
-    set_default(cfg, "max-connections-per-ip", cfg->max_connections / 4 ? cfg->max_connections / 4 : 1);
+    set_default(cfg, serve_option_find("max-connections-per-ip"), cfg->max_connections / 4 ? cfg->max_connections / 4 : 1);
     unsigned long long total = 4 * cfg->max_body;
-    set_default(cfg, "max-body-total", (long long)(total < (1ull << 30) ? 1ull << 30 : total));
+    set_default(cfg, serve_option_find("max-body-total"), (long long)(total < (1ull << 30) ? 1ull << 30 : total));
     for (size_t i = 0; i < serve_option_count; i++) {
         const serve_option *o = &serve_options[i];
         if (o->offset == SERVE_NO_FIELD || o->type == SERVE_OPT_TEXT || o->type == SERVE_OPT_FLAG)
