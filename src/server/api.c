@@ -17,7 +17,6 @@
 
 #include "../engine/stats.h"
 #include "../util/base64.h"
-#include "pgqueue.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/file.h"
@@ -250,58 +249,6 @@ static int request_id_of(struct MHD_Connection *c, json_t *req, char out[REQUEST
     return 0;
 }
 
-/* The job recorded under a client's request id (lock held). */
-static sjob *find_by_request_id(server *s, const char *request_id)
-{
-    for (sjob *j = s->jobs; j; j = j->next)
-        if (j->request_id[0] && !strcmp(j->request_id, request_id))
-            return j;
-    return NULL;
-}
-
-static pending_request *find_pending(server *s, const char *request_id)
-{
-    for (pending_request *p = s->pending; p; p = p->next)
-        if (!strcmp(p->request_id, request_id))
-            return p;
-    return NULL;
-}
-
-/* Under the table's lock: a POST whose request id is known already gets
- * its answer here, the job the id names (200: a retry; even when the
- * daemon is full, since it adds nothing) or a 409 (the id names another
- * request). A retry racing its first attempt, still being journaled,
- * waits for that to be published or to fail. Returns the status and fills
- * *answer (200) or msg (409); 0 when the request is new. */
-static unsigned known_request(server *s, const char *request_id, const unsigned char *digest, json_t **answer,
-                              char *msg, size_t n)
-{
-    for (;;) {
-        sjob *j = find_by_request_id(s, request_id);
-        if (j && !memcmp(j->request_digest, digest, REQUEST_DIGEST_LEN)) {
-            s->duplicates++;
-            *answer = json_pack("{s:s, s:s, s:s, s:b}", "id", j->id, "state", cuzk_job_state_name(j->info.state), "request_id",
-                                request_id, "duplicate", 1);
-            return 200;
-        }
-        if (j) {
-            /* the job's id stays its owner's: it is the right to read and delete it */
-            snprintf(msg, n, "request_id '%s' names another request (its key, witness or priority differ): a new "
-                     "request needs a new request_id", request_id);
-            return 409;
-        }
-        pending_request *p = find_pending(s, request_id);
-        if (!p)
-            return 0;
-        if (memcmp(p->digest, digest, REQUEST_DIGEST_LEN)) {
-            snprintf(msg, n, "request_id '%s' names another request, being accepted now (its key, witness or priority "
-                     "differ): a new request needs a new request_id", request_id);
-            return 409;
-        }
-        pthread_cond_wait(&s->published, &s->mu);
-    }
-}
-
 static void request_witness_free(request_witness *w)
 {
     free(w->bytes);
@@ -473,58 +420,6 @@ static json_t *request_record(json_t *req, const request_witness *wit, int prio,
     return jr;
 }
 
-/* POST /v1/proofs on a queue (cluster.c): the validated request stored
- * there, uploads with it; a request id stored before answers as the
- * journal's do (its job, or 409). */
-static enum MHD_Result post_proof_queued(server *s, struct MHD_Connection *c, json_t *req, const request_witness *wit,
-                                         int prio, const char *request_id, const unsigned char *digest)
-{
-    char id[33], existing[33] = "";
-    cuzk_error err = {0};
-    if (server_new_id(id) != 0)
-        return reply_error(s, c, 503, "cannot draw a job id");
-    json_t *jr = request_record(req, wit, prio, request_id, digest);
-    char *text = jr ? json_dumps(jr, JSON_COMPACT) : NULL;
-    json_decref(jr);
-    unsigned char *packed = NULL;
-    size_t plen = 0;
-    if (!text || (wit->list && cluster_pack(wit, &packed, &plen) != CUZK_OK)) {
-        free(text);
-        return reply_error(s, c, 503, "out of memory");
-    }
-    int known = 0;
-    int rc = cluster_submit(s, id, text, wit->bytes ? wit->bytes : packed, wit->bytes ? wit->len : plen, prio,
-                            request_id, digest, &known, existing, &err);
-    free(text);
-    free(packed);
-    if (rc == CUZK_ERR_INVALID_ARGUMENT)
-        return reply_error(s, c, 413, "%s", err.message);
-    if (rc == CUZK_ERR_BUSY)
-        return reply_error(s, c, 429, "%s", err.message);
-    if (rc != CUZK_OK)
-        return reply_error(s, c, 503, "%s", err.message);
-    if (known == PGQ_CONFLICT)
-        return reply_error(s, c, 409,
-                           "request_id '%s' names another request (its key, witness or priority differ): a new "
-                           "request needs a new request id",
-                           request_id);
-    json_t *o;
-    int state = CUZK_JOB_QUEUED;
-    if (known == PGQ_DUPLICATE) {
-        json_t *job = NULL;
-        if (cluster_job_json(s, existing, &job, &state, &err) != CUZK_OK)
-            state = CUZK_JOB_QUEUED;
-        json_decref(job);
-        o = json_pack("{s:s, s:s, s:s, s:b}", "id", existing, "state", cuzk_job_state_name(state), "request_id",
-                      request_id, "duplicate", 1);
-        return reply(s, c, 200, o);
-    }
-    o = json_pack("{s:s, s:s}", "id", id, "state", cuzk_job_state_name(CUZK_JOB_QUEUED));
-    if (o && request_id[0])
-        json_object_set_new(o, "request_id", json_string(request_id));
-    return reply(s, c, 202, o);
-}
-
 static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api_conn *b)
 {
     enum MHD_Result ret;
@@ -586,127 +481,26 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     if (request_id[0])
         journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(rp), &wit, prio,
                                digest);
-    if (s->cluster) {
-        ret = post_proof_queued(s, c, req, &wit, prio, request_id, digest);
-        goto out;
-    }
-    /* The request is written and fsync'd with the table's lock released (a
-     * slow disk must not stall every other request): a slot is reserved
-     * under the lock so the table's bound holds (and the request id is
-     * marked pending, for a racing retry to wait on), and the job is
-     * published only once it is durable and in the engine. The 202 goes
-     * out after that, so an accepted job is always journaled. */
-    pending_request mine = {.request_id = request_id, .digest = digest};
-    json_t *answer = NULL;
-    unsigned long long eid = 0;
+    json_t *record = request_record(req, &wit, prio, request_id, digest);
+    char id[33] = "";
+    int outcome = STORE_NEW, state = CUZK_JOB_QUEUED;
     cuzk_error err = {0};
-    sjob *j = NULL;
-    int rc = CUZK_OK;
-    pthread_mutex_lock(&s->mu);
-    unsigned known = request_id[0] ? known_request(s, request_id, digest, &answer, msg, sizeof(msg)) : 0;
-    if (!known) {
-        if (s->n_jobs + s->n_reserved >= SERVER_MAX_JOBS_TABLE)
-            rc = cuzk_error_set(&err, CUZK_ERR_BUSY, "too many results kept: retry later");
-        else {
-            s->n_reserved++;
-            if (request_id[0]) {
-                mine.next = s->pending;
-                s->pending = &mine;
-            }
-        }
-    }
-    pthread_mutex_unlock(&s->mu);
-    if (known) {
-        ret = known == 200 ? reply(s, c, 200, answer) : reply_error(s, c, known, "%s", msg);
-        goto out;
-    }
-    int reserved = rc == CUZK_OK;
-    char id[33] = "", name[64];
-    const char *journal_what = NULL; /* a journal write that failed */
-    int journal_errno = 0;
-    if (rc == CUZK_OK && server_new_id(id) != 0)
-        rc = cuzk_error_set(&err, CUZK_ERR_IO, "cannot draw a job id");
-    json_t *jr = rc == CUZK_OK ? request_record(req, &wit, prio, request_id, digest) : NULL;
-    if (rc == CUZK_OK && (!jr || json_object_set_new(jr, "id", json_string(id)) != 0)) /* its name, inside it */
-        rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
-    /* uploads: <id>.wtns, or a partition's <id>.<k>.wtns */
-    unsigned uploads = wit.bytes ? 1 : wit.list ? wit.n : 0;
-    for (unsigned k = 0; rc == CUZK_OK && k < uploads; k++) {
-        journal_upload_name(name, sizeof(name), id, wit.bytes ? -1 : (int)k);
-        if (journal_write_durable(s, name, wit.bytes ? wit.bytes : wit.list[k], wit.bytes ? wit.len : wit.list_len[k]) !=
-            0) {
-            journal_errno = errno;
-            journal_what = "cannot write an uploaded witness";
-            rc = cuzk_error_set(&err, CUZK_ERR_IO,
-                                "the daemon cannot journal the witness in %s: %s; it takes no new work until its "
-                                "state directory can be written",
-                                s->jobs_dir, strerror(errno));
-        }
-    }
-    char *text = rc == CUZK_OK ? json_dumps(jr, JSON_COMPACT) : NULL;
-    snprintf(name, sizeof(name), "%s.req", id);
-    if (rc == CUZK_OK && (!text || journal_write_durable(s, name, text, strlen(text)) != 0)) {
-        journal_errno = text ? errno : ENOMEM;
-        journal_what = "cannot write a request";
-        rc = cuzk_error_set(&err, CUZK_ERR_IO,
-                            "the daemon cannot journal the request in %s: %s; it takes no new work until its state "
-                            "directory can be written",
-                            s->jobs_dir, strerror(journal_errno));
-    }
-    if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
-        rc = cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
-    if (rc == CUZK_OK)
-        journal_hash(text, strlen(text), j->request_hash); /* what its result will be bound to */
-    /* the engine may finish the job before it is published: the watcher
-     * finds it in the engine at its next sweep */
-    if (rc == CUZK_OK)
-        rc = journal_submit(s, id, jr, &eid, &err);
-    if (rc == CUZK_OK) {
-        memcpy(j->id, id, sizeof(j->id));
-        memcpy(j->request_id, request_id, sizeof(j->request_id));
-        memcpy(j->request_digest, digest, sizeof(j->request_digest));
-        j->uploaded = wit.bytes != NULL;
-        j->uploaded_parts = wit.list ? wit.n : 0;
-        j->eid = eid;
-        j->priority = prio;
-        j->info.state = CUZK_JOB_QUEUED;
-    } else {
-        free(j);
-        j = NULL;
-    }
-    if (reserved) {
-        pthread_mutex_lock(&s->mu);
-        s->n_reserved--;
-        if (request_id[0]) {
-            for (pending_request **pp = &s->pending; *pp; pp = &(*pp)->next)
-                if (*pp == &mine) {
-                    *pp = mine.next;
-                    break;
-                }
-            pthread_cond_broadcast(&s->published);
-        }
-        if (j) {
-            j->next = s->jobs;
-            s->jobs = j;
-            s->n_jobs++;
-        }
-        if (journal_what)
-            journal_note(s, journal_what, journal_errno);
-        else if (j)
-            journal_note(s, NULL, 0);
-        pthread_mutex_unlock(&s->mu);
-    }
-    free(text);
-    json_decref(jr);
-    if (rc != CUZK_OK) {
-        if (id[0])
-            journal_remove_job(s, id, wit.list ? wit.n : 0); /* what it cannot remove, the next start does */
+    int rc = record ? s->store->submit(s, record, &wit, request_id, digest, id, &outcome, &state, &err)
+                    : cuzk_error_set(&err, CUZK_ERR_NO_MEMORY, "out of memory");
+    json_decref(record);
+    if (rc != CUZK_OK)
         ret = reply_error(s, c, status_for(rc), "%s", err.message);
-    } else {
-        json_t *o = json_pack("{s:s, s:s}", "id", id, "state", cuzk_job_state_name(CUZK_JOB_QUEUED));
+    else if (outcome == STORE_CONFLICT || outcome == STORE_TOO_LARGE)
+        ret = reply_error(s, c, outcome == STORE_CONFLICT ? 409 : 413, "%s", err.message);
+    else {
+        json_t *o = json_pack("{s:s, s:s}", "id", id, "state", cuzk_job_state_name(state));
         if (o && request_id[0])
             json_object_set_new(o, "request_id", json_string(request_id));
-        ret = reply(s, c, 202, o);
+        if (o && outcome == STORE_DUPLICATE) {
+            json_object_set_new(o, "duplicate", json_true());
+            __atomic_add_fetch(&s->duplicates, 1, __ATOMIC_RELAXED);
+        }
+        ret = reply(s, c, outcome == STORE_DUPLICATE ? 200 : 202, o);
     }
 out:
     request_witness_free(&wit);
@@ -718,51 +512,9 @@ out:
  * ends or S seconds pass; with state too, also as soon as the job is no
  * longer in state X (so a client can report queued -> running). A wait is
  * parked: the connection is suspended (no thread waits for it) until
- * api_wake_parked resumes it, and libmicrohttpd calls the handler again,
- * which comes back here with the wait already parsed. */
-/* Under the table's lock, which it releases: a long poll parked (its
- * connection suspended: no thread waits for it) until api_wake_parked or
- * api_wake_parked_queue resumes it for its job (b->job, or b->qid on a
- * queue). */
-static enum MHD_Result park(server *s, struct MHD_Connection *c, api_conn *b)
-{
-    b->c = c;
-    b->parked = b->suspended = 1;
-    b->prev_parked = NULL;
-    b->next_parked = s->parked;
-    if (s->parked)
-        s->parked->prev_parked = b;
-    s->parked = b;
-    s->n_parked++;
-    s->n_suspended++;
-    MHD_suspend_connection(c);
-    pthread_mutex_unlock(&s->mu);
-    return MHD_YES;
-}
-
-/* GET on a queue (cluster.c): the job from the queue; a wait is parked as
- * get_proof's, woken by the queue's notifications (api_wake_parked_queue). */
-static enum MHD_Result get_proof_queued(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
-{
-    json_t *o = NULL;
-    int state = -1;
-    cuzk_error err = {0};
-    int rc = cluster_job_json(s, id, &o, &state, &err);
-    if (rc == CUZK_ERR_NOT_FOUND)
-        return reply_error(s, c, 404, "no job '%s'", id);
-    if (rc != CUZK_OK)
-        return reply_error(s, c, 503, "%s", err.message);
-    pthread_mutex_lock(&s->mu);
-    if (state >= CUZK_JOB_DONE || s->stopping || cuzk_now() >= b->deadline || (b->from >= 0 && state != b->from)) {
-        pthread_mutex_unlock(&s->mu);
-        return reply(s, c, 200, o);
-    }
-    json_decref(o);
-    b->job = NULL;
-    snprintf(b->qid, sizeof(b->qid), "%s", id);
-    return park(s, c, b);
-}
-
+ * api_jobs_changed resumes it, and libmicrohttpd calls the handler again,
+ * which comes back here with the wait already parsed and looks at the job
+ * again. */
 static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char *id, api_conn *b)
 {
     if (!b->polling) {
@@ -791,22 +543,45 @@ static enum MHD_Result get_proof(server *s, struct MHD_Connection *c, const char
         b->polling = 1;
         b->deadline = cuzk_now() + wait;
     }
-    if (s->cluster)
-        return get_proof_queued(s, c, id, b);
-    pthread_mutex_lock(&s->mu);
-    sjob *j = server_find_job(s, id);
-    if (!j) {
+    for (;;) {
+        /* a change between the look and the park is seen by its count */
+        unsigned long long seen = __atomic_load_n(&s->changes, __ATOMIC_ACQUIRE);
+        json_t *o = NULL;
+        int state = -1;
+        cuzk_error err = {0};
+        int rc = s->store->job(s, id, &o, &state, &err);
+        if (rc == CUZK_ERR_NOT_FOUND)
+            return reply_error(s, c, 404, "no job '%s'", id);
+        if (rc != CUZK_OK)
+            return reply_error(s, c, 503, "%s", err.message);
+        pthread_mutex_lock(&s->mu);
+        if (state >= CUZK_JOB_DONE || s->stopping || cuzk_now() >= b->deadline ||
+            (b->from >= 0 && state != b->from)) {
+            pthread_mutex_unlock(&s->mu);
+            return reply(s, c, 200, o);
+        }
+        json_decref(o);
+        if (s->changes != seen) {
+            pthread_mutex_unlock(&s->mu);
+            continue;
+        }
+        /* parked until api_jobs_changed resumes it */
+        snprintf(b->job, sizeof(b->job), "%s", id);
+        if (s->store->watch)
+            s->store->watch(s, id, 1);
+        b->c = c;
+        b->parked = b->suspended = 1;
+        b->prev_parked = NULL;
+        b->next_parked = s->parked;
+        if (s->parked)
+            s->parked->prev_parked = b;
+        s->parked = b;
+        s->n_parked++;
+        s->n_suspended++;
+        MHD_suspend_connection(c);
         pthread_mutex_unlock(&s->mu);
-        return reply_error(s, c, 404, "no job '%s'", id);
+        return MHD_YES;
     }
-    if (j->ended || s->stopping || cuzk_now() >= b->deadline || (b->from >= 0 && j->info.state != b->from)) {
-        json_t *o = server_job_json(j);
-        pthread_mutex_unlock(&s->mu);
-        return reply(s, c, 200, o);
-    }
-    b->job = j;
-    j->waiters++;
-    return park(s, c, b);
 }
 
 static void unpark(server *s, api_conn *b)
@@ -819,37 +594,20 @@ static void unpark(server *s, api_conn *b)
         b->next_parked->prev_parked = b->prev_parked;
     b->prev_parked = b->next_parked = NULL;
     b->parked = 0;
-    if (b->job)
-        b->job->waiters--;
-    b->job = NULL;
+    if (s->store->watch)
+        s->store->watch(s, b->job, -1);
+    b->job[0] = 0;
     s->n_parked--;
 }
 
-void api_wake_parked_queue(server *s, const char *id)
+void api_jobs_changed(server *s, const char *id)
 {
+    if (id)
+        s->changes++;
     double now = cuzk_now();
     for (api_conn *b = s->parked, *next; b; b = next) {
         next = b->next_parked;
-        /* its job changed (id; "": any may have), its wait is over, or the daemon stops */
-        if ((id && (!*id || !strcmp(b->qid, id))) || s->stopping || now >= b->deadline) {
-            struct MHD_Connection *c = b->c;
-            unpark(s, b);
-            MHD_resume_connection(c);
-        }
-    }
-}
-
-void api_wake_parked(server *s, const sjob *gone)
-{
-    if (s->cluster) {
-        api_wake_parked_queue(s, NULL);
-        return;
-    }
-    double now = cuzk_now();
-    for (api_conn *b = s->parked, *next; b; b = next) {
-        next = b->next_parked;
-        const sjob *j = b->job;
-        if (j == gone || s->stopping || j->ended || now >= b->deadline || (b->from >= 0 && j->info.state != b->from)) {
+        if ((id && (!*id || !strcmp(b->job, id))) || s->stopping || now >= b->deadline) {
             struct MHD_Connection *c = b->c;
             unpark(s, b);
             MHD_resume_connection(c);
@@ -859,48 +617,15 @@ void api_wake_parked(server *s, const sjob *gone)
 
 static enum MHD_Result delete_proof(server *s, struct MHD_Connection *c, const char *id)
 {
-    if (s->cluster) {
-        int deleted = 0;
-        cuzk_error err = {0};
-        int rc = cluster_delete(s, id, &deleted, &err);
-        if (rc == CUZK_ERR_NOT_FOUND)
-            return reply_error(s, c, 404, "no job '%s'", id);
-        if (rc != CUZK_OK)
-            return reply_error(s, c, rc == CUZK_ERR_BUSY ? 409 : 503, "%s", err.message);
-        return reply(s, c, deleted ? 200 : 202, json_pack("{s:s, s:s}", "id", id, "state",
-                                                         deleted ? "deleted" : "cancelling"));
-    }
-    pthread_mutex_lock(&s->mu);
-    sjob *j = server_find_job(s, id);
-    if (!j) {
-        pthread_mutex_unlock(&s->mu);
+    int outcome = STORE_DELETED;
+    cuzk_error err = {0};
+    int rc = s->store->remove(s, id, &outcome, &err);
+    if (rc == CUZK_ERR_NOT_FOUND)
         return reply_error(s, c, 404, "no job '%s'", id);
-    }
-    if (j->unchecked || j->pend) { /* its result is being checked (after a restart) or written */
-        const char *what = j->unchecked ? "checked after a restart" : "stored";
-        pthread_mutex_unlock(&s->mu);
-        return reply_error(s, c, 503, "job '%s' has ended; its result is being %s: delete it in a moment", id, what);
-    }
-    if (!j->ended) {
-        cuzk_error err;
-        server_ignore_status(cuzk_engine_cancel(s->engine, j->eid, &err));
-        pthread_mutex_unlock(&s->mu);
-        return reply(s, c, 202, json_pack("{s:s, s:s}", "id", id, "state", "cancelling"));
-    }
-    if (j->removing) { /* another DELETE or its expiry is at it */
-        pthread_mutex_unlock(&s->mu);
-        return reply(s, c, 202, json_pack("{s:s, s:s}", "id", id, "state", "deleting"));
-    }
-    /* an ended job: its files go first, with the lock released (no one
-     * else frees a job marked removing); only then its record, so that a
-     * delete that failed leaves the job as it was, here and after a
-     * restart */
-    j->removing = 1;
-    pthread_mutex_unlock(&s->mu);
-    if (journal_drop_job(s, j, "cannot remove a job's files") != 0)
-        return reply_error(s, c, 503, "job '%s' was not deleted: its files in %s cannot be removed: %s", id,
-                           s->jobs_dir, strerror(errno));
-    return reply(s, c, 200, json_pack("{s:s, s:s}", "id", id, "state", "deleted"));
+    if (rc != CUZK_OK)
+        return reply_error(s, c, 503, "%s", err.message);
+    const char *state = outcome == STORE_DELETED ? "deleted" : outcome == STORE_CANCELLING ? "cancelling" : "deleting";
+    return reply(s, c, outcome == STORE_DELETED ? 200 : 202, json_pack("{s:s, s:s}", "id", id, "state", state));
 }
 
 static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const char *method, const char *key,
@@ -949,76 +674,6 @@ static enum MHD_Result keys_request(server *s, struct MHD_Connection *c, const c
 
 /* GET /v1/status (JSON) and GET /metrics (Prometheus text): the engine's
  * stats as src/engine/stats.c renders them, and the daemon's own. */
-/* The queue's counts as Prometheus lines, appended to t (cap bytes). */
-static void queue_metrics(char *t, size_t cap, const char *queue)
-{
-    json_t *q = json_loads(queue, 0, NULL);
-    size_t n = strlen(t);
-    static const char *const prio[4] = {"low", "normal", "high", "critical"};
-    n += (size_t)snprintf(t + n, cap - n, "# HELP cuzk_queue_jobs jobs in the shared queue, by state (queued: by priority)\n"
-                                          "# TYPE cuzk_queue_jobs gauge\n");
-    for (int i = 0; i < 4 && n < cap; i++)
-        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"queued\",priority=\"%s\"} %lld\n", prio[i],
-                              (long long)json_integer_value(json_object_get(json_object_get(q, "queued"), prio[i])));
-    for (int st = CUZK_JOB_RUNNING; st <= CUZK_JOB_CANCELLED && n < cap; st++)
-        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"%s\"} %lld\n", cuzk_job_state_name(st),
-                              (long long)json_integer_value(json_object_get(q, cuzk_job_state_name(st))));
-    if (n < cap)
-        n += (size_t)snprintf(t + n, cap - n,
-                              "# HELP cuzk_queue_claimed_again jobs claimed more than once (a lease lost or given back)\n"
-                              "# TYPE cuzk_queue_claimed_again gauge\ncuzk_queue_claimed_again %lld\n"
-                              "# HELP cuzk_queue_nodes nodes of the queue (every one that ever heartbeat)\n"
-                              "# TYPE cuzk_queue_nodes gauge\ncuzk_queue_nodes %zu\n",
-                              (long long)json_integer_value(json_object_get(q, "claimed_again")),
-                              json_array_size(json_object_get(q, "nodes")));
-    if (n < cap && json_is_number(json_object_get(q, "next_lease_expiry_s")))
-        n += (size_t)snprintf(t + n, cap - n,
-                              "# HELP cuzk_queue_next_lease_expiry_seconds time left on the soonest running lease\n"
-                              "# TYPE cuzk_queue_next_lease_expiry_seconds gauge\n"
-                              "cuzk_queue_next_lease_expiry_seconds %.3f\n",
-                              json_number_value(json_object_get(q, "next_lease_expiry_s")));
-    /* per node, one family at a time (the text format groups a family's samples) */
-    static const struct {
-        const char *name, *help, *field, *sub; /* the node's value: its field, or info's, or info.keys' */
-    } per_node[] = {
-        {"cuzk_queue_node_heartbeat_age_seconds", "seconds since the node's last heartbeat", "heartbeat_age_s", NULL},
-        {"cuzk_queue_node_gpus", "GPUs the node proves on", "gpus", "info"},
-        {"cuzk_queue_node_claims", "proofs the node holds claimed", "claims", "info"},
-        {"cuzk_queue_node_keys_ready", "keys queued jobs need that the node holds (digest checked)", "ready", "keys"},
-        {"cuzk_queue_node_keys_absent", "keys queued jobs need that the node lacks (a few listed in /v1/status)",
-         "absent_total", "keys"},
-        {"cuzk_queue_node_keys_mismatch", "keys whose copy on the node has another digest than the registry's",
-         "mismatch_total", "keys"},
-    };
-    json_t *nodes = json_object_get(q, "nodes"), *node;
-    for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]) && n < cap; m++) {
-        n += (size_t)snprintf(t + n, cap - n, "# HELP %s %s\n# TYPE %s gauge\n", per_node[m].name, per_node[m].help,
-                              per_node[m].name);
-        size_t i;
-        json_array_foreach(nodes, i, node)
-        {
-            char name[70];
-            const char *nm = json_string_value(json_object_get(node, "name"));
-            snprintf(name, sizeof(name), "%s", nm ? nm : "?");
-            for (char *p = name; *p; p++)
-                if (*p == '"' || *p == '\\')
-                    *p = '_';
-            json_t *from = node;
-            if (per_node[m].sub) {
-                from = json_object_get(node, "info");
-                if (!strcmp(per_node[m].sub, "keys"))
-                    from = json_object_get(from, "keys");
-            }
-            json_t *v = json_object_get(from, per_node[m].field);
-            if (!v)
-                continue; /* a node that does not report it (an older one) */
-            if (n < cap)
-                n += (size_t)snprintf(t + n, cap - n, "%s{node=\"%s\"} %.3f\n", per_node[m].name, name,
-                                      json_number_value(v));
-        }
-    }
-    json_decref(q);
-}
 
 /* What each GPU is, for /v1/status (a JSON array: name, memory,
  * multiprocessors, compute capability, PCI address) or /metrics (a
@@ -1093,7 +748,7 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     cuzk_engine_get_stats(s->engine, &st);
     pthread_mutex_lock(&s->mu);
     unsigned kept = s->n_jobs;
-    unsigned long long duplicates = s->duplicates;
+    unsigned long long duplicates = __atomic_load_n(&s->duplicates, __ATOMIC_RELAXED);
     char journal[sizeof(s->journal_error)];
     memcpy(journal, s->journal_error, sizeof(journal));
     pthread_mutex_unlock(&s->mu);
@@ -1112,9 +767,9 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     json_t *jj = json_string(journal[0] ? journal : "ok");
     char *journal_json = jj ? json_dumps(jj, JSON_ENCODE_ANY) : NULL;
     json_decref(jj);
-    char *queue = NULL; /* on a queue: its counts and nodes (cluster.c) */
+    char *queue = NULL; /* the store's own: a queue's counts and nodes (cluster.c) */
     cuzk_error qerr;
-    if (s->cluster && cluster_stats(s, &queue, &qerr) != CUZK_OK) {
+    if (s->store->stats && s->store->stats(s, &queue, &qerr) != CUZK_OK) {
         json_t *e = json_pack("{s:s}", "error", qerr.message);
         queue = e ? json_dumps(e, JSON_COMPACT) : NULL;
         json_decref(e);
@@ -1143,12 +798,12 @@ static enum MHD_Result status_request(server *s, struct MHD_Connection *c, int m
     else
         snprintf(t, cap,
                  "{%s, \"jobs_kept\": %u, \"gpus\": %d, \"gpu_devices\": %s, \"duplicates\": %llu, "
-                 "\"journal\": %s, \"options\": %s%s%s}\n",
+                 "\"journal\": %s, \"options\": %s%s%s%s%s}\n",
                  engine, kept, gpus, devices, duplicates, journal_json ? journal_json : "\"?\"", options,
-                 queue ? ", \"queue\": " : "", queue ? queue : "");
+                 queue ? ", \"" : "", queue ? s->store->name : "", queue ? "\": " : "", queue ? queue : "");
     free(devices);
     if (metrics && queue)
-        queue_metrics(t, cap, queue);
+        s->store->metrics(queue, t, cap);
     free(engine);
     free(journal_json);
     free(queue);

@@ -43,7 +43,9 @@
 #include "server_impl.h"
 #include "../util/cores.h"
 
-int cluster_pack(const request_witness *w, unsigned char **out, size_t *len)
+/* Several uploads as one stored witness (each an 8-byte length, then its
+ * bytes); *out malloc'd. */
+static int cluster_pack(const request_witness *w, unsigned char **out, size_t *len)
 {
     size_t n = 0;
     for (unsigned k = 0; k < w->n; k++)
@@ -163,26 +165,64 @@ static void pool_give(struct cluster *cl, pgq *q)
     pthread_mutex_unlock(&cl->pool_mu);
 }
 
-int cluster_submit(server *s, const char *id, const char *request_json, const unsigned char *witness, size_t wlen,
-                   int priority, const char *request_id, const unsigned char *digest, int *known, char existing[33],
-                   cuzk_error *err)
+/* POST: the validated request stored in the queue, uploads with it; a
+ * request id stored before answers as the journal's do (its job, or a
+ * conflict). */
+static int queue_submit(server *s, json_t *record, const request_witness *wit, const char *request_id,
+                        const unsigned char *digest, char id[33], int *outcome, int *state, cuzk_error *err)
 {
-    if (witness && wlen > s->cfg.queue_max_witness)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
-                              "the uploaded witness%s take %zu bytes, more than the queue stores (--queue-max-witness "
-                              "%llu): give them by path (\"witness_path\", \"witness_paths\") on storage the nodes "
-                              "share",
-                              "es", wlen, (unsigned long long)s->cfg.queue_max_witness);
-    pgq_new_job j = {.id = id, .request_id = request_id && request_id[0] ? request_id : NULL, .digest = digest,
-                     .priority = priority, .request_json = request_json, .witness = witness, .witness_len = wlen,
-                     .max_attempts = (int)s->cfg.max_attempts, .max_queued = s->cfg.queue_max_queued};
-    pgq *q = pool_take(s->cluster);
-    int rc = pgq_submit(q, &j, known, existing, err);
-    pool_give(s->cluster, q);
+    *outcome = STORE_NEW;
+    *state = CUZK_JOB_QUEUED;
+    if (server_new_id(id) != 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "cannot draw a job id");
+    char *text = json_dumps(record, JSON_COMPACT);
+    unsigned char *packed = NULL;
+    size_t plen = 0;
+    if (!text || (wit->list && cluster_pack(wit, &packed, &plen) != CUZK_OK)) {
+        free(text);
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    }
+    const unsigned char *witness = wit->bytes ? wit->bytes : packed;
+    size_t wlen = wit->bytes ? wit->len : plen;
+    int rc = CUZK_OK;
+    if (witness && wlen > s->cfg.queue_max_witness) {
+        cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                       "the uploaded witness%s take %zu bytes, more than the queue stores (--queue-max-witness "
+                       "%llu): give them by path (\"witness_path\", \"witness_paths\") on storage the nodes share",
+                       "es", wlen, (unsigned long long)s->cfg.queue_max_witness);
+        *outcome = STORE_TOO_LARGE;
+    } else {
+        pgq_new_job j = {.id = id, .request_id = request_id[0] ? request_id : NULL, .digest = digest,
+                         .priority = (int)json_integer_value(json_object_get(record, "priority")),
+                         .request_json = text, .witness = witness, .witness_len = wlen,
+                         .max_attempts = (int)s->cfg.max_attempts, .max_queued = s->cfg.queue_max_queued};
+        char existing[33] = "";
+        int known = PGQ_NEW;
+        pgq *q = pool_take(s->cluster);
+        rc = pgq_submit(q, &j, &known, existing, err);
+        if (rc == CUZK_OK && known == PGQ_CONFLICT) {
+            *outcome = STORE_CONFLICT;
+            cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                           "request_id '%s' names another request (its key, witness or priority differ): a new "
+                           "request needs a new request id",
+                           request_id);
+        } else if (rc == CUZK_OK && known == PGQ_DUPLICATE) {
+            pgq_job job;
+            *outcome = STORE_DUPLICATE;
+            memcpy(id, existing, 33);
+            if (pgq_get(q, existing, &job, err) == CUZK_OK) {
+                *state = job.state;
+                pgq_job_free(&job);
+            }
+        }
+        pool_give(s->cluster, q);
+    }
+    free(text);
+    free(packed);
     return rc;
 }
 
-int cluster_job_json(server *s, const char *id, json_t **out, int *state, cuzk_error *err)
+static int queue_job(server *s, const char *id, json_t **out, int *state, cuzk_error *err)
 {
     *out = NULL;
     pgq_job j;
@@ -219,30 +259,110 @@ int cluster_job_json(server *s, const char *id, json_t **out, int *state, cuzk_e
     return CUZK_OK;
 }
 
-int cluster_delete(server *s, const char *id, int *deleted, cuzk_error *err)
+static int queue_remove(server *s, const char *id, int *outcome, cuzk_error *err)
 {
     /* as the local journal: a job not ended is cancelled, an ended one forgotten */
     pgq *q = pool_take(s->cluster);
     pgq_job j;
-    *deleted = 0;
     int rc = pgq_get(q, id, &j, err), st = -1;
     if (rc == CUZK_OK) {
         int ended = j.state >= CUZK_JOB_DONE;
         pgq_job_free(&j);
         rc = ended ? pgq_delete(q, id, err) : pgq_cancel(q, id, &st, err);
-        *deleted = ended && rc == CUZK_OK;
+        *outcome = ended ? STORE_DELETED : STORE_CANCELLING;
     }
     pool_give(s->cluster, q);
     return rc;
 }
 
-int cluster_stats(server *s, char **json, cuzk_error *err)
+static int queue_stats(server *s, char **json, cuzk_error *err)
 {
     pgq *q = pool_take(s->cluster);
     int rc = pgq_stats(q, json, err);
     pool_give(s->cluster, q);
     return rc;
 }
+
+/* The queue's counts as Prometheus lines, appended to t (cap bytes). */
+static void queue_metrics(const char *queue, char *t, size_t cap)
+{
+    json_t *q = json_loads(queue, 0, NULL);
+    size_t n = strlen(t);
+    static const char *const prio[4] = {"low", "normal", "high", "critical"};
+    n += (size_t)snprintf(t + n, cap - n, "# HELP cuzk_queue_jobs jobs in the shared queue, by state (queued: by priority)\n"
+                                          "# TYPE cuzk_queue_jobs gauge\n");
+    for (int i = 0; i < 4 && n < cap; i++)
+        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"queued\",priority=\"%s\"} %lld\n", prio[i],
+                              (long long)json_integer_value(json_object_get(json_object_get(q, "queued"), prio[i])));
+    for (int st = CUZK_JOB_RUNNING; st <= CUZK_JOB_CANCELLED && n < cap; st++)
+        n += (size_t)snprintf(t + n, cap - n, "cuzk_queue_jobs{state=\"%s\"} %lld\n", cuzk_job_state_name(st),
+                              (long long)json_integer_value(json_object_get(q, cuzk_job_state_name(st))));
+    if (n < cap)
+        n += (size_t)snprintf(t + n, cap - n,
+                              "# HELP cuzk_queue_claimed_again jobs claimed more than once (a lease lost or given back)\n"
+                              "# TYPE cuzk_queue_claimed_again gauge\ncuzk_queue_claimed_again %lld\n"
+                              "# HELP cuzk_queue_nodes nodes of the queue (every one that ever heartbeat)\n"
+                              "# TYPE cuzk_queue_nodes gauge\ncuzk_queue_nodes %zu\n",
+                              (long long)json_integer_value(json_object_get(q, "claimed_again")),
+                              json_array_size(json_object_get(q, "nodes")));
+    if (n < cap && json_is_number(json_object_get(q, "next_lease_expiry_s")))
+        n += (size_t)snprintf(t + n, cap - n,
+                              "# HELP cuzk_queue_next_lease_expiry_seconds time left on the soonest running lease\n"
+                              "# TYPE cuzk_queue_next_lease_expiry_seconds gauge\n"
+                              "cuzk_queue_next_lease_expiry_seconds %.3f\n",
+                              json_number_value(json_object_get(q, "next_lease_expiry_s")));
+    /* per node, one family at a time (the text format groups a family's samples) */
+    static const struct {
+        const char *name, *help, *field, *sub; /* the node's value: its field, or info's, or info.keys' */
+    } per_node[] = {
+        {"cuzk_queue_node_heartbeat_age_seconds", "seconds since the node's last heartbeat", "heartbeat_age_s", NULL},
+        {"cuzk_queue_node_gpus", "GPUs the node proves on", "gpus", "info"},
+        {"cuzk_queue_node_claims", "proofs the node holds claimed", "claims", "info"},
+        {"cuzk_queue_node_keys_ready", "keys queued jobs need that the node holds (digest checked)", "ready", "keys"},
+        {"cuzk_queue_node_keys_absent", "keys queued jobs need that the node lacks (a few listed in /v1/status)",
+         "absent_total", "keys"},
+        {"cuzk_queue_node_keys_mismatch", "keys whose copy on the node has another digest than the registry's",
+         "mismatch_total", "keys"},
+    };
+    json_t *nodes = json_object_get(q, "nodes"), *node;
+    for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]) && n < cap; m++) {
+        n += (size_t)snprintf(t + n, cap - n, "# HELP %s %s\n# TYPE %s gauge\n", per_node[m].name, per_node[m].help,
+                              per_node[m].name);
+        size_t i;
+        json_array_foreach(nodes, i, node)
+        {
+            char name[70];
+            const char *nm = json_string_value(json_object_get(node, "name"));
+            snprintf(name, sizeof(name), "%s", nm ? nm : "?");
+            for (char *p = name; *p; p++)
+                if (*p == '"' || *p == '\\')
+                    *p = '_';
+            json_t *from = node;
+            if (per_node[m].sub) {
+                from = json_object_get(node, "info");
+                if (!strcmp(per_node[m].sub, "keys"))
+                    from = json_object_get(from, "keys");
+            }
+            json_t *v = json_object_get(from, per_node[m].field);
+            if (!v)
+                continue; /* a node that does not report it (an older one) */
+            if (n < cap)
+                n += (size_t)snprintf(t + n, cap - n, "%s{node=\"%s\"} %.3f\n", per_node[m].name, name,
+                                      json_number_value(v));
+        }
+    }
+    json_decref(q);
+}
+
+const job_store queue_store = {
+    .submit = queue_submit,
+    .job = queue_job,
+    .remove = queue_remove,
+    .name = "queue",
+    .stats = queue_stats,
+    .metrics = queue_metrics,
+    .watch = NULL,
+};
 
 /* ------------------------------------------------------------ the node */
 
@@ -1102,9 +1222,9 @@ static void *listen_main(void *arg)
         pthread_mutex_lock(&s->mu);
         if (rc == CUZK_OK) {
             payload[32] = 0; /* "<id> <state>" */
-            s->queue_job_changed(s, payload);
+            s->jobs_changed(s, payload);
         } else
-            s->queue_job_changed(s, rc == CUZK_ERR_BUSY ? NULL : ""); /* lost notifications: everyone looks */
+            s->jobs_changed(s, rc == CUZK_ERR_BUSY ? NULL : ""); /* lost notifications: everyone looks */
         pthread_mutex_unlock(&s->mu);
         if (rc == CUZK_ERR_IO)
             usleep(200000);
@@ -1243,29 +1363,8 @@ void cluster_stop(server *s)
 {
     (void)s;
 }
-int cluster_submit(server *s, const char *id, const char *request_json, const unsigned char *witness, size_t wlen,
-                   int priority, const char *request_id, const unsigned char *digest, int *known, char existing[33],
-                   cuzk_error *err)
-{
-    (void)s, (void)id, (void)request_json, (void)witness, (void)wlen, (void)priority, (void)request_id, (void)digest;
-    (void)known, (void)existing;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "no job queue");
-}
-int cluster_job_json(server *s, const char *id, json_t **out, int *state, cuzk_error *err)
-{
-    (void)s, (void)id, (void)out, (void)state;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "no job queue");
-}
-int cluster_delete(server *s, const char *id, int *deleted, cuzk_error *err)
-{
-    (void)s, (void)id, (void)deleted;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "no job queue");
-}
-int cluster_stats(server *s, char **json, cuzk_error *err)
-{
-    (void)s, (void)json;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "no job queue");
-}
+/* never used: the daemon does not start without cluster_start */
+const job_store queue_store = {.name = "queue"};
 
 #endif
 #endif

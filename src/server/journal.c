@@ -114,6 +114,7 @@ int journal_drop_job(server *s, sjob *j, const char *what)
     int rc = journal_remove_job(s, j->id, j->uploaded_parts), e = errno;
     pthread_mutex_lock(&s->mu);
     if (rc == 0) {
+        s->jobs_changed(s, j->id); /* a poll parked on it looks again, and finds it gone */
         for (sjob **pp = &s->jobs; *pp; pp = &(*pp)->next)
             if (*pp == j) {
                 *pp = j->next;
@@ -455,8 +456,11 @@ void journal_sweep(server *s)
                     j->pend->info = info;
                     end = 2; /* fetched below, without the lock */
                 }
-            } else
-                j->info = info; /* queued -> running, seen by long polls */
+            } else {
+                if (info.state != j->info.state)
+                    s->jobs_changed(s, j->id); /* queued -> running, seen by long polls */
+                j->info = info;
+            }
         }
         if (end) {
             if (n_ends == cap_ends) {
@@ -512,6 +516,7 @@ void journal_sweep(server *s)
         j->pend = NULL;
         j->ended = 1;
         j->t_end = cuzk_now();
+        s->jobs_changed(s, j->id);
     }
     if (what)
         journal_note(s, what, err_no);
@@ -1049,6 +1054,7 @@ static void check_stored(server *s)
             }
         }
         journal_free_pending(p);
+        s->jobs_changed(s, j->id);
     }
     s->n_checked += n;
     s->n_check_failed += bad;
@@ -1073,5 +1079,240 @@ void *journal_checker_main(void *arg)
         check_stored(s);
     return NULL;
 }
+
+/* ------------------------------------------------- the store (api.c's) */
+
+/* The job recorded under a client's request id (lock held). */
+static sjob *find_by_request_id(server *s, const char *request_id)
+{
+    for (sjob *j = s->jobs; j; j = j->next)
+        if (j->request_id[0] && !strcmp(j->request_id, request_id))
+            return j;
+    return NULL;
+}
+
+static pending_request *find_pending(server *s, const char *request_id)
+{
+    for (pending_request *p = s->pending; p; p = p->next)
+        if (!strcmp(p->request_id, request_id))
+            return p;
+    return NULL;
+}
+
+/* Under the table's lock: a request id known already gives its outcome
+ * here, the job it names (STORE_DUPLICATE: a retry; even when the daemon
+ * is full, since it adds nothing) or STORE_CONFLICT. A retry racing its
+ * first attempt, still being journaled, waits for that to be published or
+ * to fail. STORE_NEW when the request is new. */
+static int known_request(server *s, const char *request_id, const unsigned char *digest, char id[33], int *state,
+                         cuzk_error *err)
+{
+    for (;;) {
+        sjob *j = find_by_request_id(s, request_id);
+        if (j && !memcmp(j->request_digest, digest, REQUEST_DIGEST_LEN)) {
+            memcpy(id, j->id, 33);
+            *state = j->info.state;
+            return STORE_DUPLICATE;
+        }
+        if (j) {
+            /* the job's id stays its owner's: it is the right to read and delete it */
+            cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                           "request_id '%s' names another request (its key, witness or priority differ): a new "
+                           "request needs a new request_id",
+                           request_id);
+            return STORE_CONFLICT;
+        }
+        pending_request *p = find_pending(s, request_id);
+        if (!p)
+            return STORE_NEW;
+        if (memcmp(p->digest, digest, REQUEST_DIGEST_LEN)) {
+            cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                           "request_id '%s' names another request, being accepted now (its key, witness or priority "
+                           "differ): a new request needs a new request_id",
+                           request_id);
+            return STORE_CONFLICT;
+        }
+        pthread_cond_wait(&s->published, &s->mu);
+    }
+}
+
+/* The request is written and fsync'd with the table's lock released (a
+ * slow disk must not stall every other request): a slot is reserved under
+ * the lock so the table's bound holds (and the request id is marked
+ * pending, for a racing retry to wait on), and the job is published only
+ * once it is durable and in the engine; the caller answers after that, so
+ * an accepted job is always journaled. */
+static int store_submit(server *s, json_t *jr, const request_witness *wit, const char *request_id,
+                        const unsigned char *digest, char id[33], int *outcome, int *state, cuzk_error *err)
+{
+    pending_request mine = {.request_id = request_id, .digest = digest};
+    unsigned long long eid = 0;
+    sjob *j = NULL;
+    int rc = CUZK_OK;
+    *state = CUZK_JOB_QUEUED;
+    id[0] = 0;
+    pthread_mutex_lock(&s->mu);
+    *outcome = request_id[0] ? known_request(s, request_id, digest, id, state, err) : STORE_NEW;
+    if (*outcome == STORE_NEW) {
+        if (s->n_jobs + s->n_reserved >= SERVER_MAX_JOBS_TABLE)
+            rc = cuzk_error_set(err, CUZK_ERR_BUSY, "too many results kept: retry later");
+        else {
+            s->n_reserved++;
+            if (request_id[0]) {
+                mine.next = s->pending;
+                s->pending = &mine;
+            }
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (*outcome != STORE_NEW || rc != CUZK_OK)
+        return rc;
+    char name[64];
+    const char *journal_what = NULL; /* a journal write that failed */
+    int journal_errno = 0;
+    if (server_new_id(id) != 0) {
+        id[0] = 0;
+        rc = cuzk_error_set(err, CUZK_ERR_IO, "cannot draw a job id");
+    }
+    if (rc == CUZK_OK && json_object_set_new(jr, "id", json_string(id)) != 0) /* its name, inside it */
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    /* uploads: <id>.wtns, or a partition's <id>.<k>.wtns */
+    unsigned uploads = wit->bytes ? 1 : wit->list ? wit->n : 0;
+    for (unsigned k = 0; rc == CUZK_OK && k < uploads; k++) {
+        journal_upload_name(name, sizeof(name), id, wit->bytes ? -1 : (int)k);
+        if (journal_write_durable(s, name, wit->bytes ? wit->bytes : wit->list[k],
+                                  wit->bytes ? wit->len : wit->list_len[k]) != 0) {
+            journal_errno = errno;
+            journal_what = "cannot write an uploaded witness";
+            rc = cuzk_error_set(err, CUZK_ERR_IO,
+                                "the daemon cannot journal the witness in %s: %s; it takes no new work until its "
+                                "state directory can be written",
+                                s->jobs_dir, strerror(errno));
+        }
+    }
+    char *text = rc == CUZK_OK ? json_dumps(jr, JSON_COMPACT) : NULL;
+    snprintf(name, sizeof(name), "%s.req", id);
+    if (rc == CUZK_OK && (!text || journal_write_durable(s, name, text, strlen(text)) != 0)) {
+        journal_errno = text ? errno : ENOMEM;
+        journal_what = "cannot write a request";
+        rc = cuzk_error_set(err, CUZK_ERR_IO,
+                            "the daemon cannot journal the request in %s: %s; it takes no new work until its state "
+                            "directory can be written",
+                            s->jobs_dir, strerror(journal_errno));
+    }
+    if (rc == CUZK_OK && !(j = calloc(1, sizeof(*j))))
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    if (rc == CUZK_OK)
+        journal_hash(text, strlen(text), j->request_hash); /* what its result will be bound to */
+    /* the engine may finish the job before it is published: the watcher
+     * finds it in the engine at its next sweep */
+    if (rc == CUZK_OK)
+        rc = journal_submit(s, id, jr, &eid, err);
+    if (rc == CUZK_OK) {
+        memcpy(j->id, id, sizeof(j->id));
+        snprintf(j->request_id, sizeof(j->request_id), "%s", request_id);
+        memcpy(j->request_digest, digest, sizeof(j->request_digest));
+        j->uploaded = wit->bytes != NULL;
+        j->uploaded_parts = wit->list ? wit->n : 0;
+        j->eid = eid;
+        j->priority = (int)json_integer_value(json_object_get(jr, "priority"));
+        j->info.state = CUZK_JOB_QUEUED;
+    } else {
+        free(j);
+        j = NULL;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->n_reserved--;
+    if (request_id[0]) {
+        for (pending_request **pp = &s->pending; *pp; pp = &(*pp)->next)
+            if (*pp == &mine) {
+                *pp = mine.next;
+                break;
+            }
+        pthread_cond_broadcast(&s->published);
+    }
+    if (j) {
+        j->next = s->jobs;
+        s->jobs = j;
+        s->n_jobs++;
+    }
+    if (journal_what)
+        journal_note(s, journal_what, journal_errno);
+    else if (j)
+        journal_note(s, NULL, 0);
+    pthread_mutex_unlock(&s->mu);
+    free(text);
+    if (rc != CUZK_OK && id[0])
+        journal_remove_job(s, id, wit->list ? wit->n : 0); /* what it cannot remove, the next start does */
+    return rc;
+}
+
+static int store_job(server *s, const char *id, json_t **out, int *state, cuzk_error *err)
+{
+    pthread_mutex_lock(&s->mu);
+    sjob *j = server_find_job(s, id);
+    *out = j ? server_job_json(j) : NULL;
+    *state = j ? (int)j->info.state : -1;
+    pthread_mutex_unlock(&s->mu);
+    if (!j)
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
+    return *out ? CUZK_OK : cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+}
+
+static int store_remove(server *s, const char *id, int *outcome, cuzk_error *err)
+{
+    pthread_mutex_lock(&s->mu);
+    sjob *j = server_find_job(s, id);
+    if (!j) {
+        pthread_mutex_unlock(&s->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job '%s'", id);
+    }
+    if (j->unchecked || j->pend) { /* its result is being checked (after a restart) or written */
+        const char *what = j->unchecked ? "checked after a restart" : "stored";
+        pthread_mutex_unlock(&s->mu);
+        return cuzk_error_set(err, CUZK_ERR_BUSY, "job '%s' has ended; its result is being %s: delete it in a moment",
+                              id, what);
+    }
+    if (!j->ended) {
+        cuzk_error e2;
+        server_ignore_status(cuzk_engine_cancel(s->engine, j->eid, &e2));
+        pthread_mutex_unlock(&s->mu);
+        *outcome = STORE_CANCELLING;
+        return CUZK_OK;
+    }
+    if (j->removing) { /* another DELETE or its expiry is at it */
+        pthread_mutex_unlock(&s->mu);
+        *outcome = STORE_DELETING;
+        return CUZK_OK;
+    }
+    /* an ended job: its files go first, with the lock released (no one
+     * else frees a job marked removing); only then its record, so that a
+     * delete that failed leaves the job as it was, here and after a
+     * restart */
+    j->removing = 1;
+    pthread_mutex_unlock(&s->mu);
+    if (journal_drop_job(s, j, "cannot remove a job's files") != 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "job '%s' was not deleted: its files in %s cannot be removed: %s", id,
+                              s->jobs_dir, strerror(errno));
+    *outcome = STORE_DELETED;
+    return CUZK_OK;
+}
+
+/* A job a client waits on is checked first after a restart (check_stored). */
+static void store_watch(server *s, const char *id, int delta)
+{
+    sjob *j = server_find_job(s, id);
+    if (j)
+        j->waiters += (unsigned)delta;
+}
+
+const job_store journal_store = {
+    .submit = store_submit,
+    .job = store_job,
+    .remove = store_remove,
+    .name = NULL,
+    .stats = NULL,
+    .watch = store_watch,
+};
 
 #endif

@@ -214,7 +214,7 @@ static void serve_shutdown(server *s, struct MHD_Daemon *d)
             info.state == CUZK_JOB_QUEUED)
             server_ignore_status(cuzk_engine_cancel(s->engine, j->eid, &e2));
     }
-    api_wake_parked(s, NULL);
+    api_jobs_changed(s, NULL);
     pthread_mutex_unlock(&s->mu);
     double t0 = cuzk_now();
     cuzk_engine_stats st;
@@ -246,7 +246,7 @@ static void serve_shutdown(server *s, struct MHD_Daemon *d)
     double t1 = cuzk_now();
     for (;;) {
         pthread_mutex_lock(&s->mu);
-        api_wake_parked(s, NULL);
+        api_jobs_changed(s, NULL);
         unsigned left = s->n_suspended;
         pthread_mutex_unlock(&s->mu);
         const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
@@ -393,8 +393,8 @@ static int serve_blocked(const cuzk_serve_config *cfg, const sigset_t *stop_sign
     server s;
     memset(&s, 0, sizeof(s));
     s.cfg = *cfg;
-    s.jobs_changed = api_wake_parked;
-    s.queue_job_changed = api_wake_parked_queue;
+    s.jobs_changed = api_jobs_changed;
+    s.store = cfg->queue ? &queue_store : &journal_store;
     int rc = serve_options_resolve(&s.cfg, err); /* the table's defaults and bounds (options.c) */
     if (rc != CUZK_OK)
         return rc;

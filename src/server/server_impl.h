@@ -3,10 +3,13 @@
  *
  *   server.c   cuzk_serve: start, recovery, the signal wait, shutdown; the
  *              table of jobs and a job's JSON
- *   journal.c  the state directory: durable writes, the request digest
- *              behind idempotency, recovery after a restart, and the watcher
- *              thread that journals results as the engine ends jobs
- *   api.c      the HTTP routes and their replies (libmicrohttpd)
+ *   journal.c  the local store of jobs (job_store): the state directory's
+ *              durable writes, the request digest behind idempotency,
+ *              recovery after a restart, and the watcher thread that
+ *              journals results as the engine ends jobs
+ *   cluster.c  the shared store: jobs on a PostgreSQL queue (pgqueue.c)
+ *   api.c      the HTTP routes and their replies (libmicrohttpd), over
+ *              whichever store the daemon has
  *   paths.c    what a client can make the daemon open (--key-dir, ...)
  *   auth.c     who may talk to it (--token-file, --tls-cert)
  *   src/engine/stats.c  the stats /v1/status and /metrics render
@@ -24,8 +27,8 @@
  * share of it, idle connections close after --idle-timeout, and request
  * bodies buffered at once have one budget (--max-body-total). A long poll
  * does not hold a thread either: it is parked (MHD_suspend_connection) in
- * `parked`, and the watcher resumes it when its job changes, its wait
- * ends, or the daemon stops.
+ * `parked`, and is resumed when its store says its job changed
+ * (jobs_changed), its wait ends, or the daemon stops.
  *
  * Threads: the HTTP pool; one watcher thread moves finished jobs from the
  * engine to the journal and wakes parked long polls; after a restart, a
@@ -34,7 +37,7 @@
  * its own mutex; the engine is thread-safe. No file is written, fsync'd or removed under that mutex
  * (a slow disk would stall every request): a request reserves its slot,
  * is journaled unlocked, then published; a result is journaled unlocked,
- * then published (post_proof in api.c, journal_sweep).
+ * then published (the journal store's submit, journal_sweep).
  *
  * Idempotency: a POST may carry the client's request id; the id and a
  * digest of the request are journaled in the job's .req and kept with the
@@ -109,8 +112,7 @@ typedef struct api_conn {
     int from;
     int parked;       /* suspended, in server.parked */
     int suspended;    /* suspended and not yet handled again (server.n_suspended) */
-    struct sjob *job; /* while parked: the job it waits on (wakes it before it goes) */
-    char qid[33];     /* on a queue (cluster.c): the job a parked poll waits on */
+    char job[33];     /* while parked: the job it waits on */
     struct api_conn *prev_parked, *next_parked;
 } api_conn;
 
@@ -132,14 +134,14 @@ struct cluster; /* cluster.c: the daemon on a PostgreSQL job queue (docs/cluster
 typedef struct server {
     cuzk_serve_config cfg;
     struct cluster *cluster; /* NULL: the local journal */
+    const struct job_store *store; /* where the jobs live: journal_store or queue_store */
     /* Who hears, under mu, that jobs changed: the HTTP layer's parked long
-     * polls (server.c sets api.c's functions before any thread starts), so
-     * the stores (journal.c, cluster.c) never call up into it. A local
-     * job: `gone` is one about to be freed (NULL: none), every parked poll
-     * with its answer wakes. A queue's job: its id (NULL: the polls whose
-     * wait is over; "": every one). */
-    void (*jobs_changed)(struct server *s, const struct sjob *gone);
-    void (*queue_job_changed)(struct server *s, const char *id);
+     * polls (server.c sets api.c's function before any thread starts), so
+     * the stores never call up into it. id: that job changed (its state,
+     * its end, or it is about to be freed); "": any may have; NULL: none,
+     * only waits may be over. Each call with an id counts in `changes`. */
+    void (*jobs_changed)(struct server *s, const char *id);
+    unsigned long long changes;
     char *token;                     /* --token-file's token, NULL: none */
     unsigned char token_digest[32];  /* its SHA-256, what requests are compared with */
     pthread_mutex_t auth_mu;         /* token and digest, swapped by SIGHUP */
@@ -239,6 +241,46 @@ typedef struct request_witness {
     unsigned generated, first; /* partitions made from the circuit, from `first` */
 } request_witness;
 
+/* Where jobs live, as the HTTP layer sees them: the journal (journal.c,
+ * the state directory, one node) or the queue (cluster.c, PostgreSQL, many
+ * nodes). api.c calls these and never asks which; each store keeps its own
+ * table of jobs and hands them to the engine through journal_submit. */
+enum {
+    STORE_NEW,        /* submit: stored under the new id */
+    STORE_DUPLICATE,  /* submit: the request id and request of an earlier POST: its job's id and state */
+    STORE_CONFLICT,   /* submit: the request id names another request (err says which) */
+    STORE_TOO_LARGE,  /* submit: its uploads pass what the store takes (err names the limit) */
+    STORE_DELETED,    /* remove: an ended job forgotten */
+    STORE_CANCELLING, /* remove: a job not ended, cancelled */
+    STORE_DELETING    /* remove: an ended job another removal is at */
+};
+typedef struct job_store {
+    /* a validated request: its record (request_record's form; the store
+     * adds its id) and its uploads (w), stored durably and handed to a
+     * prover. CUZK_OK with *outcome one of the submit outcomes and id the
+     * job's (new or earlier; *state its state), or BUSY (full), IO (the
+     * store cannot be written), NO_MEMORY, or the engine's refusal. */
+    int (*submit)(server *s, json_t *record, const request_witness *w, const char *request_id,
+                  const unsigned char *digest, char id[33], int *outcome, int *state, cuzk_error *err);
+    /* A job as GET answers it (*out), and its state; NOT_FOUND, or IO when
+     * the store cannot be read. */
+    int (*job)(server *s, const char *id, json_t **out, int *state, cuzk_error *err);
+    /* DELETE: *outcome one of the remove outcomes; NOT_FOUND, BUSY (its
+     * result is being written or checked: in a moment), IO. */
+    int (*remove)(server *s, const char *id, int *outcome, cuzk_error *err);
+    /* The store's own part of /v1/status (JSON, malloc'd), under `name`;
+     * NULL: none. */
+    const char *name;
+    int (*stats)(server *s, char **json, cuzk_error *err);
+    /* That part as Prometheus lines, appended to t (cap bytes in all). */
+    void (*metrics)(const char *stats_json, char *t, size_t cap);
+    /* Under the table's lock: a long poll starts (+1) or stops (-1)
+     * waiting on job id. NULL: the store has no use for it. */
+    void (*watch)(server *s, const char *id, int delta);
+} job_store;
+extern const job_store journal_store; /* journal.c */
+extern const job_store queue_store;   /* cluster.c */
+
 /* journal.c */
 /* Writes DIR/jobs/name atomically and durably: temporary file, fsync,
  * rename, fsync of the directory. 0 or -1 (errno set). */
@@ -299,30 +341,12 @@ void *journal_checker_main(void *arg);
 int cluster_start(server *s, cuzk_error *err);
 /* Stops claiming; claims not ended are given back (queued again). */
 void cluster_stop(server *s);
-/* Stores a validated request: its JSON (journal_submit's form; uploads in
- * witness: one .wtns, or several packed by cluster_pack) under id; *known
- * PGQ_NEW, PGQ_DUPLICATE or PGQ_CONFLICT with that job's id in existing. */
-int cluster_submit(server *s, const char *id, const char *request_json, const unsigned char *witness, size_t wlen,
-                   int priority, const char *request_id, const unsigned char *digest, int *known, char existing[33],
-                   cuzk_error *err);
-/* Several uploads as one stored witness (each an 8-byte length then its
- * bytes); *out malloc'd. */
-int cluster_pack(const request_witness *w, unsigned char **out, size_t *len);
-/* A job as GET answers it (*state its state), from the queue. */
-int cluster_job_json(server *s, const char *id, json_t **out, int *state, cuzk_error *err);
-/* DELETE: a job not ended is cancelled (*deleted 0), an ended one forgotten (1). */
-int cluster_delete(server *s, const char *id, int *deleted, cuzk_error *err);
-/* The queue's counts and nodes (pgq_stats' JSON, malloc'd). */
-int cluster_stats(server *s, char **json, cuzk_error *err);
-/* Under the table's lock: resumes the parked polls of job id (NULL: every
- * one whose wait is over, or all when the daemon stops). */
-void api_wake_parked_queue(server *s, const char *id);
 
 /* api.c: libmicrohttpd's callbacks */
-/* Under the table's lock: resumes the parked long polls that have their
- * answer (their job changed or ended, their wait is over, the daemon is
- * stopping) or whose job is `gone` (about to be freed; NULL: none). */
-void api_wake_parked(server *s, const sjob *gone);
+/* Under the table's lock: resumes the parked long polls of job id ("":
+ * every one; NULL: none), and those whose wait is over or all when the
+ * daemon stops; each looks at its job again (server.jobs_changed). */
+void api_jobs_changed(server *s, const char *id);
 /* conns.c: each connection's phase and deadline (the file says why) */
 #define CONNS_MIN_BODY_RATE (256.0 * 1024) /* bytes a second a request body must keep up */
 void conns_notify(void *cls, struct MHD_Connection *c, void **socket_context, enum MHD_ConnectionNotificationCode toe);
