@@ -386,40 +386,6 @@ static unsigned parse_witnesses(const server *s, json_t *req, request_witness *w
     return 0;
 }
 
-/* What a job proves, as the journal keeps it (.req) and the queue stores
- * it: the key (path or id, the circuit), the witnesses' form (uploads
- * named by their count: written beside it, or stored with it), the
- * priority, the request id and its digest. NULL: out of memory. */
-static json_t *request_record(json_t *req, const request_witness *wit, int prio, const char *request_id,
-                              const unsigned char *digest)
-{
-    json_t *jr = json_pack("{s:i}", "priority", prio);
-    if (!jr)
-        return NULL;
-    json_t *kp = json_object_get(req, "key_path"), *rp = json_object_get(req, "r1cs_path");
-    json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : json_object_get(req, "key_id"));
-    if (rp)
-        json_object_set(jr, "r1cs_path", rp);
-    if (wit->path)
-        json_object_set_new(jr, "witness_path", json_string(wit->path));
-    else if (wit->paths)
-        json_object_set(jr, "witness_paths", json_object_get(req, "witness_paths"));
-    else if (wit->generated) {
-        json_object_set_new(jr, "partitions", json_integer(wit->generated));
-        json_object_set_new(jr, "partition", json_integer(wit->first));
-    } else if (wit->bytes)
-        json_object_set_new(jr, "witness_journaled", json_true());
-    else
-        json_object_set_new(jr, "witnesses_journaled", json_integer(wit->n));
-    if (request_id[0]) {
-        char hex[2 * REQUEST_DIGEST_LEN + 1];
-        journal_digest_hex(digest, hex);
-        json_object_set_new(jr, "request_id", json_string(request_id));
-        json_object_set_new(jr, "request_digest", json_string(hex));
-    }
-    return jr;
-}
-
 static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api_conn *b)
 {
     enum MHD_Result ret;
@@ -481,7 +447,7 @@ static enum MHD_Result post_proof(server *s, struct MHD_Connection *c, const api
     if (request_id[0])
         journal_request_digest(json_string_value(kp), json_string_value(ki), json_string_value(rp), &wit, prio,
                                digest);
-    json_t *record = request_record(req, &wit, prio, request_id, digest);
+    json_t *record = journal_record(req, &wit, prio, request_id, digest);
     char id[33] = "";
     int outcome = STORE_NEW, state = CUZK_JOB_QUEUED;
     cuzk_error err = {0};

@@ -226,6 +226,37 @@ int journal_digest_from_hex(const char *hex, unsigned char d[REQUEST_DIGEST_LEN]
     return 0;
 }
 
+/* The record's writer; journal_submit, below, is its reader. */
+json_t *journal_record(json_t *req, const request_witness *wit, int prio, const char *request_id,
+                       const unsigned char *digest)
+{
+    json_t *jr = json_pack("{s:i}", "priority", prio);
+    if (!jr)
+        return NULL;
+    json_t *kp = json_object_get(req, "key_path"), *rp = json_object_get(req, "r1cs_path");
+    json_object_set(jr, kp ? "key_path" : "key_id", kp ? kp : json_object_get(req, "key_id"));
+    if (rp)
+        json_object_set(jr, "r1cs_path", rp);
+    if (wit->path)
+        json_object_set_new(jr, "witness_path", json_string(wit->path));
+    else if (wit->paths)
+        json_object_set(jr, "witness_paths", json_object_get(req, "witness_paths"));
+    else if (wit->generated) {
+        json_object_set_new(jr, "partitions", json_integer(wit->generated));
+        json_object_set_new(jr, "partition", json_integer(wit->first));
+    } else if (wit->bytes)
+        json_object_set_new(jr, "witness_journaled", json_true());
+    else
+        json_object_set_new(jr, "witnesses_journaled", json_integer(wit->n));
+    if (request_id[0]) {
+        char hex[2 * REQUEST_DIGEST_LEN + 1];
+        journal_digest_hex(digest, hex);
+        json_object_set_new(jr, "request_id", json_string(request_id));
+        json_object_set_new(jr, "request_digest", json_string(hex));
+    }
+    return jr;
+}
+
 /* Submits a journaled request (req: the .req JSON) to the engine, its
  * paths checked (again, after a restart: the operator's directories may
  * have changed) and resolved by paths_check. */

@@ -255,7 +255,7 @@ enum {
     STORE_DELETING    /* remove: an ended job another removal is at */
 };
 typedef struct job_store {
-    /* a validated request: its record (request_record's form; the store
+    /* a validated request: its record (journal_record's; the store
      * adds its id) and its uploads (w), stored durably and handed to a
      * prover. CUZK_OK with *outcome one of the submit outcomes and id the
      * job's (new or earlier; *state its state), or BUSY (full), IO (the
@@ -319,7 +319,15 @@ void journal_hash(const void *data, size_t len, char out[65]);
 #define JOURNAL_PROBE_SECONDS 2.0
 #define JOURNAL_MIN_FREE (64ull << 20) /* a request and a few results, uploads aside */
 int journal_probe(server *s);
-/* Submits a journaled request (req: its .req JSON) to the engine. */
+/* A request's record, its one stored form (the journal's .req, the
+ * queue's row) from the POST's body and witness: the key (path or id, the
+ * circuit), the witness (a path, paths, partitions of the key's circuit,
+ * or uploads named by their count: written beside it or stored with it),
+ * the priority, the request id and its digest. NULL: out of memory.
+ * journal_submit reads it back. */
+json_t *journal_record(json_t *req, const request_witness *w, int prio, const char *request_id,
+                       const unsigned char *digest);
+/* Submits a request's record to the engine. */
 int journal_submit(server *s, const char *id, json_t *req, unsigned long long *eid, cuzk_error *err);
 /* Removes every uploaded witness in the state directory (a cluster node's
  * at its start: they belonged to the claims of a process that is gone);
