@@ -225,7 +225,7 @@ typedef struct cuzk_gpu_prove_in {
     size_t n_ones, n_tail;
     const uint32_t *ones_c, *tail_c; /* the same past the publics, relative to index n_public + 1 */
     size_t n_ones_c, n_tail_c;
-    const cuzk_gpu_staged *staged; /* the witness, already on the device (cuzk_gpu_stage); NULL: uploaded */
+    const cuzk_gpu_staged *staged; /* the witness (and a, b), already on the device (cuzk_gpu_stage); NULL: uploaded */
     /* the MSMs over at most this many points at a time, their window sums
      * added on the device (0: each at once): less device memory, the
      * streamed path the engine's memory plan takes when a proof does not
@@ -250,14 +250,19 @@ typedef struct cuzk_gpu_prove_out {
 /* The MSMs of a proof (and H's NTTs); the caller blinds. Holds the GPU's
  * compute lock for the duration. */
 int cuzk_gpu_prove(cuzk_gpu_key *key, const cuzk_gpu_prove_in *in, cuzk_gpu_prove_out *out, cuzk_gpu_msg *msg);
-/* Device bytes a staged witness of this key takes (n_vars 32-byte values). */
-uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key);
-/* Copies witness (n_vars plain 32-byte values) to the key's GPU without
- * taking its compute lock; the copy may still run when this returns (an
- * event orders it before the proof that uses it). Only for keys whose
- * matrices are resident (cuzk_gpu_key_evaluates). */
-int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, int pinned_upload, cuzk_gpu_staged **out,
-                   cuzk_gpu_msg *msg);
+/* Device bytes a staged witness of this key takes (n_vars 32-byte values),
+ * with its evaluations a and b when they are staged too (the domain's
+ * rows each). */
+uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key, int with_evaluations);
+/* Copies a proof's inputs to the key's GPU without taking its compute
+ * lock, while another proof computes: the witness (n_vars plain 32-byte
+ * values) and, for a proof whose a and b are given (a key without its
+ * matrices there, or evaluated on the CPU), a and b (n_ab rows, 0: the
+ * domain). The copy may still run when this returns (an event orders it
+ * before the proof that uses it). a and b NULL: only a key that evaluates
+ * them (cuzk_gpu_key_evaluates). */
+int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, const unsigned char *a,
+                   const unsigned char *b, size_t n_ab, int pinned_upload, cuzk_gpu_staged **out, cuzk_gpu_msg *msg);
 /* After the proof that used it (or instead of one). NULL is a no-op. */
 void cuzk_gpu_staged_free(cuzk_gpu_staged *staged);
 

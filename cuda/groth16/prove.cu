@@ -22,10 +22,11 @@
 
 namespace gpu {
 
-// A witness staged ahead of its proof (cuzk_gpu_stage).
+// A proof's inputs staged ahead of it (cuzk_gpu_stage).
 struct staged_witness {
     int device = 0;
     uint32_t *wit = nullptr; // n_vars x 8 words, from the pool, on the copy stream
+    uint32_t *ab = nullptr;  // a then b, the key's rows each (8 words a row; rows past those given zero); or none
     cudaStream_t copy = 0;
     cudaEvent_t ready = nullptr; // the copy is done
 };
@@ -37,6 +38,8 @@ struct key_base {
     virtual bool evaluates() const = 0;
     uint64_t bytes = 0; // held on the device (points, tables, matrices)
     unsigned vars = 0;  // the witness length
+    uint64_t rows = 0;  // the transforms' length: the domain, rounded up to a power of two
+    unsigned domain_rows = 0; // the domain
 };
 
 // out[r] = sum over row r's entries of table[coef] * w[col]: the
@@ -247,6 +250,8 @@ template <class Curve> struct key_impl : key_base {
         footprint(in, 0, &key_bytes, &matrix_bytes, &work);
         bytes = key_bytes;
         vars = n_vars;
+        rows = (uint64_t)1 << log_n;
+        domain_rows = domain;
         up_ctx = ctx;
         up_pinned = in->pinned_upload != 0;
         up_progress = in->progress;
@@ -337,7 +342,11 @@ template <class Curve> struct key_impl : key_base {
             GPU_TRY(msg, cudaEventCreate(&e));
         GPU_TRY(msg, cudaEventRecord(ev[EV_START], st));
 
-        const bool on_device = in->a == nullptr;
+        const staged_witness *stw = (const staged_witness *)in->staged;
+        // a and b: given (uploaded here, or staged with the witness), or
+        // evaluated here from the resident matrices
+        const bool staged_ab = stw && stw->ab;
+        const bool on_device = in->a == nullptr && !staged_ab;
         // the device splits the witness: with the matrices resident, and
         // always for bellperson keys (three splits over their own arrays)
         const bool split_here = on_device || bellperson;
@@ -348,12 +357,15 @@ template <class Curve> struct key_impl : key_base {
         dev_buf<xyzz<Fp>> win1; // per G1 MSM: windows + the batch sum
         dev_buf<xyzz<Fp2>> win2;
         const size_t per = CUZK_GPU_MAX_WINDOWS + 1;
-        GPU_RC(da.alloc(n, st, msg));
-        GPU_RC(db.alloc(n, st, msg));
+        if (!staged_ab) {
+            GPU_RC(da.alloc(n, st, msg));
+            GPU_RC(db.alloc(n, st, msg));
+        }
         GPU_RC(dc.alloc(n, st, msg));
-        const staged_witness *stw = (const staged_witness *)in->staged;
-        if (stw && !on_device)
-            return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a staged witness needs the key's matrices on the GPU");
+        // staged a and b are the staged inputs' (freed with them)
+        Fr *pa = staged_ab ? (Fr *)stw->ab : da.p, *pb = staged_ab ? (Fr *)stw->ab + n : db.p;
+        if (stw && !on_device && !staged_ab)
+            return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a witness staged without a and b needs the key's matrices on the GPU");
         if (!stw)
             GPU_RC(wit.alloc((size_t)n_vars * 8, st, msg));
         const size_t npub1 = (size_t)n_public + 1, n_aux = (size_t)n_vars - npub1;
@@ -367,9 +379,9 @@ template <class Curve> struct key_impl : key_base {
         GPU_RC(win2.alloc(per, st, msg));
         // rows past the key's domain_size (n > domain only if domain is
         // not a power of two) are zero
-        if (n > domain) {
-            GPU_TRY(msg, cudaMemsetAsync(da.p + domain, 0, (n - domain) * sizeof(Fr), st));
-            GPU_TRY(msg, cudaMemsetAsync(db.p + domain, 0, (n - domain) * sizeof(Fr), st));
+        if (n > domain && !staged_ab) {
+            GPU_TRY(msg, cudaMemsetAsync(pa + domain, 0, (n - domain) * sizeof(Fr), st));
+            GPU_TRY(msg, cudaMemsetAsync(pb + domain, 0, (n - domain) * sizeof(Fr), st));
         }
         const uint32_t *wit_p = wit.p;
         if (stw) {
@@ -427,28 +439,29 @@ template <class Curve> struct key_impl : key_base {
             const Fr *w_fr = (const Fr *)wit_p;
             // the domain's rows past the matrices' are zero
             if (mat_rows < domain) {
-                GPU_TRY(msg, cudaMemsetAsync(da.p + mat_rows, 0, (domain - mat_rows) * sizeof(Fr), st));
-                GPU_TRY(msg, cudaMemsetAsync(db.p + mat_rows, 0, (domain - mat_rows) * sizeof(Fr), st));
+                GPU_TRY(msg, cudaMemsetAsync(pa + mat_rows, 0, (domain - mat_rows) * sizeof(Fr), st));
+                GPU_TRY(msg, cudaMemsetAsync(pb + mat_rows, 0, (domain - mat_rows) * sizeof(Fr), st));
             }
             for (int k = 0; k < 2; k++)
                 if (mat_rows)
                     eval_rows<Fr><<<blocks_for(mat_rows, 128), 128, 0, st>>>(row_ptr[k], col[k], coef[k], table,
-                                                                             w_fr, mat_rows, k ? db.p : da.p);
+                                                                             w_fr, mat_rows, k ? pb : pa);
             GPU_LAUNCHED(msg, "eval_rows");
         } else {
-            // the evaluations given: rows past n_ab are zero (supraseal's
-            // ABI hands over abc_size rows, fewer than the domain)
+            // the evaluations given (or staged): rows past n_ab are zero
+            // (supraseal's ABI hands over abc_size rows, fewer than the
+            // domain)
             const size_t n_ab = in->n_ab ? in->n_ab : domain;
             if (n_ab > domain)
                 return fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a and b hold more rows than the domain");
-            if (n_ab < domain) {
-                GPU_TRY(msg, cudaMemsetAsync(da.p + n_ab, 0, (domain - n_ab) * sizeof(Fr), st));
-                GPU_TRY(msg, cudaMemsetAsync(db.p + n_ab, 0, (domain - n_ab) * sizeof(Fr), st));
+            if (n_ab < domain && !staged_ab) {
+                GPU_TRY(msg, cudaMemsetAsync(pa + n_ab, 0, (domain - n_ab) * sizeof(Fr), st));
+                GPU_TRY(msg, cudaMemsetAsync(pb + n_ab, 0, (domain - n_ab) * sizeof(Fr), st));
             }
-            if (n_ab) {
-                GPU_RC(copy_to_device(ctx, LANE_COMPUTE, da.p, in->a, n_ab * sizeof(Fr), st, in->pinned_upload != 0,
+            if (n_ab && !staged_ab) {
+                GPU_RC(copy_to_device(ctx, LANE_COMPUTE, pa, in->a, n_ab * sizeof(Fr), st, in->pinned_upload != 0,
                                       msg));
-                GPU_RC(copy_to_device(ctx, LANE_COMPUTE, db.p, in->b, n_ab * sizeof(Fr), st, in->pinned_upload != 0,
+                GPU_RC(copy_to_device(ctx, LANE_COMPUTE, pb, in->b, n_ab * sizeof(Fr), st, in->pinned_upload != 0,
                                       msg));
             }
             if (!split_here) {
@@ -468,7 +481,7 @@ template <class Curve> struct key_impl : key_base {
         GPU_TRY(msg, cudaEventRecord(ev[EV_EVAL], st)); // empty when the CPU evaluated
 
         Fr *h_scalars;
-        GPU_RC(h_evaluations(dom, da.p, db.p, dc.p, bellperson, &h_scalars, st, msg));
+        GPU_RC(h_evaluations(dom, pa, pb, dc.p, bellperson, &h_scalars, st, msg));
         if (h_scalars != db.p)
             db.release();
         if (h_scalars != da.p)
@@ -651,17 +664,24 @@ extern "C" uint64_t cuzk_gpu_key_bytes(const cuzk_gpu_key *key)
     return key ? key->impl->bytes : 0;
 }
 
-extern "C" uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key)
+extern "C" uint64_t cuzk_gpu_stage_bytes(const cuzk_gpu_key *key, int with_evaluations)
 {
-    return key ? (uint64_t)key->impl->vars * 32 : 0;
+    return key ? (uint64_t)key->impl->vars * 32 + (with_evaluations ? 2 * key->impl->rows * 32 : 0) : 0;
 }
 
-extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, int pinned_upload,
-                              cuzk_gpu_staged **out, cuzk_gpu_msg *msg)
+extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witness, const unsigned char *a,
+                              const unsigned char *b, size_t n_ab, int pinned_upload, cuzk_gpu_staged **out,
+                              cuzk_gpu_msg *msg)
 {
     *out = nullptr;
-    if (!key || !witness || !key->impl->evaluates())
-        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "staging needs a key with its matrices on the GPU");
+    if (!key || !witness || !a != !b || (!a && !key->impl->evaluates()))
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT,
+                             "staging needs a and b, or a key with its matrices on the GPU");
+    const size_t rows = (size_t)key->impl->rows, domain = key->impl->domain_rows;
+    if (a && (n_ab ? n_ab : domain) > domain)
+        return gpu::fail_msg(msg, CUZK_ERR_INVALID_ARGUMENT, "a and b hold more rows than the domain");
+    if (a && !n_ab)
+        n_ab = domain;
     gpu::device_ctx *ctx;
     GPU_RC(gpu::get_device(key->device, &ctx, msg));
     auto *s = new (std::nothrow) gpu::staged_witness();
@@ -670,20 +690,31 @@ extern "C" int cuzk_gpu_stage(const cuzk_gpu_key *key, const unsigned char *witn
     s->device = key->device;
     s->copy = ctx->copy_stream;
     size_t bytes = (size_t)key->impl->vars * 32;
+    int rc = CUZK_OK;
     cudaError_t e = cudaMallocAsync((void **)&s->wit, bytes ? bytes : 32, s->copy);
-    if (e == cudaSuccess) {
-        int rc = gpu::copy_to_device(ctx, gpu::LANE_COPY, s->wit, witness, bytes, s->copy, pinned_upload != 0, msg);
-        if (rc != CUZK_OK) {
-            cuzk_gpu_staged_free((cuzk_gpu_staged *)s);
-            return rc;
-        }
+    if (e == cudaSuccess)
+        rc = gpu::copy_to_device(ctx, gpu::LANE_COPY, s->wit, witness, bytes, s->copy, pinned_upload != 0, msg);
+    if (e == cudaSuccess && rc == CUZK_OK && a) {
+        // a then b, rows each, zero past the rows given
+        const size_t row = 32, half = rows * 8;
+        e = cudaMallocAsync((void **)&s->ab, 2 * rows * row, s->copy);
+        if (e == cudaSuccess && n_ab < rows)
+            e = cudaMemsetAsync(s->ab + 8 * n_ab, 0, (rows - n_ab) * row, s->copy);
+        if (e == cudaSuccess && n_ab < rows)
+            e = cudaMemsetAsync(s->ab + half + 8 * n_ab, 0, (rows - n_ab) * row, s->copy);
+        if (e == cudaSuccess)
+            rc = gpu::copy_to_device(ctx, gpu::LANE_COPY, s->ab, a, n_ab * row, s->copy, pinned_upload != 0, msg);
+        if (e == cudaSuccess && rc == CUZK_OK)
+            rc = gpu::copy_to_device(ctx, gpu::LANE_COPY, s->ab + half, b, n_ab * row, s->copy, pinned_upload != 0,
+                                     msg);
     }
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && rc == CUZK_OK)
         e = cudaEventCreateWithFlags(&s->ready, cudaEventDisableTiming);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && rc == CUZK_OK)
         e = cudaEventRecord(s->ready, s->copy);
-    if (e != cudaSuccess) {
-        int rc = gpu::fail(msg, e, "staging a witness", __FILE__, __LINE__);
+    if (e != cudaSuccess || rc != CUZK_OK) {
+        if (e != cudaSuccess)
+            rc = gpu::fail(msg, e, "staging a proof's inputs", __FILE__, __LINE__);
         cuzk_gpu_staged_free((cuzk_gpu_staged *)s);
         return rc;
     }
@@ -702,6 +733,8 @@ extern "C" void cuzk_gpu_staged_free(cuzk_gpu_staged *staged)
         // ordered after the copy on the copy stream
         if (s->wit)
             (void)cudaFreeAsync(s->wit, s->copy);
+        if (s->ab)
+            (void)cudaFreeAsync(s->ab, s->copy);
         if (s->ready)
             (void)cudaEventDestroy(s->ready);
     }

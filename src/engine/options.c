@@ -46,9 +46,10 @@ const engine_option engine_options[] = {
         "arrays): the next job is prepared only when the last one's size fits\n"
         "beside them, one job always (default 0: no limit)"),
     OPT("prestage", NULL, NULL, "0|1", ENGINE_OPT_OFF, 0, 1, NULL, no_prestage,
-        "1 (default): a GPU proof's witness goes up outside the GPU's compute\n"
-        "lock while another proof computes, when the memory plan has room\n"
-        "(docs/engine.md); 0: inside the lock (also --no-prestage)"),
+        "1 (default): a GPU proof's witness (and a, b when the GPU does not\n"
+        "evaluate them) goes up outside the GPU's compute lock while another\n"
+        "proof computes, when the memory plan has room (docs/engine.md); 0:\n"
+        "inside the lock (also --no-prestage)"),
     OPT("prepare-workers", NULL, NULL, "P", ENGINE_OPT_INT, 0, 256, NULL, prepare_workers,
         "threads loading and preparing jobs (the CPU's evaluation for a GPU), 0-256\n"
         "(default 0: one per compute worker)"),

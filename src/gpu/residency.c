@@ -126,8 +126,8 @@ void residency_footprint_of(const struct cuzk_zkey *zk, int gpu, int cpu_eval, u
         fp->state = s->state;
         if (s->state == RESIDENCY_RESIDENT) {
             fp->resident_bytes = cuzk_gpu_key_bytes(s->copy);
-            if (cuzk_gpu_key_evaluates(s->copy))
-                fp->stage_bytes = cuzk_gpu_stage_bytes(s->copy);
+            /* a, b staged too when the proof brings them */
+            fp->stage_bytes = cuzk_gpu_stage_bytes(s->copy, cpu_eval || !cuzk_gpu_key_evaluates(s->copy));
         }
     }
     pthread_mutex_unlock(&lock);

@@ -50,7 +50,7 @@ typedef struct residency_footprint {
     uint64_t key_bytes;    /* points and NTT tables */
     uint64_t matrix_bytes; /* constraint matrices and the witness split's buffers (0: the CPU evaluates) */
     uint64_t work_bytes;   /* one proof's peak working set, its MSMs over at most msm_chunk points at a time */
-    uint64_t stage_bytes;  /* a witness pre-staged beside another proof (0: the copy there cannot take one) */
+    uint64_t stage_bytes;  /* a proof's inputs pre-staged beside another proof: its witness, and a, b when given (0: no copy there) */
     /* H's shifted copies (precomputation for its MSM): the copies that
      * pay most (1: none) and the bytes of one; residency_fits decides how
      * many go up */

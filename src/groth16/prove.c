@@ -196,14 +196,16 @@ static int compute_gpu(prove_state *st, cuzk_gpu_key *key, int stage, uint64_t m
         return rc;
     const int gpu_evaluated = st->gin.a == NULL;
     st->gin.pinned_upload = st->pinned;
-    /* pre-staging (the engine's plan allows it): the witness goes up
-     * outside the compute lock, while another proof computes */
+    /* pre-staging (the engine's plan allows it): the witness, and a and b
+     * when they were not evaluated on the GPU, go up outside the compute
+     * lock while another proof computes */
     cuzk_gpu_staged *staged = NULL;
-    if (stage && gpu_evaluated && cuzk_gpu_key_evaluates(key)) {
+    if (stage && (!gpu_evaluated || cuzk_gpu_key_evaluates(key))) {
         cuzk_gpu_msg sm = {{0}};
-        if (cuzk_gpu_stage(key, st->in.witness, st->pinned, &staged, &sm) == CUZK_OK)
+        if (cuzk_gpu_stage(key, st->in.witness, st->gin.a, st->gin.b, st->gin.n_ab, st->pinned, &staged, &sm) ==
+            CUZK_OK)
             st->gin.staged = staged;
-        /* else the proof uploads the witness itself, as without a plan */
+        /* else the proof uploads them itself, as without a plan */
     }
     st->gin.msm_chunk = st->forced_chunk ? st->forced_chunk : msm_chunk;
     rc = cuzk_gpu_prove(key, &st->gin, st->gout, &m);
