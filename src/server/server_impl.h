@@ -92,7 +92,7 @@ typedef struct sjob {
                                    unchecked, the stored result waiting for its check (the checker's) */
     int unchecked;              /* a result kept across a restart whose proof the checker has not
                                    checked yet: shown running until it has (journal_checker_main) */
-    unsigned waiters;           /* long polls parked on it (api.c): the checker takes such jobs first */
+    unsigned waiters;           /* long polls parked on it (the store's watch): the checker takes such jobs first */
     struct sjob *next;
 } sjob;
 
