@@ -24,6 +24,7 @@ src/pairing    4   the pairing
 src/core       5   the arithmetic core and the data it reads: matrices, circuit rows, phase slots
 cuda           6   the GPU API (gpu.h): types and extern "C" entry points
 src/formats    6   file formats: .zkey, .params, .wtns, .r1cs, ptau, JSON
+src/cs         6   the constraint-system builder (witness, count, record) and the gadgets of bellpepper
 cuda/util      7   CUDA error handling
 src/circuit    7   where circuits come from: .r1cs files, registered generators
 cuda/field     8   GPU fields
