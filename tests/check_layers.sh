@@ -28,6 +28,7 @@ src/cs         6   the constraint-system builder (witness, count, record) and th
 cuda/util      7   CUDA error handling
 src/circuit    7   where circuits come from: .r1cs files, registered generators
 cuda/field     8   GPU fields
+src/filecoin   8   Filecoin: Poseidon, the PoRep circuit and its gadgets, C1 outputs, test sealing
 cuda/ec        9   GPU curves
 cuda/msm       10  GPU MSM
 cuda/ntt       10  GPU NTT

@@ -82,7 +82,7 @@ cs_num cs_num_square(cs_system *cs, const cs_num *a)
 }
 
 /* r = condition ? y : x, with (x - y) * condition = x - r */
-static cs_num select(cs_system *cs, const cs_num *x, const cs_num *y, cs_bool condition)
+static cs_num num_select(cs_system *cs, const cs_num *x, const cs_num *y, cs_bool condition)
 {
     cs_num r = cs_num_alloc(cs, condition.value ? &y->value : &x->value);
     if (cs_lcs(cs)) {
@@ -100,8 +100,8 @@ static cs_num select(cs_system *cs, const cs_num *x, const cs_num *y, cs_bool co
 void cs_num_conditionally_reverse(cs_system *cs, const cs_num *a, const cs_num *b, cs_bool condition, cs_num *c,
                                   cs_num *d)
 {
-    *c = select(cs, a, b, condition);
-    *d = select(cs, b, a, condition);
+    *c = num_select(cs, a, b, condition);
+    *d = num_select(cs, b, a, condition);
 }
 
 void cs_num_enforce_equal(cs_system *cs, const cs_num *x, const cs_num *y)

@@ -1,0 +1,157 @@
+/* Filecoin's hashing and gadgets (src/filecoin/) against the numbers of
+ * neptune and rust-fil-proofs: Poseidon's known answers (neptune's
+ * hash_values for arities 2, 4, 8, 11, 16, 24, 36; rust-fil-proofs'
+ * Merkle node and root over [1, 0, 0, 1]), the optimized hash against the
+ * plain permutation for random inputs, and the circuit's constraint count
+ * (neptune's and rust-fil-proofs': 311, 377, 505, 598) and output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/filecoin/poseidon.h"
+#include "test_util.h"
+#include "cs_check.h"
+
+/* a canonical value from its four little-endian limbs */
+static fr from_limbs(const uint64_t l[4])
+{
+    fr r;
+    bls12_381_fr_from_raw(&r, l);
+    return r;
+}
+
+static void check_fr(const fr *got, const uint64_t want[4], const char *what)
+{
+    limb_t g[4];
+    bls12_381_fr_to_raw(g, got);
+    CHECK_MSG(memcmp(g, want, sizeof g) == 0, "%s: %016llx%016llx%016llx%016llx", what, (unsigned long long)g[3],
+              (unsigned long long)g[2], (unsigned long long)g[1], (unsigned long long)g[0]);
+}
+
+static void test_poseidon_known_answers(void)
+{
+    test_context = "Poseidon known answers (neptune hash_values)";
+    static const struct {
+        unsigned arity;
+        uint64_t want[4];
+    } kat[] = {
+        {2, {0x2e203c369a02e7ffull, 0xa6fba9339d05a69dull, 0x739e0fd902efe161ull, 0x396508d75e76a56bull}},
+        {4, {0x019814ff6662075dull, 0xfb6b4605bf1327ecull, 0x00db3c6579229399ull, 0x58a54b10a9e5848aull}},
+        {8, {0x2a9934f56d38a5e6ull, 0x4b682e9d9cc4aed9ull, 0x1201004211677077ull, 0x2394611da3a5de55ull}},
+        {11, {0xcee3bbc32b693163ull, 0x09f3dcd8ccb08fc1ull, 0x6ca537e232ebe87aull, 0x0c0fc1b2e5227f28ull}},
+        {16, {0x1291c74060266d37ull, 0x5b8dbc6d30680a6full, 0xc1c2fb5a6f871e63ull, 0x2d3ae2663381ae8aull}},
+        {24, {0xd7ef3569f585b321ull, 0xc3e779f6468815b1ull, 0x066f39bf783f3d9full, 0x63beb8831f11ae15ull}},
+        {36, {0x4473606dfa4e8140ull, 0x75cd368df8a8ac3cull, 0x540a30e03c10bbaaull, 0x699303082a6e5d5full}},
+    };
+    for (size_t k = 0; k < sizeof kat / sizeof kat[0]; k++) {
+        const poseidon_consts *c = poseidon_merkle(kat[k].arity);
+        CHECK(c && poseidon_arity(c) == kat[k].arity);
+        fr in[36], out, plain;
+        for (unsigned i = 0; i < kat[k].arity; i++) /* 0, 1, ..., arity - 1 */
+            bls12_381_fr_from_u64(&in[i], i);
+        poseidon_hash(c, in, &out);
+        char what[64];
+        snprintf(what, sizeof what, "arity %u", kat[k].arity);
+        check_fr(&out, kat[k].want, what);
+        poseidon_hash_plain(c, in, &plain);
+        check_fr(&plain, kat[k].want, what);
+    }
+    CHECK(poseidon_merkle(3) == NULL && poseidon_merkle(0) == NULL);
+
+    /* rust-fil-proofs' test_poseidon_hasher: a binary tree over [1, 0, 0, 1] */
+    test_context = "Poseidon known answers (rust-fil-proofs Merkle tree)";
+    static const uint64_t node10[4] = {0xb339ff6079800b5eull, 0xec5907b3dc3094afull, 0x93c003cc74a24f26ull,
+                                       0x042f94ffbe786bc3ull};
+    static const uint64_t root[4] = {0xefbb8be3e291e671ull, 0x77cc72b8cb2b5ad2ull, 0x30eb6385ae6b74aeull,
+                                     0x1effebb7b26ad9ebull};
+    const poseidon_consts *c2 = poseidon_merkle(2);
+    fr leaf[4], n[2], r;
+    for (int i = 0; i < 4; i++)
+        bls12_381_fr_from_u64(&leaf[i], i == 0 || i == 3);
+    poseidon_hash(c2, leaf, &n[0]);
+    check_fr(&n[0], node10, "node(1, 0)");
+    poseidon_hash(c2, leaf + 2, &n[1]);
+    poseidon_hash(c2, n, &r);
+    check_fr(&r, root, "root");
+}
+
+static fr random_fr(void)
+{
+    uint64_t l[4];
+    for (int i = 0; i < 4; i++)
+        l[i] = test_rand64();
+    l[3] &= 0x3fffffffffffffffull; /* below 2^254 < r */
+    return from_limbs(l);
+}
+
+static void test_poseidon_random(void)
+{
+    test_context = "Poseidon: the optimized hash against the plain permutation";
+    static const unsigned arities[] = {2, 4, 8, 11, 16, 24, 36};
+    for (size_t k = 0; k < sizeof arities / sizeof arities[0]; k++) {
+        const poseidon_consts *c = poseidon_merkle(arities[k]);
+        for (long it = 0; it < test_iters(8); it++) {
+            fr in[36], a, b;
+            for (unsigned i = 0; i < arities[k]; i++)
+                in[i] = random_fr();
+            if (it == 0) /* the largest value */
+                for (unsigned i = 0; i < arities[k]; i++)
+                    in[i] = cs_fr_minus_one;
+            poseidon_hash(c, in, &a);
+            poseidon_hash_plain(c, in, &b);
+            CHECK(bls12_381_fr_eq(&a, &b));
+        }
+    }
+}
+
+typedef struct pos_ctx {
+    const poseidon_consts *c;
+    fr in[36], out;
+    uint64_t constraints;
+} pos_ctx;
+
+static void poseidon_circuit_fn(cs_system *cs, void *p)
+{
+    pos_ctx *x = p;
+    cs_num in[36];
+    for (unsigned i = 0; i < poseidon_arity(x->c); i++)
+        in[i] = cs_num_alloc(cs, &x->in[i]);
+    uint64_t before = cs->n_constraints;
+    cs_num out = poseidon_circuit(cs, x->c, in);
+    x->constraints = cs->n_constraints - before;
+    x->out = out.value;
+}
+
+static void test_poseidon_circuit(void)
+{
+    test_context = "Poseidon circuit (neptune's legacy circuit)";
+    static const struct {
+        unsigned arity;
+        uint64_t constraints;
+    } want[] = {{2, 311}, {4, 377}, {8, 505}, {11, 598}};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        pos_ctx x = {.c = poseidon_merkle(want[k].arity)};
+        for (long it = 0; it < test_iters(2); it++) {
+            for (unsigned i = 0; i < want[k].arity; i++)
+                x.in[i] = random_fr();
+            cs_shape s = build_all(poseidon_circuit_fn, &x);
+            CHECK_MSG(x.constraints == want[k].constraints, "arity %u: %llu constraints", want[k].arity,
+                      (unsigned long long)x.constraints);
+            /* one aux variable a constraint, past the inputs */
+            CHECK(s.aux == want[k].arity + want[k].constraints);
+            fr native;
+            poseidon_hash(x.c, x.in, &native);
+            CHECK(bls12_381_fr_eq(&native, &x.out));
+        }
+    }
+}
+
+int main(void)
+{
+    test_init("test_filecoin");
+    test_poseidon_known_answers();
+    test_poseidon_random();
+    test_poseidon_circuit();
+    test_done("test_filecoin");
+    return 0;
+}
