@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/filecoin/gadgets.h"
 #include "../src/filecoin/poseidon.h"
+#include "../src/util/sha256.h"
 #include "test_util.h"
 #include "cs_check.h"
 
@@ -146,12 +148,75 @@ static void test_poseidon_circuit(void)
     }
 }
 
+/* create_label as rust-fil-proofs' test builds it: the replica id and 37
+ * parents' labels allocated as bits, the layer and node constant */
+typedef struct label_ctx {
+    unsigned char id[32], parents[FC_TOTAL_PARENTS][32];
+    uint32_t layer;
+    uint64_t node;
+    fr out;
+} label_ctx;
+
+static void label_circuit(cs_system *cs, void *p)
+{
+    label_ctx *x = p;
+    cs_bool *bits = malloc((1 + FC_TOTAL_PARENTS) * 256 * sizeof *bits);
+    const cs_bool *parents[FC_TOTAL_PARENTS];
+    CHECK(bits);
+    for (int i = 0; i < FC_TOTAL_PARENTS; i++) {
+        fc_bytes_to_bits_be(cs, x->parents[i], 32, bits + 256 * (1 + i));
+        parents[i] = bits + 256 * (1 + i);
+    }
+    fc_bytes_to_bits_be(cs, x->id, 32, bits);
+    cs_u32 layer = cs_u32_const(x->layer);
+    fc_u64 node = fc_u64_const(x->node);
+    x->out = fc_create_label(cs, bits, 256, parents, &layer, &node).value;
+    free(bits);
+}
+
+static void test_create_label(void)
+{
+    test_context = "create_label (rust-fil-proofs' test: 532,025 constraints)";
+    for (long it = 0; it < test_iters(2); it++) {
+        label_ctx x;
+        for (int i = 0; i < 32; i++)
+            x.id[i] = (unsigned char)test_rand64();
+        x.id[31] &= 0x3f;
+        for (int p = 0; p < FC_TOTAL_PARENTS; p++)
+            for (int i = 0; i < 32; i++)
+                x.parents[p][i] = (unsigned char)(i == 31 ? test_rand64() & 0x3f : test_rand64());
+        x.layer = 1 + (uint32_t)(test_rand64() % 11);
+        x.node = 1 + test_rand64() % (1ull << 30);
+        cs_shape s = build_all(label_circuit, &x);
+        CHECK_MSG(s.constraints == 532025, "%llu", (unsigned long long)s.constraints);
+        /* the label as the sealing computes it: SHA-256 of the id, the layer
+         * and node big-endian, 20 zero bytes and the parents, the digest's
+         * top two bits cleared, read little-endian */
+        unsigned char hdr[32] = {0}, d[32];
+        for (int i = 0; i < 4; i++)
+            hdr[i] = (unsigned char)(x.layer >> (24 - 8 * i));
+        for (int i = 0; i < 8; i++)
+            hdr[4 + i] = (unsigned char)(x.node >> (56 - 8 * i));
+        sha256_state st;
+        sha256_init(&st);
+        sha256_update(&st, x.id, 32);
+        sha256_update(&st, hdr, 32);
+        sha256_update(&st, x.parents, sizeof x.parents);
+        sha256_final(&st, d);
+        d[31] &= 0x3f;
+        fr want;
+        CHECK(bls12_381_fr_from_bytes_le(&want, d) == CUZK_OK);
+        CHECK(bls12_381_fr_eq(&want, &x.out));
+    }
+}
+
 int main(void)
 {
     test_init("test_filecoin");
     test_poseidon_known_answers();
     test_poseidon_random();
     test_poseidon_circuit();
+    test_create_label();
     test_done("test_filecoin");
     return 0;
 }
