@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/filecoin/domain.h"
 #include "../src/filecoin/gadgets.h"
+#include "../src/filecoin/post_vproof.h"
 #include "../src/filecoin/poseidon.h"
 #include "../src/util/sha256.h"
 #include "test_util.h"
@@ -210,9 +212,103 @@ static void test_create_label(void)
     }
 }
 
-int main(void)
+static unsigned char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK_MSG(f != NULL, "cannot open %s", path);
+    unsigned char *b = malloc(1 << 20);
+    CHECK(b);
+    *len = fread(b, 1, 1 << 20, f);
+    fclose(f);
+    return b;
+}
+
+/* A real 32 GiB sector (Curio's golden WindowPoSt vanilla proof): its
+ * paths, with our Poseidon and tree code, lead to its comm_r_last; comm_c
+ * and comm_r_last hash to its comm_r, which is the SealedCID of its
+ * public values; each path's leaf is the challenge the randomness gives */
+static void test_real_post_vproof(const char *dir)
+{
+    test_context = "a real 32 GiB sector's WindowPoSt vanilla proof";
+    char path[4096];
+    size_t len, plen;
+    snprintf(path, sizeof path, "%s/window-post-32gib.vproof", dir);
+    unsigned char *b = read_all(path, &len);
+    snprintf(path, sizeof path, "%s/window-post-32gib.public.json", dir);
+    char *pub = (char *)read_all(path, &plen);
+    pub[plen < (1 << 20) ? plen : plen - 1] = 0;
+    fc_post_sector_proof p;
+    cuzk_error err;
+    CHECK_MSG(fc_post_vproof_read(b, len, &p, &err) == CUZK_OK, "%s", err.message);
+    CHECK(p.sector_id == 1 && p.n_paths == 10);
+
+    /* the SealedCID of the public values is the proof's comm_r */
+    const char *cid = strstr(pub, "\"/\":\"");
+    CHECK(cid);
+    char cidbuf[128];
+    CHECK(sscanf(cid + 5, "%127[a-z0-9]", cidbuf) == 1);
+    unsigned char comm_r[32];
+    CHECK_MSG(fc_commitment_from_cid(cidbuf, FC_COMM_SEALED, comm_r, &err) == CUZK_OK, "%s", err.message);
+    CHECK(memcmp(comm_r, p.comm_r, 32) == 0);
+    CHECK(fc_commitment_from_cid(cidbuf, FC_COMM_UNSEALED, comm_r, &err) == CUZK_ERR_FORMAT);
+
+    /* comm_r = Poseidon2(comm_c, comm_r_last) */
+    fr in[2], h;
+    CHECK(fc_domain_to_fr(p.comm_c, &in[0]) == CUZK_OK && fc_domain_to_fr(p.comm_r_last, &in[1]) == CUZK_OK);
+    poseidon_hash(poseidon_merkle(2), in, &h);
+    unsigned char hb[32];
+    fc_fr_to_domain(&h, hb);
+    CHECK(memcmp(hb, p.comm_r, 32) == 0);
+
+    for (unsigned i = 0; i < p.n_paths; i++) {
+        unsigned char root[32];
+        CHECK(p.paths[i].n == 10); /* 9 base levels and the sub level: tree 8-8-0 */
+        CHECK_MSG(fc_path_root(&p.paths[i], FC_TREE_POSEIDON, root, &err) == CUZK_OK, "%s", err.message);
+        CHECK(memcmp(root, p.comm_r_last, 32) == 0 && memcmp(p.paths[i].root, p.comm_r_last, 32) == 0);
+        /* the challenge: SHA-256(randomness, sector id, n) read little-endian,
+         * mod the sector's 2^30 nodes */
+        unsigned char m[48] = {0}, d[32];
+        m[32] = 1; /* sector id 1 */
+        m[40] = (unsigned char)i;
+        sha256_state st;
+        sha256_init(&st);
+        sha256_update(&st, m, sizeof m);
+        sha256_final(&st, d);
+        uint64_t c = 0;
+        for (int k = 7; k >= 0; k--)
+            c = c << 8 | d[k];
+        CHECK_MSG(fc_path_index(&p.paths[i]) == c % (1ull << 30), "path %u: leaf %llu", i,
+                  (unsigned long long)fc_path_index(&p.paths[i]));
+        /* a changed sibling leads elsewhere */
+        p.paths[i].sib[test_rand64() % p.paths[i].n_sib][0] ^= 1;
+        CHECK(fc_path_root(&p.paths[i], FC_TREE_POSEIDON, root, &err) == CUZK_OK);
+        CHECK(memcmp(root, p.comm_r_last, 32) != 0);
+    }
+    fc_post_vproof_free(&p);
+
+    /* cut short or with bytes past its end: refused, naming where */
+    for (size_t cut = 0; cut < len; cut += 1 + test_rand64() % 997) {
+        CHECK(fc_post_vproof_read(b, cut, &p, &err) == CUZK_ERR_FORMAT);
+        CHECK(strstr(err.message, "byte") != NULL);
+    }
+    unsigned char *longer = malloc(len + 1);
+    CHECK(longer);
+    memcpy(longer, b, len);
+    longer[len] = 0;
+    CHECK(fc_post_vproof_read(longer, len + 1, &p, &err) == CUZK_ERR_FORMAT);
+    free(longer);
+    free(b);
+    free(pub);
+}
+
+int main(int argc, char **argv)
 {
     test_init("test_filecoin");
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_filecoin tests/filecoin\n");
+        return 2;
+    }
+    test_real_post_vproof(argv[1]);
     test_poseidon_known_answers();
     test_poseidon_random();
     test_poseidon_circuit();
