@@ -10,6 +10,7 @@
 
 #include "../src/filecoin/domain.h"
 #include "../src/filecoin/gadgets.h"
+#include "../src/filecoin/por.h"
 #include "../src/filecoin/post_vproof.h"
 #include "../src/filecoin/poseidon.h"
 #include "../src/util/sha256.h"
@@ -212,6 +213,66 @@ static void test_create_label(void)
     }
 }
 
+/* por_circuit.rs: a leaf's inclusion with the leaf and root allocated
+ * and the root public (inputs: ONE, the path's bits, the root) */
+typedef struct por_ctx {
+    int tree;
+    fc_path path;
+    fr leaf;
+} por_ctx;
+
+static void por_circuit(cs_system *cs, void *p)
+{
+    por_ctx *x = p;
+    cs_num leaf = cs_num_alloc(cs, &x->leaf);
+    fc_por(cs, x->tree, &x->path, &leaf, NULL, 1);
+}
+
+static void test_por(void)
+{
+    test_context = "Merkle inclusion circuits (rust-fil-proofs' por_circuit.rs counts)";
+    static const struct {
+        int tree;
+        unsigned arity[4], levels[4]; /* base, sub, top */
+        uint64_t constraints;
+    } want[] = {
+        {FC_TREE_POSEIDON, {2}, {6}, 1887},          {FC_TREE_POSEIDON, {4}, {3}, 1164},
+        {FC_TREE_POSEIDON, {8}, {2}, 1063},          {FC_TREE_POSEIDON, {8, 2}, {2, 1}, 1377},
+        {FC_TREE_POSEIDON, {8, 8}, {2, 1}, 1593},    {FC_TREE_POSEIDON, {8, 8, 2}, {2, 1, 1}, 1907},
+        {FC_TREE_POSEIDON, {8, 4, 2}, {2, 1, 1}, 1764}, {FC_TREE_POSEIDON, {8, 2, 4}, {2, 1, 1}, 1764},
+        {FC_TREE_SHA256, {2}, {6}, 272295},          {FC_TREE_SHA256, {8}, {2}, 250987},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        por_ctx x = {.tree = want[k].tree};
+        cuzk_error err;
+        unsigned char sib[7][32];
+        for (int s = 0; s < 4 && want[k].levels[s]; s++)
+            for (unsigned l = 0; l < want[k].levels[s]; l++) {
+                for (int i = 0; i < 7; i++) {
+                    fr v = random_fr();
+                    fc_fr_to_domain(&v, sib[i]);
+                }
+                unsigned a = want[k].arity[s];
+                CHECK(fc_path_push(&x.path, a, (unsigned)(test_rand64() % a), (const unsigned char(*)[32])sib, &err) ==
+                      CUZK_OK);
+            }
+        x.leaf = random_fr();
+        fc_fr_to_domain(&x.leaf, x.path.leaf);
+        CHECK(fc_path_root(&x.path, x.tree, x.path.root, &err) == CUZK_OK);
+        cs_shape s = build_all(por_circuit, &x);
+        CHECK_MSG(s.inputs == 3 && s.constraints == want[k].constraints, "case %zu: %llu inputs, %llu constraints", k,
+                  (unsigned long long)s.inputs, (unsigned long long)s.constraints);
+        /* a wrong root is not satisfiable: the recording's check says so */
+        cs_system rec;
+        CHECK(cs_init(&rec, CS_RECORD, 1, &err) == CUZK_OK);
+        x.path.root[0] ^= 1;
+        por_circuit(&rec, &x);
+        CHECK(!cs_failed(&rec) && cs_first_unsatisfied(&rec) >= 0);
+        cs_free(&rec);
+        fc_path_free(&x.path);
+    }
+}
+
 static unsigned char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -313,6 +374,7 @@ int main(int argc, char **argv)
     test_poseidon_random();
     test_poseidon_circuit();
     test_create_label();
+    test_por();
     test_done("test_filecoin");
     return 0;
 }

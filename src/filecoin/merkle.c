@@ -39,14 +39,11 @@ int fc_path_root(const fc_path *p, int tree, unsigned char root[32], cuzk_error 
     for (unsigned l = 0; l < p->n; l++) {
         const fc_path_level *lv = &p->level[l];
         const unsigned char(*sib)[32] = p->sib + lv->sib;
-        if (tree == FC_TREE_SHA256) {
-            if (lv->arity != 2)
-                return cuzk_error_set(err, CUZK_ERR_FORMAT, "level %u of a SHA-256 tree's path has arity %u, not 2", l,
-                                      lv->arity);
-            if (lv->index)
-                fc_sha256_node(sib[0], cur, cur);
-            else
-                fc_sha256_node(cur, sib[0], cur);
+        if (tree == FC_TREE_SHA256) { /* trim(SHA-256 of the children's bytes) */
+            unsigned char m[8 * 32];
+            for (unsigned i = 0, s = 0; i < lv->arity; i++)
+                memcpy(m + 32 * i, i == lv->index ? cur : sib[s++], 32);
+            fc_sha256_trim(m, 32 * (size_t)lv->arity, cur);
             continue;
         }
         fr in[8];

@@ -3,7 +3,8 @@
  * optional sub level of 8 or 4 and top level of 2). A path lists, from the
  * leaf's level up, each level's arity, the node's position among its
  * siblings and the siblings left to right without it (rust-fil-proofs'
- * InclusionPath); the leaf's index is the positions read as digits of
+ * InclusionPath); a SHA-256 level hashes its children's 32-byte values
+ * concatenated. The leaf's index is the positions read as digits of
  * their arities, the lowest level first. */
 #ifndef CUZK_FILECOIN_MERKLE_H
 #define CUZK_FILECOIN_MERKLE_H
