@@ -3,7 +3,11 @@
  * hash_values for arities 2, 4, 8, 11, 16, 24, 36; rust-fil-proofs'
  * Merkle node and root over [1, 0, 0, 1]), the optimized hash against the
  * plain permutation for random inputs, and the circuit's constraint count
- * (neptune's and rust-fil-proofs': 311, 377, 505, 598) and output. */
+ * (neptune's and rust-fil-proofs': 311, 377, 505, 598) and output;
+ * create_label (532,025), the Merkle inclusion circuits (por_circuit.rs)
+ * and the PoRep circuit (stacked_circuit.rs) at rust-fil-proofs' counts,
+ * and the 32 GiB partition's shape at the real circuit's numbers; a real
+ * 32 GiB sector's WindowPoSt paths against its comm_r. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +16,7 @@
 #include "../src/filecoin/gadgets.h"
 #include "../src/filecoin/por.h"
 #include "../src/filecoin/post_vproof.h"
+#include "../src/filecoin/stacked.h"
 #include "../src/filecoin/poseidon.h"
 #include "../src/util/sha256.h"
 #include "test_util.h"
@@ -273,6 +278,65 @@ static void test_por(void)
     }
 }
 
+/* the shape of a partition's circuit, counted (its structure is its
+ * shape's alone: a blank partition's) */
+static cs_shape count_stacked(const fc_porep_shape *shape)
+{
+    fc_stacked_partition p;
+    cuzk_error err;
+    CHECK_MSG(fc_stacked_blank(shape, &p, &err) == CUZK_OK, "%s", err.message);
+    cs_system cs;
+    CHECK(cs_init(&cs, CS_COUNT, 0, &err) == CUZK_OK);
+    fc_stacked_circuit(&cs, &p);
+    CHECK_MSG(!cs_failed(&cs), "%s", cs.err.message);
+    cs_shape out;
+    cs_shape_get(&cs, &out);
+    cs_free(&cs);
+    fc_stacked_free(&p);
+    return out;
+}
+
+/* rust-fil-proofs' stacked_circuit.rs: 8 nodes a base tree, 2 layers, one
+ * challenge */
+static void test_stacked_counts(void)
+{
+    test_context = "the PoRep circuit's counts (rust-fil-proofs' stacked_circuit.rs)";
+    static const struct {
+        fc_porep_shape shape;
+        uint64_t constraints;
+    } want[] = {
+        {{8, 2, 1, {2, 0, 0}}, 1206212},
+        {{8, 2, 1, {8, 0, 0}}, 1199620},
+        {{32, 2, 1, {8, 4, 0}}, 1296576},
+        {{64, 2, 1, {8, 4, 2}}, 1346982},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        cs_shape s = count_stacked(&want[k].shape);
+        CHECK_MSG(s.inputs == 22 && s.constraints == want[k].constraints, "case %zu: %llu inputs, %llu constraints",
+                  k, (unsigned long long)s.inputs, (unsigned long long)s.constraints);
+    }
+}
+
+/* The 32 GiB sector's partition, counted (not proved): the numbers of
+ * Curio's documentation of the real circuit (its constraints and A's
+ * nonzeros count bellperson's 328 input constraints, input_i * 0 = 0) */
+static void test_stacked_32gib_shape(void)
+{
+    test_context = "the 32 GiB PoRep partition's shape (Curio's numbers)";
+    fc_porep_shape shape = {1ull << 30, 11, 18, {8, 8, 0}};
+    cs_shape s = count_stacked(&shape);
+    CHECK_MSG(s.inputs == 328 && s.aux == 130169893 && s.constraints + s.inputs == 130278869,
+              "%llu inputs, %llu aux, %llu constraints", (unsigned long long)s.inputs, (unsigned long long)s.aux,
+              (unsigned long long)s.constraints);
+    CHECK_MSG(s.a_aux_popcount == 129753292 && s.b_aux_popcount == 33112281 && s.b_inp_popcount == 1,
+              "popcounts %llu %llu %llu", (unsigned long long)s.a_aux_popcount,
+              (unsigned long long)s.b_aux_popcount, (unsigned long long)s.b_inp_popcount);
+    /* nonzeros, as documented to 0.1 M: A 309.4 M, B 130.3 M, C 282.7 M */
+    uint64_t a = s.nnz[0] + s.inputs, b = s.nnz[1], c = s.nnz[2];
+    CHECK_MSG((a + 50000) / 100000 == 3094 && (b + 50000) / 100000 == 1303 && (c + 50000) / 100000 == 2827,
+              "nonzeros %llu %llu %llu", (unsigned long long)a, (unsigned long long)b, (unsigned long long)c);
+}
+
 static unsigned char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -375,6 +439,8 @@ int main(int argc, char **argv)
     test_poseidon_circuit();
     test_create_label();
     test_por();
+    test_stacked_counts();
+    test_stacked_32gib_shape();
     test_done("test_filecoin");
     return 0;
 }

@@ -1,0 +1,225 @@
+/* Filecoin's PoRep circuit (stacked.h), in the order of rust-fil-proofs'
+ * StackedCircuit::synthesize and Proof::synthesize. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/error.h"
+#include "domain.h"
+#include "gadgets.h"
+#include "por.h"
+#include "poseidon.h"
+#include "stacked.h"
+
+static unsigned log_of(uint64_t n, unsigned base)
+{
+    unsigned k = 0;
+    while (n > 1) {
+        n /= base;
+        k++;
+    }
+    return k;
+}
+
+unsigned fc_tree_d_levels(const fc_porep_shape *s)
+{
+    return log_of(s->nodes, 2);
+}
+
+unsigned fc_tree_base_levels(const fc_porep_shape *s)
+{
+    uint64_t n = s->nodes;
+    for (int i = 1; i < 3; i++)
+        if (s->arity[i])
+            n /= s->arity[i];
+    return log_of(n, s->arity[0]);
+}
+
+/* a path's leaf or a domain value as a number (0 when it is not a field
+ * element, which fails the system) */
+static fr value_of(cs_system *cs, const unsigned char d[32], const char *what)
+{
+    fr v;
+    if (fc_domain_to_fr(d, &v) != CUZK_OK) {
+        cs_fail(cs, CUZK_ERR_NOT_CANONICAL, "the PoRep circuit: %s is not below the field's modulus", what);
+        return cs_fr_zero;
+    }
+    return v;
+}
+
+/* reverse_bit_numbering(x.to_bits_le()): x's 32 little-endian bytes, each
+ * most significant bit first (bit 255, a constant 0, leads the last byte) */
+static void num_to_bytes_bits(cs_system *cs, const cs_num *x, cs_bool out[256])
+{
+    cs_bool le[255];
+    cs_num_to_bits_le(cs, x, le);
+    for (int i = 0; i < 256; i++) {
+        int src = i / 8 * 8 + 7 - i % 8;
+        out[i] = src < 255 ? le[src] : cs_bool_const(0);
+    }
+}
+
+/* hash_single_column: Poseidon of the layers' labels */
+static cs_num column_hash(cs_system *cs, const cs_num *rows, unsigned layers)
+{
+    const poseidon_consts *c = poseidon_merkle(layers);
+    if (!c) {
+        cs_fail(cs, CUZK_ERR_NO_MEMORY, "the PoRep circuit: no Poseidon constants of arity %u", layers);
+        return rows[0];
+    }
+    return poseidon_circuit(cs, c, rows);
+}
+
+/* a parent's column allocated, hashed, and its hash's inclusion in tree C */
+static void parent_column(cs_system *cs, const fc_porep_shape *s, const fc_column_proof *cp, const cs_num *comm_c,
+                          cs_num *rows)
+{
+    for (unsigned l = 0; l < s->layers; l++)
+        rows[l] = cs_num_alloc(cs, &cp->rows[l]);
+    cs_num h = column_hash(cs, rows, s->layers);
+    fc_por(cs, FC_TREE_POSEIDON, &cp->path, &h, comm_c, 0);
+}
+
+static void challenge_circuit(cs_system *cs, const fc_porep_shape *s, const fc_challenge_proof *cp,
+                              const cs_num *comm_d, const cs_num *comm_c, const cs_num *comm_r_last,
+                              const cs_bool replica_id_bits[256])
+{
+    fr v = value_of(cs, cp->comm_d_path.leaf, "a data leaf");
+    cs_num data_leaf = cs_num_alloc(cs, &v);
+    fc_por(cs, FC_TREE_SHA256, &cp->comm_d_path, &data_leaf, comm_d, 0);
+
+    cs_num drg[FC_DRG_PARENTS][FC_MAX_LAYERS], exp[FC_EXP_PARENTS][FC_MAX_LAYERS];
+    for (int i = 0; i < FC_DRG_PARENTS; i++)
+        parent_column(cs, s, &cp->drg[i], comm_c, drg[i]);
+    for (int i = 0; i < FC_EXP_PARENTS; i++)
+        parent_column(cs, s, &cp->exp[i], comm_c, exp[i]);
+
+    fc_u64 challenge = fc_u64_alloc(cs, cp->challenge);
+    fc_u64_pack_into_input(cs, &challenge);
+
+    cs_bool(*bits)[256] = malloc((FC_DRG_PARENTS + FC_EXP_PARENTS) * sizeof *bits);
+    if (!bits) {
+        cs_fail(cs, CUZK_ERR_NO_MEMORY, "the PoRep circuit: out of memory");
+        return;
+    }
+    cs_num labels[FC_MAX_LAYERS];
+    for (unsigned layer = 1; layer <= s->layers; layer++) {
+        /* the DRG parents' labels of this layer, then (past the first) the
+         * expander parents' of the layer below */
+        unsigned n = 0;
+        for (int i = 0; i < FC_DRG_PARENTS; i++)
+            num_to_bytes_bits(cs, &drg[i][layer - 1], bits[n++]);
+        if (layer > 1)
+            for (int i = 0; i < FC_EXP_PARENTS; i++)
+                num_to_bytes_bits(cs, &exp[i][layer - 2], bits[n++]);
+        /* repeated to 37: 6 x 6 + the first, or 14 + 14 + 9 */
+        const cs_bool *parents[FC_TOTAL_PARENTS];
+        for (int k = 0; k < FC_TOTAL_PARENTS; k++)
+            parents[k] = bits[(unsigned)k % n];
+        cs_u32 layer_num = cs_u32_const(layer);
+        labels[layer - 1] = fc_create_label(cs, replica_id_bits, 256, parents, &layer_num, &challenge);
+    }
+    free(bits);
+
+    /* the replica's node: the last label plus the data leaf (encode: add) */
+    fr sum;
+    bls12_381_fr_add(&sum, &labels[s->layers - 1].value, &data_leaf.value);
+    cs_num encoded = cs_num_alloc(cs, &sum);
+    if (cs_lcs(cs)) {
+        lc_add_one(cs, cs_a(cs), labels[s->layers - 1].var);
+        lc_add_one(cs, cs_a(cs), data_leaf.var);
+        lc_add_one(cs, cs_b(cs), CS_ONE);
+        lc_add_one(cs, cs_c(cs), encoded.var);
+        cs_enforce(cs);
+    } else
+        cs_skip(cs);
+    fc_por(cs, FC_TREE_POSEIDON, &cp->comm_r_last_path, &encoded, comm_r_last, 0);
+
+    cs_num h = column_hash(cs, labels, s->layers);
+    fc_por(cs, FC_TREE_POSEIDON, &cp->comm_c_path, &h, comm_c, 0);
+}
+
+void fc_stacked_circuit(cs_system *cs, const fc_stacked_partition *p)
+{
+    const fc_porep_shape *s = &p->shape;
+    if (s->layers != 2 && s->layers != 11) {
+        cs_fail(cs, CUZK_ERR_INVALID_ARGUMENT, "the PoRep circuit: %u layers (2 or 11)", s->layers);
+        return;
+    }
+    cs_num replica_id = cs_num_alloc(cs, &p->replica_id);
+    cs_num_inputize(cs, &replica_id);
+    cs_bool replica_id_bits[256];
+    num_to_bytes_bits(cs, &replica_id, replica_id_bits);
+    cs_num comm_d = cs_num_alloc(cs, &p->comm_d);
+    cs_num_inputize(cs, &comm_d);
+    cs_num comm_r = cs_num_alloc(cs, &p->comm_r);
+    cs_num_inputize(cs, &comm_r);
+    cs_num comm_r_last = cs_num_alloc(cs, &p->comm_r_last);
+    cs_num comm_c = cs_num_alloc(cs, &p->comm_c);
+    cs_num pair[2] = {comm_c, comm_r_last};
+    cs_num h = poseidon_circuit(cs, poseidon_merkle(2), pair);
+    cs_num_enforce_equal(cs, &comm_r, &h);
+    for (unsigned i = 0; i < s->challenges && !cs_failed(cs); i++)
+        challenge_circuit(cs, s, &p->proofs[i], &comm_d, &comm_c, &comm_r_last, replica_id_bits);
+}
+
+/* a path of the levels' arities, every position and sibling zero */
+static int blank_path(fc_path *p, const unsigned *arity, const unsigned *levels, int n, cuzk_error *err)
+{
+    static const unsigned char zero[7][32];
+    for (int i = 0; i < n; i++)
+        for (unsigned l = 0; l < levels[i]; l++) {
+            int rc = fc_path_push(p, arity[i], 0, zero, err);
+            if (rc)
+                return rc;
+        }
+    return CUZK_OK;
+}
+
+int fc_stacked_blank(const fc_porep_shape *s, fc_stacked_partition *out, cuzk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int base_ok = s->arity[0] == 2 || s->arity[0] == 4 || s->arity[0] == 8;
+    if (!base_ok || (s->layers != 2 && s->layers != 11) || s->challenges == 0 || s->challenges > 4096 ||
+        s->nodes < 2 || (s->nodes & (s->nodes - 1)))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT,
+                              "a PoRep shape of %llu nodes, %u layers, %u challenges and tree arities %u-%u-%u",
+                              (unsigned long long)s->nodes, s->layers, s->challenges, s->arity[0], s->arity[1],
+                              s->arity[2]);
+    out->shape = *s;
+    if (!(out->proofs = calloc(s->challenges, sizeof *out->proofs)))
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory (a PoRep partition)");
+    unsigned d_arity = 2, d_levels = fc_tree_d_levels(s);
+    unsigned rc_levels[3] = {fc_tree_base_levels(s), s->arity[1] ? 1u : 0u, s->arity[2] ? 1u : 0u};
+    int rc = CUZK_OK;
+    for (unsigned c = 0; c < s->challenges && !rc; c++) {
+        fc_challenge_proof *cp = &out->proofs[c];
+        rc = blank_path(&cp->comm_d_path, &d_arity, &d_levels, 1, err);
+        if (!rc)
+            rc = blank_path(&cp->comm_r_last_path, s->arity, rc_levels, 3, err);
+        if (!rc)
+            rc = blank_path(&cp->comm_c_path, s->arity, rc_levels, 3, err);
+        for (int i = 0; i < FC_DRG_PARENTS && !rc; i++)
+            rc = blank_path(&cp->drg[i].path, s->arity, rc_levels, 3, err);
+        for (int i = 0; i < FC_EXP_PARENTS && !rc; i++)
+            rc = blank_path(&cp->exp[i].path, s->arity, rc_levels, 3, err);
+    }
+    if (rc)
+        fc_stacked_free(out);
+    return rc;
+}
+
+void fc_stacked_free(fc_stacked_partition *p)
+{
+    for (unsigned c = 0; p->proofs && c < p->shape.challenges; c++) {
+        fc_challenge_proof *cp = &p->proofs[c];
+        fc_path_free(&cp->comm_d_path);
+        fc_path_free(&cp->comm_r_last_path);
+        fc_path_free(&cp->comm_c_path);
+        for (int i = 0; i < FC_DRG_PARENTS; i++)
+            fc_path_free(&cp->drg[i].path);
+        for (int i = 0; i < FC_EXP_PARENTS; i++)
+            fc_path_free(&cp->exp[i].path);
+    }
+    free(p->proofs);
+    memset(p, 0, sizeof *p);
+}
