@@ -14,6 +14,7 @@
 
 #include "../src/filecoin/domain.h"
 #include "../src/filecoin/gadgets.h"
+#include "../src/filecoin/graph.h"
 #include "../src/filecoin/por.h"
 #include "../src/filecoin/post_vproof.h"
 #include "../src/filecoin/stacked.h"
@@ -337,6 +338,49 @@ static void test_stacked_32gib_shape(void)
               "nonzeros %llu %llu %llu", (unsigned long long)a, (unsigned long long)b, (unsigned long long)c);
 }
 
+/* The parent graph against rust-fil-proofs' parent_cache.json: the SHA-256
+ * of a sector size's parent cache (each node's 6 DRG then 8 expander
+ * parents, u32 little-endian) for the porep ids of API 1.0 and 1.1 */
+static void test_parent_graph(void)
+{
+    test_context = "the SDR parent graph (rust-fil-proofs' parent cache digests)";
+    static const struct {
+        uint64_t nodes;
+        uint8_t id_v1, id_v11;
+        const char *digest[2]; /* the manifest's two of the size, in either order */
+    } want[] = {
+        {64, 0, 5, {"3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d",
+                    "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97"}},
+        {1u << 18, 1, 6, {"03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab",
+                          "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"}},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        char got[2][65];
+        for (int v = 0; v < 2; v++) {
+            unsigned char porep_id[32] = {0}, d[32], entry[56];
+            porep_id[0] = v ? want[k].id_v11 : want[k].id_v1;
+            fc_graph g;
+            fc_graph_init(&g, want[k].nodes, porep_id, !v);
+            sha256_state st;
+            sha256_init(&st);
+            for (uint64_t n = 0; n < want[k].nodes; n++) {
+                uint32_t p[14];
+                fc_graph_drg_parents(&g, n, p);
+                fc_graph_exp_parents(&g, n, p + 6);
+                for (int i = 0; i < 56; i++)
+                    entry[i] = (unsigned char)(p[i / 4] >> (8 * (i % 4)));
+                sha256_update(&st, entry, sizeof entry);
+            }
+            sha256_final(&st, d);
+            for (int i = 0; i < 32; i++)
+                snprintf(got[v] + 2 * i, 3, "%02x", d[i]);
+        }
+        int ok = (!strcmp(got[0], want[k].digest[0]) && !strcmp(got[1], want[k].digest[1])) ||
+                 (!strcmp(got[0], want[k].digest[1]) && !strcmp(got[1], want[k].digest[0]));
+        CHECK_MSG(ok, "%llu nodes: %s and %s", (unsigned long long)want[k].nodes, got[0], got[1]);
+    }
+}
+
 static unsigned char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -438,6 +482,7 @@ int main(int argc, char **argv)
     test_poseidon_random();
     test_poseidon_circuit();
     test_create_label();
+    test_parent_graph();
     test_por();
     test_stacked_counts();
     test_stacked_32gib_shape();
