@@ -16,7 +16,9 @@
 #include "../src/filecoin/gadgets.h"
 #include "../src/filecoin/graph.h"
 #include "../src/filecoin/por.h"
+#include "../src/filecoin/porep.h"
 #include "../src/filecoin/post_vproof.h"
+#include "../src/filecoin/seal.h"
 #include "../src/filecoin/stacked.h"
 #include "../src/filecoin/poseidon.h"
 #include "../src/util/sha256.h"
@@ -381,6 +383,67 @@ static void test_parent_graph(void)
     }
 }
 
+/* A 2 KiB sector sealed here (PC1, PC2, C1): its partition's circuit is
+ * satisfied in the recording backend, the witness backend gives the same
+ * assignment, and the public inputs the circuit exposes are those a
+ * verifier derives from replica_id, comm_d, comm_r and the seed */
+typedef struct sealed_ctx {
+    fc_stacked_partition part;
+} sealed_ctx;
+
+static void sealed_circuit(cs_system *cs, void *p)
+{
+    fc_stacked_circuit(cs, &((sealed_ctx *)p)->part);
+}
+
+static void test_seal_2kib(void)
+{
+    test_context = "a 2 KiB sector sealed, its partition's circuit";
+    const fc_porep_config *c = fc_porep_config_by_size("2KiB");
+    CHECK(c && c->id == 5 && !strcmp(c->name, "StackedDrg2KiBV1_1"));
+    unsigned char(*data)[32] = malloc(c->shape.nodes * 32), prover[32], ticket[32], seed[32];
+    CHECK(data);
+    for (uint64_t i = 0; i < c->shape.nodes; i++)
+        for (int b = 0; b < 32; b++)
+            data[i][b] = (unsigned char)(b == 31 ? test_rand64() & 0x3f : test_rand64());
+    for (int b = 0; b < 32; b++) {
+        prover[b] = (unsigned char)test_rand64();
+        ticket[b] = (unsigned char)test_rand64();
+        seed[b] = (unsigned char)test_rand64();
+    }
+    fc_sealed s;
+    cuzk_error err;
+    CHECK_MSG(fc_seal(c, (const unsigned char(*)[32])data, prover, 1234, ticket, &s, &err) == CUZK_OK, "%s",
+              err.message);
+    sealed_ctx x;
+    CHECK_MSG(fc_sealed_partition(&s, seed, 0, &x.part, &err) == CUZK_OK, "%s", err.message);
+    cs_shape sh = build_all(sealed_circuit, &x);
+    CHECK(sh.inputs == 4 + 18 * c->shape.challenges);
+
+    /* the inputs the circuit made (witness backend) against the verifier's */
+    cs_system w;
+    CHECK(cs_init(&w, CS_WITNESS, 0, &err) == CUZK_OK);
+    fc_stacked_circuit(&w, &x.part);
+    fr pub[4 + 18 * 2];
+    CHECK_MSG(fc_porep_public_inputs(c, s.replica_id, s.comm_d, s.comm_r, seed, 0, pub, &err) == CUZK_OK, "%s",
+              err.message);
+    CHECK(w.n_input == 1 + 3 + 18 * c->shape.challenges);
+    for (uint64_t i = 0; i + 1 < w.n_input; i++)
+        CHECK_MSG(bls12_381_fr_eq(&w.input[i + 1], &pub[i]), "input %llu", (unsigned long long)i + 1);
+    cs_free(&w);
+
+    /* a label changed: the circuit is no longer satisfied */
+    cs_system r;
+    CHECK(cs_init(&r, CS_RECORD, 1, &err) == CUZK_OK);
+    bls12_381_fr_add(&x.part.proofs[1].drg[2].rows[0], &x.part.proofs[1].drg[2].rows[0], &cs_fr_one);
+    fc_stacked_circuit(&r, &x.part);
+    CHECK(!cs_failed(&r) && cs_first_unsatisfied(&r) >= 0);
+    cs_free(&r);
+    fc_stacked_free(&x.part);
+    fc_sealed_free(&s);
+    free(data);
+}
+
 static unsigned char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -485,6 +548,7 @@ int main(int argc, char **argv)
     test_parent_graph();
     test_por();
     test_stacked_counts();
+    test_seal_2kib();
     test_stacked_32gib_shape();
     test_done("test_filecoin");
     return 0;
