@@ -26,9 +26,9 @@ cuda           6   the GPU API (gpu.h): types and extern "C" entry points
 src/formats    6   file formats: .zkey, .params, .wtns, .r1cs, ptau, JSON
 src/cs         6   the constraint-system builder (witness, count, record) and the gadgets of bellpepper
 cuda/util      7   CUDA error handling
-src/circuit    7   where circuits come from: .r1cs files, registered generators
+src/filecoin   7   Filecoin: Poseidon, the PoRep circuit and its gadgets, C1 outputs, test sealing
 cuda/field     8   GPU fields
-src/filecoin   8   Filecoin: Poseidon, the PoRep circuit and its gadgets, C1 outputs, test sealing
+src/circuit    8   where circuits come from: .r1cs files, the PoRep circuit, registered generators
 cuda/ec        9   GPU curves
 cuda/msm       10  GPU MSM
 cuda/ntt       10  GPU NTT

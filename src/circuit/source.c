@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../filecoin/stacked_source.h"
 #include "../formats/r1cs.h"
 #include "../util/error.h"
 #include "../util/file.h"
@@ -197,6 +198,8 @@ int circuit_source_open_limited(circuit_source **out, const char *path, const fi
         got += k;
     }
     close(fd);
+    if (fc_stacked_source_is(head, (size_t)got)) /* Filecoin's PoRep circuit: built in */
+        return fc_stacked_source_parse(out, path, head, (size_t)got, err);
     circuit_kind_parse_fn parse = kind_of(head, (size_t)got);
     if (parse)
         return parse(out, path, head, (size_t)got, err);
