@@ -56,12 +56,13 @@ install: all
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Sanitizer builds run unoptimized: the random tests use a tenth of their
-# iterations (CUZK_TEST_ITERS), which keeps every code path.
+# iterations (CUZK_TEST_ITERS), which keeps every code path, and leave out
+# the work of minutes that make test runs (CUZK_TEST_LIGHT: test_filecoin).
 asan-test:
 	@scripts/deps.sh test
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	CUZK_TEST_ITERS=300 CUZK_SUPRASEAL_CIRCUITS=6 ctest --test-dir $(ASAN_BUILD) --output-on-failure
+	CUZK_TEST_ITERS=300 CUZK_SUPRASEAL_CIRCUITS=6 CUZK_TEST_LIGHT=1 ctest --test-dir $(ASAN_BUILD) --output-on-failure
 
 # What a GPU machine without the optional packages builds: no GMP, jansson,
 # libmicrohttpd, libcurl or libpq (CUDA off here to keep it quick); it must still compile.

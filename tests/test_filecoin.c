@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../src/filecoin/c1.h"
 #include "../src/filecoin/domain.h"
 #include "../src/filecoin/gadgets.h"
 #include "../src/filecoin/graph.h"
@@ -23,6 +25,7 @@
 #include "../src/filecoin/stacked.h"
 #include "../src/filecoin/stacked_source.h"
 #include "../src/formats/wtns.h"
+#include "../src/util/base64.h"
 #include "../src/ec/curve_desc.h"
 #include "../src/filecoin/poseidon.h"
 #include "../src/util/sha256.h"
@@ -107,7 +110,7 @@ static void test_poseidon_random(void)
     static const unsigned arities[] = {2, 4, 8, 11, 16, 24, 36};
     for (size_t k = 0; k < sizeof arities / sizeof arities[0]; k++) {
         const poseidon_consts *c = poseidon_merkle(arities[k]);
-        for (long it = 0; it < test_iters(8); it++) {
+        for (long it = 0; it < 8; it++) {
             fr in[36], a, b;
             for (unsigned i = 0; i < arities[k]; i++)
                 in[i] = random_fr();
@@ -148,7 +151,7 @@ static void test_poseidon_circuit(void)
     } want[] = {{2, 311}, {4, 377}, {8, 505}, {11, 598}};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
         pos_ctx x = {.c = poseidon_merkle(want[k].arity)};
-        for (long it = 0; it < test_iters(2); it++) {
+        for (long it = 0; it < 2; it++) {
             for (unsigned i = 0; i < want[k].arity; i++)
                 x.in[i] = random_fr();
             cs_shape s = build_all(poseidon_circuit_fn, &x);
@@ -192,7 +195,7 @@ static void label_circuit(cs_system *cs, void *p)
 static void test_create_label(void)
 {
     test_context = "create_label (rust-fil-proofs' test: 532,025 constraints)";
-    for (long it = 0; it < test_iters(2); it++) {
+    for (long it = 0; it < 2; it++) {
         label_ctx x;
         for (int i = 0; i < 32; i++)
             x.id[i] = (unsigned char)test_rand64();
@@ -327,8 +330,22 @@ static void test_stacked_counts(void)
 /* The 32 GiB sector's partition, counted (not proved): the numbers of
  * Curio's documentation of the real circuit (its constraints and A's
  * nonzeros count bellperson's 328 input constraints, input_i * 0 = 0) */
+/* CUZK_TEST_LIGHT=1 (make asan-test): the work of minutes left out (the
+ * 32 GiB count, the 8 MiB graph, the 2 KiB proof); make test runs it */
+static int light(const char *what)
+{
+    const char *v = getenv("CUZK_TEST_LIGHT");
+    if (v && *v && strcmp(v, "0")) {
+        printf("test_filecoin: %s skipped (CUZK_TEST_LIGHT)\n", what);
+        return 1;
+    }
+    return 0;
+}
+
 static void test_stacked_32gib_shape(void)
 {
+    if (light("the 32 GiB partition's count"))
+        return;
     test_context = "the 32 GiB PoRep partition's shape (Curio's numbers)";
     fc_porep_shape shape = {1ull << 30, 11, 18, {8, 8, 0}};
     cs_shape s = count_stacked(&shape);
@@ -361,6 +378,8 @@ static void test_parent_graph(void)
                           "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"}},
     };
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        if (want[k].nodes > 64 && light("the 8 MiB parent graph"))
+            continue;
         char got[2][65];
         for (int v = 0; v < 2; v++) {
             unsigned char porep_id[32] = {0}, d[32], entry[56];
@@ -408,6 +427,8 @@ static void prove_2kib(const fc_porep_config *c, const fc_sealed *s, const fc_st
                        const unsigned char seed[32])
 {
     test_context = "a 2 KiB sector's partition proved on the CPU";
+    if (light("the 2 KiB proof"))
+        return;
     char dir[] = "/tmp/test_filecoin_XXXXXX", desc[128], key[128], text[256];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(desc, sizeof desc, "%s/circuit.stacked", dir);
@@ -467,6 +488,103 @@ static void prove_2kib(const fc_porep_config *c, const fc_sealed *s, const fc_st
     rmdir(dir);
 }
 
+/* reads text as a C1 output and checks it: the error code, its message
+ * containing `what` */
+static int c1_refused(const char *text, size_t len, const char *what)
+{
+    fc_c1 c;
+    cuzk_error err;
+    int rc = fc_c1_read(text, len, "c1.json", &c, &err);
+    if (rc == CUZK_OK) {
+        rc = fc_c1_check(&c, &err);
+        fc_c1_free(&c);
+    }
+    CHECK_MSG(rc != CUZK_OK && strstr(err.message, what), "wanted an error with \"%s\", got %d: %s", what, rc,
+              err.message);
+    return rc;
+}
+
+/* a byte's number in the JSON text changed by one in its last digit
+ * (still a byte) */
+static void flip_number(char *q)
+{
+    while (q[1] >= '0' && q[1] <= '9')
+        q++;
+    *q ^= 1;
+}
+
+/* The sealed sector's C1 output written, read back and checked; its
+ * partition's witness equals the sealing's; Curio's wrapper of it reads
+ * the same; a changed label, sibling, seed, or a cut file is refused with
+ * the field named */
+static void test_c1(const fc_sealed *s, const unsigned char seed[32], const fc_stacked_partition *want)
+{
+    test_context = "a 2 KiB sector's C1 output";
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    cuzk_error err;
+    CHECK(f && fc_c1_write(f, s, seed, &err) == CUZK_OK);
+    fclose(f);
+    CHECK(!strncmp(text, "{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[",
+                   60));
+    fc_c1 c;
+    CHECK_MSG(fc_c1_read(text, len, "c1.json", &c, &err) == CUZK_OK, "%s", err.message);
+    CHECK_MSG(fc_c1_check(&c, &err) == CUZK_OK, "%s", err.message);
+    fc_stacked_partition part;
+    CHECK_MSG(fc_c1_partition(&c, 0, &part, &err) == CUZK_OK, "%s", err.message);
+    unsigned char *a, *b;
+    uint64_t na, nb;
+    CHECK(fc_stacked_witness(&part, &a, &na, &err) == CUZK_OK && fc_stacked_witness(want, &b, &nb, &err) == CUZK_OK);
+    CHECK(na == nb && memcmp(a, b, na * 32) == 0);
+    free(a);
+    free(b);
+    fc_stacked_free(&part);
+    fc_c1_free(&c);
+
+    /* Curio's wrapper */
+    char *wrapped = malloc(base64_len(len) + 100);
+    CHECK(wrapped);
+    size_t wl = (size_t)sprintf(wrapped, "{\"SectorNum\":7,\"Phase1Out\":\"");
+    wl += base64_encode((const unsigned char *)text, len, wrapped + wl);
+    wl += (size_t)sprintf(wrapped + wl, "\",\"SectorSize\":2048}");
+    CHECK_MSG(fc_c1_read(wrapped, wl, "wrapped", &c, &err) == CUZK_OK, "%s", err.message);
+    CHECK(fc_c1_check(&c, &err) == CUZK_OK);
+    fc_c1_free(&c);
+    memcpy(wrapped + wl - 5, "4096}", 5);
+    c1_refused(wrapped, wl, "SectorSize 4096");
+    free(wrapped);
+
+    /* a labeling proof's parent changed by one: its label no longer
+     * matches the column */
+    char *t = malloc(len + 1);
+    CHECK(t);
+    memcpy(t, text, len + 1);
+    char *q = strstr(t, "\"labeling_proofs\":[{\"parents\":[[");
+    CHECK(q);
+    q += strlen("\"labeling_proofs\":[{\"parents\":[[");
+    flip_number(q);
+    c1_refused(t, len, "labeling_proofs[0].parents[0]");
+    /* a sibling in tree D */
+    memcpy(t, text, len + 1);
+    q = strstr(t, "\"hashes\":[[") + strlen("\"hashes\":[[");
+    flip_number(q);
+    c1_refused(t, len, "comm_d_proofs");
+    /* another seed: other challenges */
+    memcpy(t, text, len + 1);
+    q = strstr(t, "\"seed\":[") + strlen("\"seed\":[");
+    flip_number(q);
+    c1_refused(t, len, "the seed challenges node");
+    /* cut short, and not a number where a byte goes */
+    c1_refused(text, len / 2, "byte");
+    memcpy(t, text, len + 1);
+    q = strstr(t, "\"comm_r\":[") + strlen("\"comm_r\":[");
+    *q = 'x';
+    c1_refused(t, len, "comm_r");
+    free(t);
+    free(text);
+}
+
 static void test_seal_2kib(void)
 {
     test_context = "a 2 KiB sector sealed, its partition's circuit";
@@ -503,6 +621,7 @@ static void test_seal_2kib(void)
         CHECK_MSG(bls12_381_fr_eq(&w.input[i + 1], &pub[i]), "input %llu", (unsigned long long)i + 1);
     cs_free(&w);
 
+    test_c1(&s, seed, &x.part);
     prove_2kib(c, &s, &x.part, seed);
 
     /* a label changed: the circuit is no longer satisfied */
@@ -515,6 +634,13 @@ static void test_seal_2kib(void)
     fc_stacked_free(&x.part);
     fc_sealed_free(&s);
     free(data);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static unsigned char *read_all(const char *path, size_t *len)
@@ -613,16 +739,28 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_filecoin tests/filecoin\n");
         return 2;
     }
+    /* each part's time: the slow ones are left out by CUZK_TEST_LIGHT */
+    struct {
+        const char *name;
+        void (*fn)(void);
+    } parts[] = {{"Poseidon known answers", test_poseidon_known_answers},
+                 {"Poseidon random", test_poseidon_random},
+                 {"Poseidon circuit", test_poseidon_circuit},
+                 {"create_label", test_create_label},
+                 {"parent graph", test_parent_graph},
+                 {"Merkle inclusion", test_por},
+                 {"stacked counts", test_stacked_counts},
+                 {"2 KiB sealed, C1, proved", test_seal_2kib},
+                 {"32 GiB shape", test_stacked_32gib_shape}};
+    double t = now_s();
     test_real_post_vproof(argv[1]);
-    test_poseidon_known_answers();
-    test_poseidon_random();
-    test_poseidon_circuit();
-    test_create_label();
-    test_parent_graph();
-    test_por();
-    test_stacked_counts();
-    test_seal_2kib();
-    test_stacked_32gib_shape();
+    printf("test_filecoin: real WindowPoSt vanilla proof %.1f s\n", now_s() - t);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        t = now_s();
+        parts[i].fn();
+        printf("test_filecoin: %s %.1f s\n", parts[i].name, now_s() - t);
+        fflush(stdout);
+    }
     test_done("test_filecoin");
     return 0;
 }

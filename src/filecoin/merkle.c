@@ -26,6 +26,17 @@ int fc_path_push(fc_path *p, unsigned arity, unsigned index, const unsigned char
     return CUZK_OK;
 }
 
+int fc_path_append(fc_path *dst, const fc_path *src, cuzk_error *err)
+{
+    for (unsigned l = 0; l < src->n; l++) {
+        const fc_path_level *lv = &src->level[l];
+        int rc = fc_path_push(dst, lv->arity, lv->index, (const unsigned char(*)[32])src->sib + lv->sib, err);
+        if (rc)
+            return rc;
+    }
+    return CUZK_OK;
+}
+
 void fc_path_free(fc_path *p)
 {
     free(p->sib);

@@ -34,6 +34,8 @@ typedef struct fc_path {
  * siblings. CUZK_ERR_FORMAT for a bad arity or position, or a path longer
  * than FC_PATH_MAX; CUZK_ERR_NO_MEMORY. */
 int fc_path_push(fc_path *p, unsigned arity, unsigned index, const unsigned char (*sib)[32], cuzk_error *err);
+/* Appends src's levels to dst (leaf and root untouched). */
+int fc_path_append(fc_path *dst, const fc_path *src, cuzk_error *err);
 void fc_path_free(fc_path *p);
 
 /* The root the path leads to from its leaf. CUZK_ERR_NOT_CANONICAL when a
