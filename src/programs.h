@@ -29,8 +29,12 @@
 #include "formats/wtns.h"    /* witnesses mapped and written */
 #include "formats/zkey.h"    /* info of .zkey files (mapped) */
 #include "circuit/source.h"  /* bench porep and bench_supraseal: circuits' rows */
+#include "ec/curve_desc.h"   /* porep c2: the witness's curve */
+#include "filecoin/c1.h"     /* porep: C1 outputs read, checked, written by test sealing */
+#include "filecoin/stacked_source.h" /* porep c2 and circuit stacked: the PoRep circuit and its witnesses */
 #include "core/core.h"       /* bench_supraseal: a and b evaluated as bellperson hands them over */
 #include "groth16/key.h"     /* prove --partition: a generated circuit's witness */
+#include "groth16/params_key.h" /* porep c2: a .params key with the PoRep circuit recorded for it */
 #include "groth16/matrices.h" /* bench_supraseal: a key's constraint matrices */
 #include "groth16/prove.h"   /* bench_supraseal: the prover's stages */
 #include "groth16/timings.h" /* the timings table every rendering reads */

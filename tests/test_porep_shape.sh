@@ -8,26 +8,7 @@
 # Usage: test_porep_shape.sh CUZK NODE
 set -u
 cuzk=$1 node=$2
-here=$(cd "$(dirname "$0")" && pwd)
-fail() { echo "FAIL: $*" >&2; exit 1; }
-snarkjs=$here/snarkjs/node_modules/snarkjs/cli.js
-if [ ! -x "$node" ] || [ ! -f "$snarkjs" ]; then
-  [ -z "${CI:-}" ] || fail "snarkjs is missing (cd tests/snarkjs && npm ci)"
-  echo "SKIP: snarkjs missing"; exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-expect() { # expect CODE PATTERN ARGS...
-  local want=$1 pat=$2; shift 2
-  "$cuzk" "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  [ "$got" = "$want" ] || fail "cuzk $* exited $got, want $want: $(cat "$tmp/err")"
-  [ -z "$pat" ] || grep -q -- "$pat" "$tmp/err" "$tmp/out" || fail "cuzk $*: no '$pat' in: $(cat "$tmp/err" "$tmp/out")"
-}
-sj() { # sj PATTERN ARGS...: snarkjs ARGS succeeds and says PATTERN
-  local pat=$1; shift
-  "$node" "$snarkjs" "$@" >"$tmp/sj" 2>&1 || fail "snarkjs $*: $(cat "$tmp/sj")"
-  grep -q "$pat" "$tmp/sj" || fail "snarkjs $*: no '$pat' in: $(cat "$tmp/sj")"
-}
+. "$(dirname "$0")/snarkjs_lib.sh"
 
 expect 0 "" circuit porep-shape "$tmp/c" --constraints 2^14 --partitions 3 --seed 5 -q
 cp "$tmp/out" "$tmp/stats"

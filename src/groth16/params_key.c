@@ -268,31 +268,25 @@ int cuzk_params_open(cuzk_zkey **out, const char *params_path, const char *r1cs_
     return params_key_open(out, params_path, r1cs_path, NULL, progress, progress_ctx, err);
 }
 
-int params_key_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, const file_limits *lim,
-                    cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
+int params_key_open_source(cuzk_zkey **out, const char *params_path, circuit_source *src, const file_limits *lim,
+                           cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
 {
-    if (!out || !params_path || !r1cs_path)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_params_open: NULL argument");
     *out = NULL;
     struct cuzk_zkey *zk = calloc(1, sizeof(*zk));
-    if (!zk)
+    if (!zk) {
+        circuit_source_free(src);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", params_path);
-    int threads = cpu_cores();
-    params_file pf;
-    circuit_source *src = NULL;
-    progress_sink rs = {progress, progress_ctx, "reading the circuit"};
-    int rc = circuit_source_open_limited(&src, r1cs_path, lim, &rs, err);
-    if (rc == CUZK_OK) {
-        rc = params_open_limited(&pf, params_path, lim, err);
-        if (rc == CUZK_OK) {
-            rc = build(zk, &pf, src, threads, progress, progress_ctx, err);
-            params_close(&pf);
-        }
-        if (rc == CUZK_OK && src->witness)
-            zk->source = src; /* it makes the partitions' witnesses */
-        else
-            circuit_source_free(src);
     }
+    params_file pf;
+    int rc = params_open_limited(&pf, params_path, lim, err);
+    if (rc == CUZK_OK) {
+        rc = build(zk, &pf, src, cpu_cores(), progress, progress_ctx, err);
+        params_close(&pf);
+    }
+    if (rc == CUZK_OK && src->witness)
+        zk->source = src; /* it makes the partitions' witnesses */
+    else
+        circuit_source_free(src); /* its rows are in the key's matrices now */
     if (rc != CUZK_OK) {
         params_key_release(zk);
         free(zk);
@@ -300,6 +294,20 @@ int params_key_open(cuzk_zkey **out, const char *params_path, const char *r1cs_p
     }
     *out = zk;
     return CUZK_OK;
+}
+
+int params_key_open(cuzk_zkey **out, const char *params_path, const char *r1cs_path, const file_limits *lim,
+                    cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err)
+{
+    if (!out || !params_path || !r1cs_path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_params_open: NULL argument");
+    *out = NULL;
+    circuit_source *src = NULL;
+    progress_sink rs = {progress, progress_ctx, "reading the circuit"};
+    int rc = circuit_source_open_limited(&src, r1cs_path, lim, &rs, err);
+    if (rc != CUZK_OK)
+        return rc;
+    return params_key_open_source(out, params_path, src, lim, progress, progress_ctx, err);
 }
 
 /* ------------------------------------------------------------ densities */

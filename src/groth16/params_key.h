@@ -41,6 +41,12 @@ void params_srs_densities_free(struct srs_densities *d);
 
 /* cuzk_params_open with both files opened within limits (src/util/file.h;
  * NULL: none). */
+/* The same with the circuit's source given (owned from then on: kept
+ * when it makes witnesses, else freed once the key's matrices are made),
+ * e.g. Filecoin's PoRep circuit recorded for a C1 output's proof. */
+struct circuit_source;
+int params_key_open_source(struct cuzk_zkey **out, const char *params_path, struct circuit_source *src,
+                           const file_limits *lim, cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err);
 int params_key_open(struct cuzk_zkey **out, const char *params_path, const char *r1cs_path, const file_limits *lim,
                     cuzk_progress_fn progress, void *progress_ctx, cuzk_error *err);
 

@@ -10,6 +10,8 @@ int cmd_bench(int argc, char **argv);   /* bench.c */
 int cmd_bench_porep(int argc, char **argv); /* bench_porep.c: cuzk bench porep */
 /* bench.c: the engine's stats over a timed run (from those at its start) */
 void bench_timed_stats(cuzk_engine_stats *st, const cuzk_engine_stats *st0);
+int cmd_porep(int argc, char **argv);   /* porep.c: cuzk porep seal, c2 */
+int cmd_circuit_stacked(int argc, char **argv); /* porep.c: cuzk circuit stacked */
 int cmd_serve(int argc, char **argv);   /* serve.c */
 int cmd_submit(int argc, char **argv);  /* submit.c */
 

@@ -663,6 +663,8 @@ static int cmd_circuit_porep(int argc, char **argv)
 
 static int cmd_circuit(int argc, char **argv)
 {
+    if (argc >= 1 && !strcmp(argv[0], "stacked"))
+        return cmd_circuit_stacked(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "porep-shape"))
         return cmd_circuit_porep(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "sha256-chain") != 0)
@@ -829,7 +831,17 @@ static const command commands[] = {
      "             130,278,869 constraints, 10 partitions): circuit.r1cs and partition_K.wtns,\n"
      "             or (native: the default above 2^24) circuit.porep, which goes where a\n"
      "             .r1cs goes; its witnesses are made where they are proved (--witnesses\n"
-     "             writes them)\n"},
+     "             writes them)\n"
+     "  circuit stacked (--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB | --nodes N --layers L\n"
+     "        --challenges C [--tree B-S-T]) [--json] [-o DIR]\n"
+     "             Filecoin's PoRep circuit of one partition (rust-fil-proofs' StackedCircuit):\n"
+     "             --json prints its shape (inputs, constraints, aux, densities' popcounts,\n"
+     "             nonzeros), -o writes DIR/circuit.stacked, its native form\n"},
+    {"porep", cmd_porep, 1,
+     "  porep seal --sector-size 2KiB|8MiB|512MiB [--seed N] DIR\n"
+     "  porep c2 <c1.json> <key.params> <out.proof> [--device D] [--threads N]\n"
+     "             Filecoin's PoRep C2 from a C1 output, and test sealing that makes C1\n"
+     "             outputs; cuzk porep --help\n"},
     {"verify", cmd_verify, 0,
      "  verify <verification_key.json> <public.json> <proof.json>\n"
      "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"

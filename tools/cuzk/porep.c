@@ -1,0 +1,417 @@
+/* cuzk porep: Filecoin's PoRep C2 from a C1 output (c2), the test sealing
+ * that makes C1 outputs of small sectors (seal), and cuzk circuit
+ * stacked: the real circuit's shape and native form. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../src/programs.h"
+#include "cli.h"
+#include "commands.h"
+
+#define C1_MAX (1ull << 30) /* a 32 GiB sector's C1 output is tens of MB */
+
+static const char porep_usage[] =
+    "usage:\n"
+    "  cuzk porep seal --sector-size 2KiB|8MiB|512MiB [--seed N] DIR\n"
+    "             test sealing (PC1, PC2, C1) of a sector of random data from the seed\n"
+    "             (default 1): DIR/c1.json, the C1 output (filecoin-ffi's JSON), and\n"
+    "             DIR/record.json, its public values as rust-fil-proofs' seal records\n"
+    "             hold them (the proof empty). In memory: (layers + 3) x the sector\n"
+    "  cuzk porep c2 <c1.json> <key.params> <out.proof> [--device auto|gpu|cpu]\n"
+    "        [--threads N] [--json DIR]\n"
+    "             the PoRep C2: the C1 output (or Curio's {\"SectorNum\",\"Phase1Out\",...}\n"
+    "             wrapper of it) read and checked, each partition's witness synthesized\n"
+    "             and proved with the key (rust-fil-proofs' StackedCircuit of the C1's\n"
+    "             registered proof), every proof checked with the key's verifying key:\n"
+    "             out.proof holds the partitions' proofs, 192 bytes each (bellperson's\n"
+    "             encoding; 1,920 for a 32 GiB sector). Nothing is written on an error.\n"
+    "             --json DIR also writes each partition's DIR/proof_K.json and\n"
+    "             DIR/public_K.json as snarkjs does (snarkjs groth16 verify checks them\n"
+    "             with cuzk zkey export-vk's verification key)\n";
+
+/* 32 bytes from a splitmix64 stream */
+static void fill_random(uint64_t *state, unsigned char *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        out[i] = (unsigned char)(z ^ (z >> 31));
+    }
+}
+
+static void put_array(FILE *f, const char *key, const unsigned char *b, int last)
+{
+    fprintf(f, "\"%s\":[", key);
+    for (int i = 0; i < 32; i++)
+        fprintf(f, i ? ",%u" : "%u", b[i]);
+    fprintf(f, "]%s", last ? "" : ",");
+}
+
+static int write_text(const char *path, char *text, size_t len)
+{
+    cuzk_error err;
+    int rc = write_file_atomic(path, text, len, &err);
+    free(text);
+    return rc ? fail_err(&err) : 0;
+}
+
+static int porep_seal(int argc, char **argv)
+{
+    const char *size = NULL, *dir = NULL;
+    unsigned long long seed = 1;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc)
+            size = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            char *e;
+            errno = 0;
+            seed = strtoull(argv[++i], &e, 10);
+            if (*e || errno || !*argv[i])
+                return fail("porep seal: --seed takes a non-negative integer, got '%s'", argv[i]);
+        } else if (argv[i][0] == '-')
+            return fail("porep seal: unknown option '%s' (cuzk porep --help)", argv[i]);
+        else if (!dir)
+            dir = argv[i];
+        else
+            return fail("porep seal takes one directory, got '%s' and '%s'", dir, argv[i]);
+    }
+    if (!size || !dir)
+        return fail("porep seal needs --sector-size SIZE and a directory (cuzk porep --help)");
+    const fc_porep_config *c = fc_porep_config_by_size(size);
+    if (!c)
+        return fail("porep seal: --sector-size '%s': 2KiB, 8MiB, 512MiB, 32GiB or 64GiB expected", size);
+    if (c->sector_size > 512ull << 20)
+        return fail("porep seal: %s sectors are not sealed here (test sealing keeps (layers + 3) x the sector "
+                    "in memory); 2KiB, 8MiB and 512MiB are",
+                    c->size_name);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return fail("porep seal: cannot make the directory %s: %s", dir, strerror(errno));
+    uint64_t st = seed;
+    unsigned char prover[32], ticket[32], rseed[32];
+    unsigned char(*data)[32] = malloc(c->shape.nodes * 32);
+    if (!data)
+        return fail("porep seal: out of memory (%llu bytes of data)", (unsigned long long)c->sector_size);
+    fill_random(&st, (unsigned char *)data, c->shape.nodes * 32);
+    for (uint64_t i = 0; i < c->shape.nodes; i++)
+        data[i][31] &= 0x3f; /* fr32: each node below 2^254 */
+    fill_random(&st, prover, 32);
+    fill_random(&st, ticket, 32);
+    fill_random(&st, rseed, 32);
+    prover[31] = ticket[31] = rseed[31] = 0; /* the top bits as Lotus clears them: below the field's modulus */
+    uint64_t sector_id = seed;
+    fc_sealed s;
+    cuzk_error err;
+    progress_state ps = progress_start("porep seal");
+    int rc = fc_seal(c, (const unsigned char(*)[32])data, prover, sector_id, ticket, &s, &err);
+    free(data);
+    progress_done(&ps);
+    if (rc)
+        return fail_err(&err);
+    char path[4096], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f || (rc = fc_c1_write(f, &s, rseed, &err)) != CUZK_OK) {
+        if (f)
+            fclose(f);
+        free(text);
+        fc_sealed_free(&s);
+        return f ? fail_err(&err) : fail("porep seal: out of memory");
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/c1.json", dir);
+    if ((rc = write_text(path, text, len)))
+        return fc_sealed_free(&s), rc;
+    /* the record: rust-fil-proofs' seal regression record's fields */
+    unsigned char porep_id[32];
+    fc_porep_id(c, porep_id);
+    if (!(f = open_memstream(&text, &len)))
+        return fc_sealed_free(&s), fail("porep seal: out of memory");
+    fprintf(f, "{\"porep_config\":{\"sector_size\":%llu,\"partitions\":%u,", (unsigned long long)c->sector_size,
+            c->partitions);
+    put_array(f, "porep_id", porep_id, 0);
+    fprintf(f, "\"api_version\":\"%s\",\"api_features\":[]},", c->api_1_0 ? "V1_0_0" : "V1_1_0");
+    put_array(f, "comm_r", s.comm_r, 0);
+    put_array(f, "comm_d", s.comm_d, 0);
+    put_array(f, "prover_id", prover, 0);
+    fprintf(f, "\"sector_id\":%llu,", (unsigned long long)sector_id);
+    put_array(f, "ticket", ticket, 0);
+    put_array(f, "seed", rseed, 0);
+    fprintf(f, "\"proof\":[]}\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/record.json", dir);
+    if ((rc = write_text(path, text, len)))
+        return fc_sealed_free(&s), rc;
+    printf("sealed a %s sector (%s): %s/c1.json, %s/record.json\n", c->size_name, c->name, dir, dir);
+    fc_sealed_free(&s);
+    return 0;
+}
+
+/* the public inputs a verifier derives, as public.json writes them */
+static int derived_public_json(const fc_c1 *c, unsigned k, char **out, cuzk_error *err)
+{
+    unsigned n = 3 + 18 * c->challenges;
+    fr *in = malloc(n * sizeof *in);
+    if (!in)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    int rc = fc_porep_public_inputs(c->config, c->replica_id, c->comm_d, c->comm_r, c->seed, k, in, err);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = rc ? NULL : open_memstream(&text, &len);
+    if (!rc && !f)
+        rc = cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
+    if (f) {
+        fputc('[', f);
+        for (unsigned i = 0; i < n; i++) {
+            char dec[100];
+            bls12_381_fr_to_decimal(dec, sizeof dec, &in[i]);
+            fprintf(f, "%s\n \"%s\"", i ? "," : "", dec);
+        }
+        fputs("\n]", f);
+        fclose(f);
+    }
+    free(in);
+    *out = text;
+    return rc;
+}
+
+/* the same values in both: whitespace aside */
+static int same_json_values(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ' || *a == '\n' || *a == '\r' || *a == '\t')
+            a++;
+        while (*b == ' ' || *b == '\n' || *b == '\r' || *b == '\t')
+            b++;
+        if (*a != *b)
+            return 0;
+        if (!*a)
+            return 1;
+        a++, b++;
+    }
+}
+
+static int porep_c2(int argc, char **argv)
+{
+    const char *paths[3], *json_dir = NULL;
+    int n_paths = 0;
+    cuzk_prove_options po = {0};
+    if (cli_env_prove(&po))
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            if (parse_device("--device", argv[++i], &po.device))
+                return 2;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (parse_threads(argv[++i], &po.threads))
+                return 2;
+        } else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json_dir = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return fail("porep c2: unknown option '%s' (cuzk porep --help)", argv[i]);
+        else if (n_paths == 3)
+            return fail("porep c2 takes 3 files: <c1.json> <key.params> <out.proof>");
+        else
+            paths[n_paths++] = argv[i];
+    }
+    if (n_paths != 3)
+        return fail("porep c2 takes 3 files: <c1.json> <key.params> <out.proof>, got %d", n_paths);
+    const cli_file ins[] = {{"c1.json", paths[0]}, {"key.params", paths[1]}};
+    const cli_file outs[] = {{"out.proof", paths[2]}};
+    if (cli_check_outputs(outs, 1, ins, 2))
+        return 2;
+    cuzk_error err;
+    char *text;
+    size_t len;
+    if (read_file_bounded(paths[0], C1_MAX, "a C1 output", &text, &len, &err))
+        return fail_err(&err);
+    fc_c1 c1;
+    int rc = fc_c1_read(text, len, paths[0], &c1, &err);
+    free(text);
+    if (rc)
+        return fail_err(&err);
+    if ((rc = fc_c1_check(&c1, &err))) {
+        fc_c1_free(&c1);
+        return fail("%s: the C1 output is not valid: %s", paths[0], err.message);
+    }
+    const fc_porep_config *cf = c1.config;
+    fprintf(stderr, "cuzk porep c2: %s, %u partitions of %u challenges; recording its circuit\n", cf->name,
+            c1.partitions, c1.challenges);
+    circuit_source *src;
+    if ((rc = fc_stacked_source_make(&src, cf->name, &cf->shape, &err))) {
+        fc_c1_free(&c1);
+        return fail_err(&err);
+    }
+    cuzk_zkey *zk;
+    progress_state ps = progress_start("porep c2");
+    rc = params_key_open_source(&zk, paths[1], src, NULL, print_progress, &ps, &err);
+    progress_done(&ps);
+    if (rc) {
+        fc_c1_free(&c1);
+        return fail_err(&err);
+    }
+    unsigned char *out = malloc((size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES);
+    if (!out) {
+        rc = fail("porep c2: out of memory");
+        goto done;
+    }
+    for (unsigned k = 0; k < c1.partitions; k++) {
+        fc_stacked_partition part;
+        unsigned char *values = NULL, *wv;
+        uint64_t n;
+        struct cuzk_wtns *w = NULL;
+        char *proof = NULL, *pub = NULL, *want = NULL, name[64];
+        double t0 = cuzk_now();
+        snprintf(name, sizeof name, "partition %u", k);
+        rc = fc_c1_partition(&c1, k, &part, &err);
+        if (!rc) {
+            rc = fc_stacked_witness(&part, &values, &n, &err);
+            fc_stacked_free(&part);
+        }
+        if (!rc && n >= UINT32_MAX)
+            rc = cuzk_error_set(&err, CUZK_ERR_UNSUPPORTED, "a witness of %llu values", (unsigned long long)n);
+        if (!rc && !(rc = wtns_alloc(&w, curve_by_id(CUZK_CURVE_BLS12_381), (uint32_t)n, name, &wv, &err)))
+            memcpy(wv, values, n * 32);
+        free(values);
+        double t1 = cuzk_now();
+        if (!rc)
+            rc = cuzk_prove(zk, w, &po, &proof, &pub, NULL, &err);
+        if (rc == CUZK_ERR_FORMAT)
+            fprintf(stderr, "cuzk porep c2: the key and the circuit of %s disagree: is %s the key of %s?\n",
+                    cf->name, paths[1], cf->name);
+        /* the inputs the proof is of, against those a verifier derives */
+        if (!rc)
+            rc = derived_public_json(&c1, k, &want, &err);
+        if (!rc && !same_json_values(pub, want))
+            rc = cuzk_error_set(&err, CUZK_ERR_INTERNAL,
+                                "%s: the circuit's public inputs differ from those a verifier derives", name);
+        if (!rc)
+            rc = cuzk_proof_to_bellperson(proof, strlen(proof), out + (size_t)k * CUZK_BELLPERSON_PROOF_BYTES, &err);
+        if (!rc && json_dir) {
+            char pp[4096], pq[4096];
+            snprintf(pp, sizeof pp, "%s/proof_%u.json", json_dir, k);
+            snprintf(pq, sizeof pq, "%s/public_%u.json", json_dir, k);
+            if (write_pair(pp, proof, pq, pub))
+                rc = cuzk_error_set(&err, CUZK_ERR_IO, "writing %s and %s failed", pp, pq);
+        }
+        cuzk_free(proof);
+        cuzk_free(pub);
+        free(want);
+        cuzk_wtns_free(w);
+        if (rc) {
+            rc = fail("porep c2: %s: %s", name, err.message);
+            goto done;
+        }
+        fprintf(stderr, "cuzk porep c2: partition %u proved and verified (witness %.2f s, proof %.2f s)\n", k,
+                t1 - t0, cuzk_now() - t1);
+    }
+    if (write_file_atomic(paths[2], out, (size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES, &err))
+        rc = fail_err(&err);
+    else
+        printf("%s: %u proofs of %d bytes\n", paths[2], c1.partitions, CUZK_BELLPERSON_PROOF_BYTES);
+done:
+    free(out);
+    cuzk_zkey_free(zk);
+    fc_c1_free(&c1);
+    return rc;
+}
+
+int cmd_porep(int argc, char **argv)
+{
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        fputs(porep_usage, argc < 1 ? stderr : stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "seal"))
+        return porep_seal(argc - 1, argv + 1);
+    if (!strcmp(argv[0], "c2"))
+        return porep_c2(argc - 1, argv + 1);
+    return fail("porep: unknown subcommand '%s' (seal or c2; cuzk porep --help)", argv[0]);
+}
+
+/* cuzk circuit stacked: the shape (--json) and native form (-o DIR) */
+int cmd_circuit_stacked(int argc, char **argv)
+{
+    const char *size = NULL, *dir = NULL, *tree = NULL;
+    unsigned long long nodes = 0;
+    int layers = 0, challenges = 0, json = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--sector-size") && i + 1 < argc)
+            size = argv[++i];
+        else if (!strcmp(a, "--nodes") && i + 1 < argc) {
+            char *e;
+            nodes = strtoull(argv[++i], &e, 10);
+            if (*e || !nodes)
+                return fail("circuit stacked: --nodes takes a power of two, got '%s'", argv[i]);
+        } else if (!strcmp(a, "--layers") && i + 1 < argc) {
+            if (parse_count("--layers", argv[++i], 2, 11, &layers))
+                return 2;
+        } else if (!strcmp(a, "--challenges") && i + 1 < argc) {
+            if (parse_count("--challenges", argv[++i], 1, 4096, &challenges))
+                return 2;
+        } else if (!strcmp(a, "--tree") && i + 1 < argc)
+            tree = argv[++i];
+        else if (!strcmp(a, "--json"))
+            json = 1;
+        else if (!strcmp(a, "-o") && i + 1 < argc)
+            dir = argv[++i];
+        else
+            return fail("circuit stacked: unknown option '%s'", a);
+    }
+    fc_porep_shape shape;
+    const fc_porep_config *c = NULL;
+    if (size) {
+        if (!(c = fc_porep_config_by_size(size)))
+            return fail("circuit stacked: --sector-size '%s': 2KiB, 8MiB, 512MiB, 32GiB or 64GiB expected", size);
+        shape = c->shape;
+    } else {
+        unsigned a[3] = {8, 0, 0};
+        if (tree && sscanf(tree, "%u-%u-%u", &a[0], &a[1], &a[2]) < 1)
+            return fail("circuit stacked: --tree B[-S[-T]] (arities: 2, 4 or 8 and 0), got '%s'", tree);
+        if (!nodes || !layers || !challenges)
+            return fail("circuit stacked needs --sector-size, or --nodes N --layers L --challenges C [--tree B-S-T]");
+        shape = (fc_porep_shape){nodes, (unsigned)layers, (unsigned)challenges, {a[0], a[1], a[2]}};
+    }
+    if (!json && !dir)
+        return fail("circuit stacked: --json prints the shape, -o DIR writes the native form; neither given");
+    cuzk_error err;
+    char desc[256];
+    fc_stacked_description(c ? c->name : NULL, &shape, desc, sizeof desc);
+    if (json) {
+        fc_stacked_partition blank;
+        cs_system cs;
+        if (fc_stacked_blank(&shape, &blank, &err) || cs_init(&cs, CS_COUNT, 0, &err))
+            return fail_err(&err);
+        fc_stacked_circuit(&cs, &blank);
+        fc_stacked_free(&blank);
+        if (cs_failed(&cs))
+            return fail("circuit stacked: %s", cs.err.message);
+        cs_shape s;
+        cs_shape_get(&cs, &s);
+        cs_free(&cs);
+        /* as bellperson counts them: its input constraints (input_i * 0 = 0)
+         * among the constraints and A's nonzeros */
+        printf("{\"inputs\":%llu,\"constraints\":%llu,\"aux\":%llu,\"a_aux_popcount\":%llu,\"b_aux_popcount\":%llu,"
+               "\"b_inp_popcount\":%llu,\"nnz_a\":%llu,\"nnz_b\":%llu,\"nnz_c\":%llu}\n",
+               (unsigned long long)s.inputs, (unsigned long long)(s.constraints + s.inputs),
+               (unsigned long long)s.aux, (unsigned long long)s.a_aux_popcount,
+               (unsigned long long)s.b_aux_popcount, (unsigned long long)s.b_inp_popcount,
+               (unsigned long long)(s.nnz[0] + s.inputs), (unsigned long long)s.nnz[1],
+               (unsigned long long)s.nnz[2]);
+    }
+    if (dir) {
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return fail("circuit stacked: cannot make the directory %s: %s", dir, strerror(errno));
+        char path[4096];
+        snprintf(path, sizeof path, "%s/circuit.stacked", dir);
+        if (write_file_atomic(path, desc, strlen(desc), &err))
+            return fail_err(&err);
+        fprintf(json ? stderr : stdout, "native form: %s (where a .r1cs goes: cuzk setup, cuzk prove --r1cs)\n",
+                path);
+    }
+    return 0;
+}
