@@ -833,10 +833,11 @@ static const command commands[] = {
      "             .r1cs goes; its witnesses are made where they are proved (--witnesses\n"
      "             writes them)\n"
      "  circuit stacked (--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB | --nodes N --layers L\n"
-     "        --challenges C [--tree B-S-T]) [--json] [-o DIR]\n"
+     "        --challenges C [--tree B-S-T]) [--json] [-o DIR] [--bench-witness]\n"
      "             Filecoin's PoRep circuit of one partition (rust-fil-proofs' StackedCircuit):\n"
      "             --json prints its shape (inputs, constraints, aux, densities' popcounts,\n"
-     "             nonzeros), -o writes DIR/circuit.stacked, its native form\n"},
+     "             nonzeros), -o writes DIR/circuit.stacked, its native form;\n"
+     "             --bench-witness times a partition's witness synthesis\n"},
     {"porep", cmd_porep, 1,
      "  porep seal --sector-size 2KiB|8MiB|512MiB [--seed N] DIR\n"
      "  porep c2 <c1.json> <key.params> <out.proof> [--device D] [--threads N]\n"

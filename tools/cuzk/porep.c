@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "../../src/programs.h"
@@ -337,7 +338,7 @@ int cmd_circuit_stacked(int argc, char **argv)
 {
     const char *size = NULL, *dir = NULL, *tree = NULL;
     unsigned long long nodes = 0;
-    int layers = 0, challenges = 0, json = 0;
+    int layers = 0, challenges = 0, json = 0, bench = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--sector-size") && i + 1 < argc)
@@ -357,6 +358,8 @@ int cmd_circuit_stacked(int argc, char **argv)
             tree = argv[++i];
         else if (!strcmp(a, "--json"))
             json = 1;
+        else if (!strcmp(a, "--bench-witness"))
+            bench = 1;
         else if (!strcmp(a, "-o") && i + 1 < argc)
             dir = argv[++i];
         else
@@ -376,8 +379,9 @@ int cmd_circuit_stacked(int argc, char **argv)
             return fail("circuit stacked needs --sector-size, or --nodes N --layers L --challenges C [--tree B-S-T]");
         shape = (fc_porep_shape){nodes, (unsigned)layers, (unsigned)challenges, {a[0], a[1], a[2]}};
     }
-    if (!json && !dir)
-        return fail("circuit stacked: --json prints the shape, -o DIR writes the native form; neither given");
+    if (!json && !dir && !bench)
+        return fail("circuit stacked: --json prints the shape, -o DIR writes the native form, --bench-witness "
+                    "times a partition's witness; none given");
     cuzk_error err;
     char desc[256];
     fc_stacked_description(c ? c->name : NULL, &shape, desc, sizeof desc);
@@ -402,6 +406,23 @@ int cmd_circuit_stacked(int argc, char **argv)
                (unsigned long long)s.b_aux_popcount, (unsigned long long)s.b_inp_popcount,
                (unsigned long long)(s.nnz[0] + s.inputs), (unsigned long long)s.nnz[1],
                (unsigned long long)s.nnz[2]);
+    }
+    if (bench) { /* the witness backend over a blank partition: the work of a C1 output's (BENCHMARKS.md R14) */
+        fc_stacked_partition blank;
+        cs_system cs;
+        if (fc_stacked_blank(&shape, &blank, &err) || cs_init(&cs, CS_WITNESS, 0, &err))
+            return fail_err(&err);
+        double t0 = cuzk_now();
+        fc_stacked_circuit(&cs, &blank);
+        double t = cuzk_now() - t0;
+        fc_stacked_free(&blank);
+        if (cs_failed(&cs))
+            return fail("circuit stacked: %s", cs.err.message);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("witness synthesis: %.2f s, one thread, %llu values; peak memory %.2f GB\n", t,
+               (unsigned long long)(cs.n_input + cs.n_aux), ru.ru_maxrss / 1e6);
+        cs_free(&cs);
     }
     if (dir) {
         if (mkdir(dir, 0755) != 0 && errno != EEXIST)
