@@ -570,16 +570,8 @@ static int read_top(jp *j, fc_c1 *c, uint64_t *sector_size, int depth)
 
 void fc_c1_free(fc_c1 *c)
 {
-    for (size_t i = 0; c->ch && i < c->n_alloc; i++) {
-        fc_challenge_proof *p = &c->ch[i].p;
-        fc_path_free(&p->comm_d_path);
-        fc_path_free(&p->comm_r_last_path);
-        fc_path_free(&p->comm_c_path);
-        for (int k = 0; k < FC_DRG_PARENTS; k++)
-            fc_path_free(&p->drg[k].path);
-        for (int k = 0; k < FC_EXP_PARENTS; k++)
-            fc_path_free(&p->exp[k].path);
-    }
+    for (size_t i = 0; c->ch && i < c->n_alloc; i++)
+        fc_challenge_proof_free(&c->ch[i].p);
     free(c->ch);
     memset(c, 0, sizeof *c);
 }

@@ -208,18 +208,21 @@ int fc_stacked_blank(const fc_porep_shape *s, fc_stacked_partition *out, cuzk_er
     return rc;
 }
 
+void fc_challenge_proof_free(fc_challenge_proof *cp)
+{
+    fc_path_free(&cp->comm_d_path);
+    fc_path_free(&cp->comm_r_last_path);
+    fc_path_free(&cp->comm_c_path);
+    for (int i = 0; i < FC_DRG_PARENTS; i++)
+        fc_path_free(&cp->drg[i].path);
+    for (int i = 0; i < FC_EXP_PARENTS; i++)
+        fc_path_free(&cp->exp[i].path);
+}
+
 void fc_stacked_free(fc_stacked_partition *p)
 {
-    for (unsigned c = 0; p->proofs && c < p->shape.challenges; c++) {
-        fc_challenge_proof *cp = &p->proofs[c];
-        fc_path_free(&cp->comm_d_path);
-        fc_path_free(&cp->comm_r_last_path);
-        fc_path_free(&cp->comm_c_path);
-        for (int i = 0; i < FC_DRG_PARENTS; i++)
-            fc_path_free(&cp->drg[i].path);
-        for (int i = 0; i < FC_EXP_PARENTS; i++)
-            fc_path_free(&cp->exp[i].path);
-    }
+    for (unsigned c = 0; p->proofs && c < p->shape.challenges; c++)
+        fc_challenge_proof_free(&p->proofs[c]);
     free(p->proofs);
     memset(p, 0, sizeof *p);
 }

@@ -64,5 +64,7 @@ void fc_stacked_circuit(cs_system *cs, const fc_stacked_partition *p);
  * CUZK_ERR_NO_MEMORY, CUZK_ERR_INVALID_ARGUMENT for a shape out of range. */
 int fc_stacked_blank(const fc_porep_shape *s, fc_stacked_partition *out, cuzk_error *err);
 void fc_stacked_free(fc_stacked_partition *p);
+/* Frees one challenge's paths (its columns' too). */
+void fc_challenge_proof_free(fc_challenge_proof *cp);
 
 #endif
