@@ -19,7 +19,7 @@ expect 0 '"inputs":22,"constraints":1199642,' circuit stacked --nodes 8 --layers
 expect 0 '"inputs":40,' circuit stacked --sector-size 2KiB --json -o "$tmp/k"
 grep -qx "proof StackedDrg2KiBV1_1" "$tmp/k/circuit.stacked" || fail "native form: $(cat "$tmp/k/circuit.stacked")"
 expect 2 "--sector-size '3KiB'" circuit stacked --sector-size 3KiB --json
-expect 2 "neither given" circuit stacked --sector-size 2KiB
+expect 2 "none given" circuit stacked --sector-size 2KiB
 
 # seal, set up, prove
 expect 0 "sealed a 2KiB sector" porep seal --sector-size 2KiB --seed 3 "$tmp/s"
