@@ -81,27 +81,26 @@ cs_num cs_num_square(cs_system *cs, const cs_num *a)
     return r;
 }
 
-/* r = condition ? y : x, with (x - y) * condition = x - r */
-static cs_num num_select(cs_system *cs, const cs_num *x, const cs_num *y, cs_bool condition)
+cs_num cs_num_pick(cs_system *cs, cs_bool condition, const cs_num *a, const cs_num *b)
 {
-    cs_num r = cs_num_alloc(cs, condition.value ? &y->value : &x->value);
+    cs_num c = cs_num_alloc(cs, condition.value ? &a->value : &b->value);
     if (cs_lcs(cs)) {
-        lc_add_one(cs, cs_a(cs), x->var);
-        lc_sub_one(cs, cs_a(cs), y->var);
+        lc_add_one(cs, cs_a(cs), b->var);
+        lc_sub_one(cs, cs_a(cs), a->var);
         cs_bool_lc(cs, cs_b(cs), condition, &cs_fr_one);
-        lc_add_one(cs, cs_c(cs), x->var);
-        lc_sub_one(cs, cs_c(cs), r.var);
+        lc_add_one(cs, cs_c(cs), b->var);
+        lc_sub_one(cs, cs_c(cs), c.var);
         cs_enforce(cs);
     } else
         cs_skip(cs);
-    return r;
+    return c;
 }
 
 void cs_num_conditionally_reverse(cs_system *cs, const cs_num *a, const cs_num *b, cs_bool condition, cs_num *c,
                                   cs_num *d)
 {
-    *c = num_select(cs, a, b, condition);
-    *d = num_select(cs, b, a, condition);
+    *c = cs_num_pick(cs, condition, b, a);
+    *d = cs_num_pick(cs, condition, a, b);
 }
 
 void cs_num_enforce_equal(cs_system *cs, const cs_num *x, const cs_num *y)

@@ -27,6 +27,9 @@ void cs_num_to_bits_le(cs_system *cs, const cs_num *x, cs_bool out[255]);
 cs_num cs_num_add(cs_system *cs, const cs_num *a, const cs_num *b); /* (a + b) * 1 = r */
 cs_num cs_num_mul(cs_system *cs, const cs_num *a, const cs_num *b); /* a * b = r */
 cs_num cs_num_square(cs_system *cs, const cs_num *a);              /* a * a = r */
+/* c = condition ? a : b, with (b - a) * condition = b - c (rust-fil-proofs'
+ * pick; conditional reversal is two of them). */
+cs_num cs_num_pick(cs_system *cs, cs_bool condition, const cs_num *a, const cs_num *b);
 /* (c, d) = condition ? (b, a) : (a, b), two variables and two
  * constraints: (a - b) * condition = a - c, (b - a) * condition = b - d. */
 void cs_num_conditionally_reverse(cs_system *cs, const cs_num *a, const cs_num *b, cs_bool condition, cs_num *c,

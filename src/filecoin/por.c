@@ -4,40 +4,25 @@
 #include "por.h"
 #include "poseidon.h"
 
-cs_num fc_pick(cs_system *cs, cs_bool condition, const cs_num *a, const cs_num *b)
-{
-    cs_num c = cs_num_alloc(cs, condition.value ? &a->value : &b->value);
-    if (cs_lcs(cs)) {
-        lc_add_one(cs, cs_a(cs), b->var);
-        lc_sub_one(cs, cs_a(cs), a->var);
-        cs_bool_lc(cs, cs_b(cs), condition, &cs_fr_one);
-        lc_add_one(cs, cs_c(cs), b->var);
-        lc_sub_one(cs, cs_c(cs), c.var);
-        cs_enforce(cs);
-    } else
-        cs_skip(cs);
-    return c;
-}
-
 void fc_insert(cs_system *cs, const cs_num *node, const cs_bool *bits, const cs_num *sib, unsigned arity, cs_num *out)
 {
     const cs_num *a = node;
     if (arity == 2) {
-        out[0] = fc_pick(cs, bits[0], &sib[0], a);
-        out[1] = fc_pick(cs, bits[0], a, &sib[0]);
+        out[0] = cs_num_pick(cs, bits[0], &sib[0], a);
+        out[1] = cs_num_pick(cs, bits[0], a, &sib[0]);
         return;
     }
     cs_bool b0 = bits[0], b1 = bits[1];
     if (arity == 4) {
         const cs_num *b = &sib[0], *c = &sib[1], *d = &sib[2];
-        cs_num x = fc_pick(cs, b0, b, a);
-        out[0] = fc_pick(cs, b1, b, &x);
-        x = fc_pick(cs, b0, a, b);
-        out[1] = fc_pick(cs, b1, c, &x);
-        x = fc_pick(cs, b0, d, a);
-        out[2] = fc_pick(cs, b1, &x, c);
-        x = fc_pick(cs, b0, a, d);
-        out[3] = fc_pick(cs, b1, &x, d);
+        cs_num x = cs_num_pick(cs, b0, b, a);
+        out[0] = cs_num_pick(cs, b1, b, &x);
+        x = cs_num_pick(cs, b0, a, b);
+        out[1] = cs_num_pick(cs, b1, c, &x);
+        x = cs_num_pick(cs, b0, d, a);
+        out[2] = cs_num_pick(cs, b1, &x, c);
+        x = cs_num_pick(cs, b0, a, d);
+        out[3] = cs_num_pick(cs, b1, &x, d);
         return;
     }
     /* arity 8: b0 nor b1 and b0 and b1 first, then 20 picks in insert_8's order */
@@ -46,26 +31,26 @@ void fc_insert(cs_system *cs, const cs_num *node, const cs_bool *bits, const cs_
     cs_bool and = cs_bool_and(cs, b0, b1);
     const cs_num *b = &sib[0], *c = &sib[1], *d = &sib[2], *e = &sib[3], *f = &sib[4], *g = &sib[5], *h = &sib[6];
     cs_num x, y;
-    x = fc_pick(cs, nor, a, b);
-    out[0] = fc_pick(cs, b2, b, &x);
-    x = fc_pick(cs, b0, a, b);
-    y = fc_pick(cs, b1, c, &x);
-    out[1] = fc_pick(cs, b2, c, &y);
-    x = fc_pick(cs, b0, d, a);
-    y = fc_pick(cs, b1, &x, c);
-    out[2] = fc_pick(cs, b2, d, &y);
-    x = fc_pick(cs, and, a, d);
-    out[3] = fc_pick(cs, b2, e, &x);
-    x = fc_pick(cs, nor, a, f);
-    out[4] = fc_pick(cs, b2, &x, e);
-    x = fc_pick(cs, b0, a, f);
-    y = fc_pick(cs, b1, g, &x);
-    out[5] = fc_pick(cs, b2, &y, f);
-    x = fc_pick(cs, b0, h, a);
-    y = fc_pick(cs, b1, &x, g);
-    out[6] = fc_pick(cs, b2, &y, g);
-    x = fc_pick(cs, and, a, h);
-    out[7] = fc_pick(cs, b2, &x, h);
+    x = cs_num_pick(cs, nor, a, b);
+    out[0] = cs_num_pick(cs, b2, b, &x);
+    x = cs_num_pick(cs, b0, a, b);
+    y = cs_num_pick(cs, b1, c, &x);
+    out[1] = cs_num_pick(cs, b2, c, &y);
+    x = cs_num_pick(cs, b0, d, a);
+    y = cs_num_pick(cs, b1, &x, c);
+    out[2] = cs_num_pick(cs, b2, d, &y);
+    x = cs_num_pick(cs, and, a, d);
+    out[3] = cs_num_pick(cs, b2, e, &x);
+    x = cs_num_pick(cs, nor, a, f);
+    out[4] = cs_num_pick(cs, b2, &x, e);
+    x = cs_num_pick(cs, b0, a, f);
+    y = cs_num_pick(cs, b1, g, &x);
+    out[5] = cs_num_pick(cs, b2, &y, f);
+    x = cs_num_pick(cs, b0, h, a);
+    y = cs_num_pick(cs, b1, &x, g);
+    out[6] = cs_num_pick(cs, b2, &y, g);
+    x = cs_num_pick(cs, and, a, h);
+    out[7] = cs_num_pick(cs, b2, &x, h);
 }
 
 cs_num fc_tree_hash_circuit(cs_system *cs, int tree, const cs_num *children, unsigned n)

@@ -12,8 +12,6 @@
 #include "merkle.h"
 #include "../cs/num.h"
 
-/* c = condition ? a : b, with (b - a) * condition = b - c (pick). */
-cs_num fc_pick(cs_system *cs, cs_bool condition, const cs_num *a, const cs_num *b);
 /* The node among its arity - 1 siblings at the position the bits give
  * (low bit first; arity 2, 4 or 8), out[arity] (insert). */
 void fc_insert(cs_system *cs, const cs_num *node, const cs_bool *bits, const cs_num *siblings, unsigned arity,
