@@ -23,7 +23,7 @@
 #include "util/url_id.h"     /* ids as the daemon's URLs take them */
 #include "formats/binfile.h" /* a file's kind from its magic (info, prove's arguments) */
 #include "formats/json_out.h" /* submit: results written as the daemon's JSON */
-#include "formats/params.h"  /* info and export-vk of bellperson .params files */
+#include "formats/params.h"  /* info and export-vk of bellperson .params files, .vk files */
 #include "formats/ptau.h"    /* info of powers of tau */
 #include "formats/r1cs.h"    /* info of .r1cs files (mapped) */
 #include "formats/wtns.h"    /* witnesses mapped and written */
@@ -31,6 +31,7 @@
 #include "circuit/source.h"  /* bench porep and bench_supraseal: circuits' rows */
 #include "ec/curve_desc.h"   /* porep c2: the witness's curve */
 #include "filecoin/c1.h"     /* porep: C1 outputs read, checked, written by test sealing */
+#include "filecoin/record.h" /* porep: seal records, verify_seal */
 #include "filecoin/stacked_source.h" /* porep c2 and circuit stacked: the PoRep circuit and its witnesses */
 #include "core/core.h"       /* bench_supraseal: a and b evaluated as bellperson hands them over */
 #include "groth16/key.h"     /* prove --partition: a generated circuit's witness */

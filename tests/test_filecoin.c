@@ -6,7 +6,9 @@
  * (neptune's and rust-fil-proofs': 311, 377, 505, 598) and output;
  * create_label (532,025), the Merkle inclusion circuits (por_circuit.rs)
  * and the PoRep circuit (stacked_circuit.rs) at rust-fil-proofs' counts,
- * and the 32 GiB partition's shape at the real circuit's numbers; a real
+ * and the 32 GiB partition's shape at the real circuit's numbers; the
+ * challenges (ChaCha20 and keyed BLAKE2b against their standards, the
+ * synthetic ones against rust-fil-proofs' hard-coded answers); a real
  * 32 GiB sector's WindowPoSt paths against its comm_r. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +23,14 @@
 #include "../src/filecoin/por.h"
 #include "../src/filecoin/porep.h"
 #include "../src/filecoin/post_vproof.h"
+#include "../src/filecoin/record.h"
 #include "../src/filecoin/seal.h"
 #include "../src/filecoin/stacked.h"
 #include "../src/filecoin/stacked_source.h"
 #include "../src/util/base64.h"
 #include "../src/filecoin/poseidon.h"
+#include "../src/util/blake2b.h"
+#include "../src/util/chacha.h"
 #include "../src/util/sha256.h"
 #include "test_util.h"
 #include "cs_check.h"
@@ -363,6 +368,77 @@ static void test_stacked_32gib_shape(void)
 /* The parent graph against rust-fil-proofs' parent_cache.json: the SHA-256
  * of a sector size's parent cache (each node's 6 DRG then 8 expander
  * parents, u32 little-endian) for the porep ids of API 1.0 and 1.1 */
+/* The primitives under the synthetic challenges against independent
+ * answers (RFC 8439's ChaCha20 block, Python's hashlib for keyed BLAKE2b),
+ * then the challenges against rust-fil-proofs' hard-coded ones
+ * (challenges.rs: test_synth_challenges_against_hardcoded: 2^10 nodes,
+ * replica_id 55, comm_r 101, 21 synthetic challenges, the seed all ones). */
+static void test_challenges(void)
+{
+    test_context = "challenges: ChaCha20, keyed BLAKE2b, synthetic";
+    uint32_t key[8];
+    unsigned char kb[32], nonce[12] = {0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0}, block[80];
+    for (int i = 0; i < 32; i++)
+        kb[i] = (unsigned char)i;
+    chacha_key(kb, key);
+    /* RFC 8439 2.3.2: the block of counter 1, from byte 64; read across a
+     * block edge from byte 60 too */
+    static const unsigned char rfc[16] = {0x10, 0xf1, 0xe7, 0xe4, 0xd1, 0x3b, 0x59, 0x15,
+                                          0x50, 0x0f, 0xdd, 0x1f, 0xa3, 0x20, 0x71, 0xc4};
+    chacha20_keystream(key, nonce, 64, block, 16);
+    CHECK_MSG(memcmp(block, rfc, 16) == 0, "ChaCha20 block 1 starts %02x%02x%02x%02x", block[0], block[1], block[2],
+              block[3]);
+    chacha20_keystream(key, nonce, 60, block, 20);
+    CHECK_MSG(memcmp(block + 4, rfc, 16) == 0, "ChaCha20 read across a block's end");
+    static const struct {
+        const char *key, *msg;
+        size_t keylen, msglen, outlen;
+        const char *hex;
+    } b2[] = {{NULL, "", 64, 0, 64,
+               "10ebb67700b1868efb4417987acf4690ae9d972fb7a590c2f02871799aaa4786b5e996e8f0f4eb981fc214b005f42d2ff4233499"
+               "391653df7aefcbc13fc51568"},
+              {"filecoin.io|PoRep|1|Synthetic|1|Generation", "abc", 42, 3, 32,
+               "c056a993cb14f420c9f202c2ff6ba1f64c30ba65763f910f34cbaa1f00bcc103"},
+              {"k", NULL, 1, 200, 32, "480acfe451872c68c30edce7f8507adc64e8b4f90e97ffd0d5669a8217f4e6a4"}};
+    for (size_t t = 0; t < sizeof b2 / sizeof b2[0]; t++) {
+        unsigned char k[64], m[200], out[64];
+        char hex[129];
+        for (size_t i = 0; i < sizeof k; i++)
+            k[i] = b2[t].key ? (unsigned char)b2[t].key[i % b2[t].keylen] : (unsigned char)i;
+        for (size_t i = 0; i < sizeof m; i++)
+            m[i] = b2[t].msg ? 0 : (unsigned char)i;
+        blake2b_state st;
+        blake2b_init_key(&st, b2[t].outlen, k, b2[t].keylen);
+        blake2b_update(&st, b2[t].msg ? (const unsigned char *)b2[t].msg : m, b2[t].msglen);
+        blake2b_final(&st, out);
+        for (size_t i = 0; i < b2[t].outlen; i++)
+            snprintf(hex + 2 * i, 3, "%02x", out[i]);
+        CHECK_MSG(!strcmp(hex, b2[t].hex), "keyed BLAKE2b %zu: %s", t, hex);
+    }
+    static const uint64_t synth[21] = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                                       801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+    static const uint64_t porep[10] = {176, 781, 801, 986, 290, 211, 692, 856, 986, 332};
+    unsigned char replica_id[32] = {55}, comm_r[32] = {101}, seed[32];
+    memset(seed, 1, sizeof seed);
+    for (uint64_t i = 0; i < 21; i++) {
+        uint64_t c = fc_synth_challenge(1 << 10, replica_id, comm_r, i);
+        CHECK_MSG(c == synth[i], "synthetic challenge %llu: %llu, rust-fil-proofs %llu", (unsigned long long)i,
+                  (unsigned long long)c, (unsigned long long)synth[i]);
+    }
+    uint64_t idx[10];
+    fc_synth_indexes(replica_id, seed, 0, 10, 21, idx);
+    for (int i = 0; i < 10; i++) {
+        uint64_t c = fc_synth_challenge(1 << 10, replica_id, comm_r, idx[i]);
+        CHECK_MSG(c == porep[i], "porep challenge %d: %llu, rust-fil-proofs %llu", i, (unsigned long long)c,
+                  (unsigned long long)porep[i]);
+    }
+    /* a partition's challenges are the run's slice (challenge_partition_equivalence) */
+    fc_synth_indexes(replica_id, seed, 4, 3, 21, idx);
+    uint64_t all[10];
+    fc_synth_indexes(replica_id, seed, 0, 10, 21, all);
+    CHECK_MSG(!memcmp(idx, all + 4, 3 * sizeof *idx), "synthetic indexes from 4 differ from the run's");
+}
+
 static void test_parent_graph(void)
 {
     test_context = "the SDR parent graph (rust-fil-proofs' parent cache digests)";
@@ -544,7 +620,7 @@ static void test_seal_2kib(void)
     CHECK(cs_init(&w, CS_WITNESS, 0, &err) == CUZK_OK);
     fc_stacked_circuit(&w, &x.part);
     fr pub[4 + 18 * 2];
-    CHECK_MSG(fc_porep_public_inputs(c, s.replica_id, s.comm_d, s.comm_r, seed, 0, pub, &err) == CUZK_OK, "%s",
+    CHECK_MSG(fc_porep_public_inputs(c, NULL, s.replica_id, s.comm_d, s.comm_r, seed, 0, pub, &err) == CUZK_OK, "%s",
               err.message);
     CHECK(w.n_input == 1 + 3 + 18 * c->shape.challenges);
     for (uint64_t i = 0; i + 1 < w.n_input; i++)
@@ -661,6 +737,65 @@ static void test_real_post_vproof(const char *dir)
     free(pub);
 }
 
+/* rust-fil-proofs' seal regression records (tests/filecoin/update.sh: the
+ * first of each kind): each read as the registered proof its porep_config
+ * names, written back byte for byte as serde_json wrote it; the porep_id
+ * of each real interactive one is its proof's number (ours); a
+ * non-interactive one's aggregated proof refused by name. */
+static void test_real_seal_records(const char *dir)
+{
+    test_context = "rust-fil-proofs' seal regression records";
+    static const char *const want[] = {
+        "StackedDrg2KiBV1", "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+        "StackedDrg512MiBV1_1", "StackedDrg512MiBV1", "StackedDrg8MiBV1", "StackedDrg8MiBV1_1", "StackedDrg8MiBV1_1",
+        "StackedDrg8MiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1_1", "StackedDrg64GiBV1_1",
+        "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1_1",
+        "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep",
+        "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1_1_Feat_SyntheticPoRep"};
+    char path[4096];
+    size_t len;
+    snprintf(path, sizeof path, "%s/seal-records.jsonl", dir);
+    char *text = (char *)read_all(path, &len);
+    size_t n = 0, real_ids = 0;
+    for (char *line = text, *end; line < text + len; line = end + 1, n++) {
+        end = memchr(line, '\n', (size_t)(text + len - line));
+        if (!end)
+            end = text + len;
+        fc_record r;
+        cuzk_error err;
+        CHECK_MSG(fc_record_read(line, (size_t)(end - line), "a record", &r, &err) == CUZK_OK, "record %zu: %s", n,
+                  err.message);
+        if (!r.config)
+            continue;
+        CHECK_MSG(n < sizeof want / sizeof want[0] && !strcmp(r.config->name, want[n]), "record %zu: %s", n,
+                  r.config->name);
+        char *out = NULL;
+        size_t olen = 0;
+        FILE *f = open_memstream(&out, &olen);
+        fc_record_write(f, &r);
+        fclose(f);
+        CHECK_MSG(olen == (size_t)(end - line) + 1 && !memcmp(out, line, olen - 1), "record %zu written back: %.120s",
+                  n, out);
+        free(out);
+        unsigned char id[32];
+        fc_porep_id(r.config, id);
+        if (r.config->kind == FC_POREP_INTERACTIVE && r.porep_id[1] == 0) { /* not a test's arbitrary id */
+            CHECK_MSG(!memcmp(id, r.porep_id, 32), "record %zu: porep_id %u, %s is %llu", n, r.porep_id[0],
+                      r.config->name, (unsigned long long)r.config->id);
+            real_ids++;
+        }
+        if (r.config->kind == FC_POREP_NON_INTERACTIVE) {
+            params_vk none = {0};
+            CHECK_MSG(fc_seal_verify(&r, &none, "a record", &err) == CUZK_ERR_UNSUPPORTED &&
+                          strstr(err.message, "aggregated"),
+                      "record %zu: a non-interactive proof not refused", n);
+        }
+        fc_record_free(&r);
+    }
+    CHECK_MSG(n == sizeof want / sizeof want[0] && real_ids == 7, "%zu records, %zu with real porep ids", n, real_ids);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     test_init("test_filecoin");
@@ -673,6 +808,7 @@ int main(int argc, char **argv)
         const char *name;
         void (*fn)(void);
     } parts[] = {{"Poseidon known answers", test_poseidon_known_answers},
+                 {"challenges", test_challenges},
                  {"Poseidon random", test_poseidon_random},
                  {"Poseidon circuit", test_poseidon_circuit},
                  {"create_label", test_create_label},
@@ -683,6 +819,7 @@ int main(int argc, char **argv)
                  {"32 GiB shape", test_stacked_32gib_shape}};
     double t = now_s();
     test_real_post_vproof(argv[1]);
+    test_real_seal_records(argv[1]);
     printf("test_filecoin: real WindowPoSt vanilla proof %.1f s\n", now_s() - t);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         t = now_s();

@@ -2,12 +2,17 @@
 # Filecoin's real PoRep circuit through the cuzk command, end to end at
 # 2 KiB on the CPU: cuzk circuit stacked (the shape, the native form),
 # cuzk porep seal (a sector sealed here: its C1 output and record), a
-# .params key from cuzk setup of the native form, cuzk porep c2 (the
-# 192-byte proof, each partition checked against the public inputs a
-# verifier derives); snarkjs and cuzk verify accept the partition's proof
-# with the key's exported vk and reject it with a public input changed; a
-# tampered C1 output (a label's parent, a sibling, the seed), a cut one
-# and bad arguments are refused with the field named and nothing written.
+# .params key and its .vk from cuzk setup of the native form, cuzk porep
+# c2 (the 192-byte proof, each partition checked against the public inputs
+# a verifier derives and against the .vk, the record's proof filled);
+# cuzk porep verify (verify_seal from the record alone) accepts it and
+# rejects a changed seed, sector, comm_r, proof, a cut proof and a .vk
+# that disagrees; snarkjs and cuzk verify accept the partition's proof
+# with the key's exported vk and reject it with a public input changed;
+# a SyntheticPoRep sector proves with the same key and verifies only as
+# one; a tampered C1 output (a label's parent, a sibling, the seed), a cut
+# one and bad arguments are refused with the field named and nothing
+# written.
 # CUZK_TEST_LIGHT=1 (make asan-test) leaves out the setup and the proof
 # (minutes unoptimized): a bad C1 output is refused before the key is read.
 # Usage: test_porep.sh CUZK NODE
@@ -34,10 +39,86 @@ if [ "$light" != 0 ]; then
   echo "test_porep: the setup and the proof skipped (CUZK_TEST_LIGHT)"
   key=$tmp/k/circuit.stacked # never read: the C1 output is refused first
 else
-expect 0 "" setup "$tmp/k/circuit.stacked" "$tmp/k/key.params" --format params
+expect 0 "its verifying key $tmp/k/key.vk" setup "$tmp/k/circuit.stacked" "$tmp/k/key.params" --format params
+# bellperson's .vk: the key's 864 bytes, IC's count and its 40 points (ONE and 39 public inputs)
+[ "$(stat -c %s "$tmp/k/key.vk")" = $((864 + 4 + 40 * 96)) ] || fail "key.vk: $(stat -c %s "$tmp/k/key.vk") bytes"
+cmp -s -n $((864 + 4 + 40 * 96)) "$tmp/k/key.vk" "$tmp/k/key.params" || fail "key.vk is not the key's first bytes"
 mkdir -p "$tmp/j"
-expect 0 "1 proofs of 192 bytes" porep c2 "$tmp/s/c1.json" "$tmp/k/key.params" "$tmp/out.proof" --device cpu --json "$tmp/j"
+expect 0 "1 proofs of 192 bytes" porep c2 "$tmp/s/c1.json" "$tmp/k/key.params" "$tmp/out.proof" --device cpu \
+  --json "$tmp/j" --vk "$tmp/k/key.vk" --record "$tmp/s/record.json"
+grep -q "the proofs verify against" "$tmp/err" || fail "porep c2 --vk: $(cat "$tmp/err")"
 [ "$(stat -c %s "$tmp/out.proof")" = 192 ] || fail "out.proof is not 192 bytes"
+python3 - "$tmp/s/record.json" "$tmp/out.proof" <<'PY' || fail "the record's proof is not out.proof"
+import json, sys
+assert bytes(json.load(open(sys.argv[1]))["proof"]) == open(sys.argv[2], "rb").read()
+PY
+
+# verify_seal from the record alone: OK with the .vk or the .params; a changed value or proof: INVALID
+expect 0 "OK" porep verify "$tmp/k/key.vk" "$tmp/s/record.json"
+expect 0 "OK" porep verify "$tmp/k/key.params" "$tmp/s/record.json"
+record() { # record OUT PYTHON: the record changed by PYTHON (on r)
+  python3 - "$tmp/s/record.json" "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(r))
+PY
+}
+record "$tmp/r_seed.json" 'r["seed"][0] ^= 1'
+expect 1 "INVALID" porep verify "$tmp/k/key.vk" "$tmp/r_seed.json"
+record "$tmp/r_sector.json" 'r["sector_id"] += 1'
+expect 1 "does not verify" porep verify "$tmp/k/key.vk" "$tmp/r_sector.json"
+record "$tmp/r_commr.json" 'r["comm_r"][5] ^= 1'
+expect 1 "INVALID" porep verify "$tmp/k/key.vk" "$tmp/r_commr.json"
+record "$tmp/r_big.json" 'r["comm_d"][31] = 255'
+expect 1 "comm_d is not a field element" porep verify "$tmp/k/key.vk" "$tmp/r_big.json"
+record "$tmp/r_proof.json" 'r["proof"][150] ^= 1'
+expect 1 "INVALID" porep verify "$tmp/k/key.vk" "$tmp/r_proof.json"
+record "$tmp/r_cut.json" 'r["proof"] = r["proof"][:191]'
+expect 1 "a proof of 191 bytes" porep verify "$tmp/k/key.vk" "$tmp/r_cut.json"
+record "$tmp/r_size.json" 'r["porep_config"]["sector_size"] = 4096'
+expect 2 "no registered seal proof of 4096-byte sectors" porep verify "$tmp/k/key.vk" "$tmp/r_size.json"
+record "$tmp/r_ni.json" 'r["porep_config"]["api_features"] = ["NonInteractivePoRep"]; r["porep_config"]["partitions"] = 13'
+expect 2 "aggregated" porep verify "$tmp/k/key.vk" "$tmp/r_ni.json"
+head -c 100 "$tmp/s/record.json" >"$tmp/r_trunc.json"
+expect 2 "r_trunc.json: byte" porep verify "$tmp/k/key.vk" "$tmp/r_trunc.json"
+# a .vk of another circuit (fewer inputs), one with bytes after it, and one whose points disagree with the key
+python3 - "$tmp/k/key.vk" "$tmp" <<'PY'
+import sys
+v = open(sys.argv[1], "rb").read()
+d = sys.argv[2]
+open(d + "/few.vk", "wb").write(v[:864] + (22).to_bytes(4, "big") + v[868:868 + 22 * 96])
+open(d + "/long.vk", "wb").write(v + b"\0")
+open(d + "/swap.vk", "wb").write(v[576:672] + v[96:576] + v[0:96] + v[672:])  # alpha and delta_g1 swapped
+PY
+expect 2 "has 21 public inputs; StackedDrg2KiBV1_1's circuit has 39" porep verify "$tmp/few.vk" "$tmp/s/record.json"
+expect 2 "1 bytes after the last vector (IC)" porep verify "$tmp/long.vk" "$tmp/s/record.json"
+expect 1 "INVALID" porep verify "$tmp/swap.vk" "$tmp/s/record.json"
+expect 2 "porep verify takes 2 files" porep verify "$tmp/k/key.vk"
+# c2 against a .vk that disagrees with the key: refused, nothing written
+rm -f "$tmp/bad.proof"
+expect 2 "disagree; nothing was written" porep c2 "$tmp/s/c1.json" "$tmp/k/key.params" "$tmp/bad.proof" --device cpu \
+  --vk "$tmp/swap.vk"
+[ ! -e "$tmp/bad.proof" ] || fail "a proof was written though it fails the .vk"
+expect 2 "is it the verifying key of StackedDrg2KiBV1_1" porep c2 "$tmp/s/c1.json" "$tmp/k/key.params" \
+  "$tmp/bad.proof" --device cpu --vk "$tmp/few.vk"
+
+# SyntheticPoRep: the same circuit and key, the challenges drawn from the synthetic ones
+expect 0 "StackedDrg2KiBV1_1_Feat_SyntheticPoRep" porep seal --proof StackedDrg2KiBV1_1_Feat_SyntheticPoRep --seed 4 \
+  "$tmp/syn"
+grep -q '"api_features":\["SyntheticPoRep"\]' "$tmp/syn/record.json" || fail "record.json: $(cat "$tmp/syn/record.json")"
+expect 2 "is not of the sector of" porep c2 "$tmp/s/c1.json" "$tmp/k/key.params" "$tmp/bad.proof" --device cpu \
+  --record "$tmp/syn/record.json"
+expect 0 "1 proofs of 192 bytes" porep c2 "$tmp/syn/c1.json" "$tmp/k/key.params" "$tmp/syn.proof" --device cpu \
+  --vk "$tmp/k/key.vk" --record "$tmp/syn/record.json"
+expect 0 "OK" porep verify "$tmp/k/key.vk" "$tmp/syn/record.json"
+python3 - "$tmp/syn/record.json" "$tmp/r_inter.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["porep_config"]["api_features"] = []
+open(sys.argv[2], "w").write(json.dumps(r))
+PY
+expect 1 "INVALID" porep verify "$tmp/k/key.vk" "$tmp/r_inter.json"
 
 # snarkjs and cuzk verify the partition's proof with the key's vk; a changed public input fails
 expect 0 "" zkey export-vk "$tmp/k/key.params" "$tmp/vk.json"

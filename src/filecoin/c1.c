@@ -1,9 +1,9 @@
-/* The C1 output (c1.h): a pull reader over the JSON text, the checks, and
- * the writer of test sealing's output. */
-#include <stdarg.h>
+/* The C1 output (c1.h): read with the JSON pull reader (formats/json_pull.h),
+ * the checks, and the writer of test sealing's output. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../formats/json_pull.h"
 #include "../util/base64.h"
 #include "../util/error.h"
 #include "c1.h"
@@ -13,256 +13,75 @@
 
 /* ------------------------------------------------------------ the reader */
 
-typedef struct jp {
-    const char *p, *end, *start, *name;
-    cuzk_error *err;
-    int rc, depth;
-    char path[256];
-    size_t plen;
-} jp;
-
-static void jp_fail(jp *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void jp_fail(jp *j, const char *fmt, ...)
-{
-    if (j->rc)
-        return;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    j->rc = cuzk_error_set(j->err, CUZK_ERR_FORMAT, "%s: byte %zu, at %s: %s", j->name, (size_t)(j->p - j->start),
-                           j->plen ? j->path : "the top", msg);
-    j->p = j->end; /* stop */
-}
-
-static size_t path_push(jp *j, const char *key, long index)
-{
-    size_t old = j->plen;
-    int n = index >= 0 ? snprintf(j->path + old, sizeof j->path - old, "[%ld]", index)
-                       : snprintf(j->path + old, sizeof j->path - old, "%s%s", old ? "." : "", key);
-    if (n > 0 && (size_t)n < sizeof j->path - old)
-        j->plen += (size_t)n;
-    return old;
-}
-
-static void path_pop(jp *j, size_t old)
-{
-    j->plen = old;
-    j->path[old] = 0;
-}
-
-static void ws(jp *j)
-{
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
-        j->p++;
-}
-
-static int eat(jp *j, char c)
-{
-    ws(j);
-    if (j->p < j->end && *j->p == c) {
-        j->p++;
-        return 1;
-    }
-    return 0;
-}
-
-static void expect(jp *j, char c, const char *what)
-{
-    if (!eat(j, c))
-        jp_fail(j, "expected %s", what);
-}
-
-/* a string without escapes (the schema's keys, names and base64) */
-static void read_span(jp *j, const char **s, size_t *n)
-{
-    *s = "";
-    *n = 0;
-    if (!eat(j, '"')) {
-        jp_fail(j, "expected a string");
-        return;
-    }
-    const char *b = j->p;
-    while (j->p < j->end && *j->p != '"') {
-        if (*j->p == '\\' || (unsigned char)*j->p < 0x20) {
-            jp_fail(j, "a string with an escape or a control character where none is expected");
-            return;
-        }
-        j->p++;
-    }
-    if (j->p == j->end) {
-        jp_fail(j, "a string that does not end");
-        return;
-    }
-    *s = b;
-    *n = (size_t)(j->p - b);
-    j->p++;
-}
-
-static void read_key(jp *j, char *out, size_t cap)
-{
-    const char *s;
-    size_t n;
-    read_span(j, &s, &n);
-    if (n >= cap) {
-        jp_fail(j, "a key of %zu characters", n);
-        n = 0;
-    }
-    memcpy(out, s, n);
-    out[n] = 0;
-    expect(j, ':', "':' after a key");
-}
-
-static uint64_t read_u64(jp *j, uint64_t max)
-{
-    ws(j);
-    uint64_t v = 0;
-    const char *b = j->p;
-    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
-        unsigned d = (unsigned)(*j->p++ - '0');
-        if (v > (UINT64_MAX - d) / 10) {
-            jp_fail(j, "a number beyond 2^64");
-            return 0;
-        }
-        v = v * 10 + d;
-    }
-    if (j->p == b)
-        jp_fail(j, "expected a non-negative integer");
-    else if (v > max)
-        jp_fail(j, "%llu where at most %llu is valid", (unsigned long long)v, (unsigned long long)max);
-    return v;
-}
-
-static void read_bytes32(jp *j, unsigned char out[32])
-{
-    expect(j, '[', "an array of 32 numbers (a 32-byte value)");
-    for (int i = 0; i < 32 && !j->rc; i++) {
-        if (i)
-            expect(j, ',', "32 numbers in the array of a 32-byte value");
-        out[i] = (unsigned char)read_u64(j, 255);
-    }
-    expect(j, ']', "the end of a 32-byte value's array after 32 numbers");
-}
-
-static void skip_value(jp *j)
-{
-    ws(j);
-    if (j->p == j->end || ++j->depth > 64) {
-        jp_fail(j, "a value is missing or nested too deep");
-        return;
-    }
-    char c = *j->p;
-    if (c == '{' || c == '[') {
-        j->p++;
-        char close = c == '{' ? '}' : ']';
-        if (!eat(j, close))
-            do {
-                if (c == '{') {
-                    char k[128];
-                    read_key(j, k, sizeof k);
-                }
-                skip_value(j);
-            } while (!j->rc && eat(j, ','));
-        if (!j->rc)
-            expect(j, close, c == '{' ? "'}'" : "']'");
-    } else if (c == '"') {
-        const char *s;
-        size_t n;
-        read_span(j, &s, &n);
-    } else if (!strncmp(j->p, "null", 4) || !strncmp(j->p, "true", 4))
-        j->p += 4;
-    else if (!strncmp(j->p, "false", 5))
-        j->p += 5;
-    else
-        read_u64(j, UINT64_MAX);
-    j->depth--;
-}
-
-/* for each key of an object: the body sees `key` */
-#define OBJECT(j, key)                                                                                                 \
-    expect(j, '{', "an object");                                                                                       \
-    if (!(j)->rc && !eat(j, '}'))                                                                                      \
-        for (int more_ = 1; more_ && !(j)->rc;                                                                         \
-             more_ = eat(j, ',') ? 1 : (expect(j, '}', "',' or '}' after an object's member"), 0))                     \
-            for (char key[64], once_ = (read_key(j, key, sizeof key), 1); once_; once_ = 0)
-
-/* for each element of an array: the body sees its index i */
-#define ARRAY(j, i)                                                                                                    \
-    expect(j, '[', "an array");                                                                                        \
-    if (!(j)->rc && !eat(j, ']'))                                                                                      \
-        for (long i = 0, more_ = 1; more_ && !(j)->rc;                                                                 \
-             i++, more_ = eat(j, ',') ? 1 : (expect(j, ']', "',' or ']' after an array's element"), 0))
-
 /* an InclusionPath: {"path": [{"hashes": [...], "index": n}, ...]} */
 static void read_inclusion_path(jp *j, fc_path *p)
 {
-    OBJECT(j, key)
+    JP_OBJECT(j, key)
     {
         if (strcmp(key, "path")) {
-            skip_value(j);
+            jp_skip_value(j);
             continue;
         }
-        size_t o = path_push(j, "path", -1);
-        ARRAY(j, i)
+        size_t o = jp_path_push(j, "path", -1);
+        JP_ARRAY(j, i)
         {
-            size_t o2 = path_push(j, NULL, i);
+            size_t o2 = jp_path_push(j, NULL, i);
             unsigned char sib[7][32];
             unsigned n_sib = 0;
             uint64_t index = 0;
             int have_index = 0;
-            OBJECT(j, k2)
+            JP_OBJECT(j, k2)
             {
                 if (!strcmp(k2, "hashes")) {
-                    size_t o3 = path_push(j, "hashes", -1);
-                    ARRAY(j, h)
+                    size_t o3 = jp_path_push(j, "hashes", -1);
+                    JP_ARRAY(j, h)
                     {
                         if (n_sib == 7) {
                             jp_fail(j, "more than 7 sibling hashes");
                             break;
                         }
-                        read_bytes32(j, sib[n_sib++]);
+                        jp_read_bytes32(j, sib[n_sib++]);
                     }
-                    path_pop(j, o3);
+                    jp_path_pop(j, o3);
                 } else if (!strcmp(k2, "index")) {
-                    index = read_u64(j, 7);
+                    index = jp_read_u64(j, 7);
                     have_index = 1;
                 } else
-                    skip_value(j);
+                    jp_skip_value(j);
             }
             if (!j->rc && (!have_index || (n_sib != 1 && n_sib != 3 && n_sib != 7)))
                 jp_fail(j, "a path element needs \"index\" and 1, 3 or 7 \"hashes\" (found %u)", n_sib);
             cuzk_error e;
             if (!j->rc && fc_path_push(p, n_sib + 1, (unsigned)index, (const unsigned char(*)[32])sib, &e))
                 jp_fail(j, "%s", e.message);
-            path_pop(j, o2);
+            jp_path_pop(j, o2);
         }
-        path_pop(j, o);
+        jp_path_pop(j, o);
     }
 }
 
 /* a MerkleProof: {"data": {"Single"|"Sub"|"Top": {...}}} */
 static void read_merkle_proof(jp *j, fc_path *p)
 {
-    OBJECT(j, key)
+    JP_OBJECT(j, key)
     {
         if (strcmp(key, "data")) {
-            skip_value(j);
+            jp_skip_value(j);
             continue;
         }
-        size_t o = path_push(j, "data", -1);
-        OBJECT(j, kind)
+        size_t o = jp_path_push(j, "data", -1);
+        JP_OBJECT(j, kind)
         {
             if (strcmp(kind, "Single") && strcmp(kind, "Sub") && strcmp(kind, "Top")) {
                 jp_fail(j, "a Merkle proof of kind \"%s\" (Single, Sub or Top)", kind);
                 break;
             }
-            size_t o2 = path_push(j, kind, -1);
+            size_t o2 = jp_path_push(j, kind, -1);
             fc_path part[3] = {{0}};
             int have[3] = {0};
-            OBJECT(j, k)
+            JP_OBJECT(j, k)
             {
-                size_t o3 = path_push(j, k, -1);
+                size_t o3 = jp_path_push(j, k, -1);
                 int which = !strcmp(k, "path") || !strcmp(k, "base_proof") ? 0
                             : !strcmp(k, "sub_proof")                      ? 1
                             : !strcmp(k, "top_proof")                      ? 2
@@ -271,12 +90,12 @@ static void read_merkle_proof(jp *j, fc_path *p)
                     read_inclusion_path(j, &part[which]);
                     have[which] = 1;
                 } else if (!strcmp(k, "root"))
-                    read_bytes32(j, p->root);
+                    jp_read_bytes32(j, p->root);
                 else if (!strcmp(k, "leaf"))
-                    read_bytes32(j, p->leaf);
+                    jp_read_bytes32(j, p->leaf);
                 else
-                    skip_value(j);
-                path_pop(j, o3);
+                    jp_skip_value(j);
+                jp_path_pop(j, o3);
             }
             int want = !strcmp(kind, "Single") ? 1 : !strcmp(kind, "Sub") ? 2 : 3;
             for (int i = 0; i < 3; i++) {
@@ -290,30 +109,30 @@ static void read_merkle_proof(jp *j, fc_path *p)
                     jp_fail(j, "%s", e.message);
                 fc_path_free(&part[i]);
             }
-            path_pop(j, o2);
+            jp_path_pop(j, o2);
         }
-        path_pop(j, o);
+        jp_path_pop(j, o);
     }
 }
 
 /* a ColumnProof: {"column": {"index", "rows", "_h"}, "inclusion_proof"} */
 static void read_column_proof(jp *j, fc_column_proof *cp, uint64_t *index, unsigned *n_rows)
 {
-    OBJECT(j, key)
+    JP_OBJECT(j, key)
     {
-        size_t o = path_push(j, key, -1);
+        size_t o = jp_path_push(j, key, -1);
         if (!strcmp(key, "column")) {
-            OBJECT(j, k)
+            JP_OBJECT(j, k)
             {
-                size_t o2 = path_push(j, k, -1);
+                size_t o2 = jp_path_push(j, k, -1);
                 if (!strcmp(k, "index"))
-                    *index = read_u64(j, UINT32_MAX);
+                    *index = jp_read_u64(j, UINT32_MAX);
                 else if (!strcmp(k, "rows")) {
                     *n_rows = 0;
-                    ARRAY(j, i)
+                    JP_ARRAY(j, i)
                     {
                         unsigned char b[32];
-                        read_bytes32(j, b);
+                        jp_read_bytes32(j, b);
                         if (*n_rows == FC_MAX_LAYERS) {
                             jp_fail(j, "more than %d rows", FC_MAX_LAYERS);
                             break;
@@ -323,14 +142,14 @@ static void read_column_proof(jp *j, fc_column_proof *cp, uint64_t *index, unsig
                         ++*n_rows;
                     }
                 } else
-                    skip_value(j);
-                path_pop(j, o2);
+                    jp_skip_value(j);
+                jp_path_pop(j, o2);
             }
         } else if (!strcmp(key, "inclusion_proof"))
             read_merkle_proof(j, &cp->path);
         else
-            skip_value(j);
-        path_pop(j, o);
+            jp_skip_value(j);
+        jp_path_pop(j, o);
     }
 }
 
@@ -338,26 +157,26 @@ static void read_column_proof(jp *j, fc_column_proof *cp, uint64_t *index, unsig
 static void read_labeling(jp *j, unsigned char parents[37][32], uint64_t *layer, uint64_t *node)
 {
     int n = -1;
-    OBJECT(j, key)
+    JP_OBJECT(j, key)
     {
-        size_t o = path_push(j, key, -1);
+        size_t o = jp_path_push(j, key, -1);
         if (!strcmp(key, "parents")) {
             n = 0;
-            ARRAY(j, i)
+            JP_ARRAY(j, i)
             {
                 if (n == 37) {
                     jp_fail(j, "more than 37 parents");
                     break;
                 }
-                read_bytes32(j, parents[n++]);
+                jp_read_bytes32(j, parents[n++]);
             }
         } else if (!strcmp(key, "layer_index"))
-            *layer = read_u64(j, UINT32_MAX);
+            *layer = jp_read_u64(j, UINT32_MAX);
         else if (!strcmp(key, "node"))
-            *node = read_u64(j, UINT64_MAX);
+            *node = jp_read_u64(j, UINT64_MAX);
         else
-            skip_value(j);
-        path_pop(j, o);
+            jp_skip_value(j);
+        jp_path_pop(j, o);
     }
     if (!j->rc && n != 37)
         jp_fail(j, "a labeling proof with %d parents (37 expected)", n);
@@ -373,17 +192,17 @@ static void read_challenge(jp *j, reading *r, fc_c1_challenge *x)
 {
     unsigned rows = 0, rows_seen[FC_DRG_PARENTS + FC_EXP_PARENTS + 1] = {0}, n_label = 0;
     int n_drg = -1, n_exp = -1;
-    OBJECT(j, key)
+    JP_OBJECT(j, key)
     {
-        size_t o = path_push(j, key, -1);
+        size_t o = jp_path_push(j, key, -1);
         if (!strcmp(key, "comm_d_proofs"))
             read_merkle_proof(j, &x->p.comm_d_path);
         else if (!strcmp(key, "comm_r_last_proof"))
             read_merkle_proof(j, &x->p.comm_r_last_path);
         else if (!strcmp(key, "replica_column_proofs")) {
-            OBJECT(j, k)
+            JP_OBJECT(j, k)
             {
-                size_t o2 = path_push(j, k, -1);
+                size_t o2 = jp_path_push(j, k, -1);
                 if (!strcmp(k, "c_x")) {
                     fc_column_proof cx = {0};
                     read_column_proof(j, &cx, &x->c_x_index, &rows_seen[0]);
@@ -393,40 +212,40 @@ static void read_challenge(jp *j, reading *r, fc_c1_challenge *x)
                     int drg = k[0] == 'd';
                     int *n = drg ? &n_drg : &n_exp, max = drg ? FC_DRG_PARENTS : FC_EXP_PARENTS;
                     *n = 0;
-                    ARRAY(j, i)
+                    JP_ARRAY(j, i)
                     {
                         if (*n == max) {
                             jp_fail(j, "more than %d parents", max);
                             break;
                         }
-                        size_t o3 = path_push(j, NULL, i);
+                        size_t o3 = jp_path_push(j, NULL, i);
                         read_column_proof(j, drg ? &x->p.drg[*n] : &x->p.exp[*n],
                                           drg ? &x->drg_index[*n] : &x->exp_index[*n],
                                           &rows_seen[1 + (drg ? 0 : FC_DRG_PARENTS) + (unsigned)*n]);
                         ++*n;
-                        path_pop(j, o3);
+                        jp_path_pop(j, o3);
                     }
                 } else
-                    skip_value(j);
-                path_pop(j, o2);
+                    jp_skip_value(j);
+                jp_path_pop(j, o2);
             }
         } else if (!strcmp(key, "labeling_proofs")) {
-            ARRAY(j, i)
+            JP_ARRAY(j, i)
             {
                 if (n_label == FC_MAX_LAYERS) {
                     jp_fail(j, "more than %d labeling proofs", FC_MAX_LAYERS);
                     break;
                 }
-                size_t o2 = path_push(j, NULL, i);
+                size_t o2 = jp_path_push(j, NULL, i);
                 read_labeling(j, x->label_parents[n_label], &x->label_layer[n_label], &x->label_node[n_label]);
                 n_label++;
-                path_pop(j, o2);
+                jp_path_pop(j, o2);
             }
         } else if (!strcmp(key, "encoding_proof"))
             read_labeling(j, x->enc_parents, &x->enc_layer, &x->enc_node);
         else
-            skip_value(j);
-        path_pop(j, o);
+            jp_skip_value(j);
+        jp_path_pop(j, o);
     }
     if (j->rc)
         return;
@@ -445,21 +264,21 @@ static void read_challenge(jp *j, reading *r, fc_c1_challenge *x)
 
 static void read_vanilla(jp *j, reading *r)
 {
-    OBJECT(j, key) /* the one member named by the sector size: StackedDrg32GiBV1 */
+    JP_OBJECT(j, key) /* the one member named by the sector size: StackedDrg32GiBV1 */
     {
         if (strncmp(key, "StackedDrg", 10)) {
             jp_fail(j, "vanilla proofs of kind \"%s\" (StackedDrg<size>V1 expected)", key);
             break;
         }
-        size_t o = path_push(j, key, -1);
+        size_t o = jp_path_push(j, key, -1);
         unsigned per = 0;
-        ARRAY(j, k)
+        JP_ARRAY(j, k)
         {
-            size_t o2 = path_push(j, NULL, k);
+            size_t o2 = jp_path_push(j, NULL, k);
             unsigned n = 0;
-            ARRAY(j, i)
+            JP_ARRAY(j, i)
             {
-                size_t o3 = path_push(j, NULL, i);
+                size_t o3 = jp_path_push(j, NULL, i);
                 fc_c1 *c = r->c;
                 size_t at = (size_t)c->partitions * per + n;
                 if (at >= 64 * 1024) {
@@ -479,7 +298,7 @@ static void read_vanilla(jp *j, reading *r)
                 }
                 read_challenge(j, r, &c->ch[at]);
                 n++;
-                path_pop(j, o3);
+                jp_path_pop(j, o3);
             }
             if (!j->rc && k > 0 && n != per)
                 jp_fail(j, "a partition of %u challenges where the first has %u", n, per);
@@ -488,9 +307,9 @@ static void read_vanilla(jp *j, reading *r)
             per = n;
             r->c->challenges = n;
             r->c->partitions++;
-            path_pop(j, o2);
+            jp_path_pop(j, o2);
         }
-        path_pop(j, o);
+        jp_path_pop(j, o);
     }
 }
 
@@ -509,8 +328,8 @@ static void read_wrapper_inner(jp *j, fc_c1 *c, const char *b64, size_t n, int d
         jp_fail(j, "Phase1Out is not base64");
         return;
     }
-    jp in = {.p = (const char *)bytes, .end = (const char *)bytes + len, .start = (const char *)bytes,
-             .name = "Phase1Out", .err = j->err};
+    jp in;
+    jp_init(&in, (const char *)bytes, (size_t)len, "Phase1Out", j->err);
     uint64_t unused;
     j->rc = read_top(&in, c, &unused, depth + 1);
     free(bytes);
@@ -524,9 +343,9 @@ static int read_top(jp *j, fc_c1 *c, uint64_t *sector_size, int depth)
                                           "replica_id",       "seed",           "ticket"};
     unsigned char *dest[7] = {NULL, NULL, c->comm_r, c->comm_d, c->replica_id, c->seed, c->ticket};
     int wrapper = 0;
-    OBJECT(j, key)
+    JP_OBJECT(j, key)
     {
-        size_t o = path_push(j, key, -1);
+        size_t o = jp_path_push(j, key, -1);
         int f = 0;
         while (f < 7 && strcmp(key, fields[f]))
             f++;
@@ -534,32 +353,30 @@ static int read_top(jp *j, fc_c1 *c, uint64_t *sector_size, int depth)
             const char *s;
             size_t n;
             char name[96];
-            read_span(j, &s, &n);
+            jp_read_span(j, &s, &n);
             snprintf(name, sizeof name, "%.*s", (int)(n < 90 ? n : 90), s);
             if (!j->rc && !(c->config = fc_porep_config_by_name(name)))
                 jp_fail(j, "\"%s\" is not a registered seal proof", name);
         } else if (f == 1)
             read_vanilla(j, &r);
         else if (f < 7)
-            read_bytes32(j, dest[f]);
+            jp_read_bytes32(j, dest[f]);
         else if (!strcmp(key, "Phase1Out") && depth == 0) {
             const char *s;
             size_t n;
-            read_span(j, &s, &n);
+            jp_read_span(j, &s, &n);
             if (!j->rc)
                 read_wrapper_inner(j, c, s, n, depth);
             wrapper = 1;
         } else if (!strcmp(key, "SectorSize") && depth == 0)
-            *sector_size = read_u64(j, UINT64_MAX);
+            *sector_size = jp_read_u64(j, UINT64_MAX);
         else
-            skip_value(j);
+            jp_skip_value(j);
         if (f < 7)
             have[f] = 1;
-        path_pop(j, o);
+        jp_path_pop(j, o);
     }
-    ws(j);
-    if (!j->rc && j->p != j->end)
-        jp_fail(j, "text after the C1 output's object");
+    jp_end(j, "the C1 output's object");
     if (j->rc || wrapper)
         return j->rc;
     for (int f = 0; f < 7; f++)
@@ -579,7 +396,8 @@ void fc_c1_free(fc_c1 *c)
 int fc_c1_read(const char *text, size_t len, const char *name, fc_c1 *out, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
-    jp j = {.p = text, .end = text + len, .start = text, .name = name, .err = err};
+    jp j;
+    jp_init(&j, text, len, name, err);
     uint64_t sector_size = 0;
     int rc = read_top(&j, out, &sector_size, 0);
     if (!rc && sector_size && out->config && sector_size != out->config->sector_size)
@@ -660,7 +478,7 @@ int fc_c1_check(const fc_c1 *c, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     int rc = CUZK_OK;
     for (unsigned k = 0; k < c->partitions && !rc; k++) {
-        rc = fc_porep_challenges(cf, c->replica_id, c->seed, k, want, err);
+        rc = fc_porep_challenges(cf, c->replica_id, c->comm_r, c->seed, k, want, err);
         for (unsigned i = 0; i < c->challenges && !rc; i++) {
             const fc_c1_challenge *x = &c->ch[(size_t)k * c->challenges + i];
             const fc_challenge_proof *p = &x->p;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../util/blake2b.h"
+#include "../util/chacha.h"
 #include "../util/sha256.h"
 #include "graph.h"
 
@@ -55,34 +56,10 @@ typedef struct chacha8 {
     unsigned used;
 } chacha8;
 
-#define ROTL(x, n) ((x) << (n) | (x) >> (32 - (n)))
-#define QR(a, b, c, d)                                                                                                 \
-    a += b, d ^= a, d = ROTL(d, 16), c += d, b ^= c, b = ROTL(b, 12), a += b, d ^= a, d = ROTL(d, 8), c += d, b ^= c,  \
-        b = ROTL(b, 7)
-
 static void chacha8_block(chacha8 *c)
 {
-    uint32_t x[16], s[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
-    memcpy(s + 4, c->key, sizeof c->key);
-    s[12] = (uint32_t)c->counter;
-    s[13] = (uint32_t)(c->counter >> 32);
-    s[14] = s[15] = 0;
-    memcpy(x, s, sizeof x);
-    for (int r = 0; r < 4; r++) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
-    for (int i = 0; i < 16; i++) {
-        uint32_t w = x[i] + s[i];
-        for (int b = 0; b < 4; b++)
-            c->block[4 * i + b] = (unsigned char)(w >> (8 * b));
-    }
+    const uint32_t tail[4] = {(uint32_t)c->counter, (uint32_t)(c->counter >> 32), 0, 0};
+    chacha_block(c->key, tail, 8, c->block);
     c->counter++;
     c->used = 0;
 }
@@ -107,9 +84,7 @@ void fc_graph_drg_parents(const fc_graph *g, uint64_t node, uint32_t out[6])
     for (int i = 0; i < 4; i++)
         seed[28 + i] = (unsigned char)(node >> (8 * i));
     chacha8 c = {.used = 64};
-    for (int i = 0; i < 8; i++)
-        c.key[i] = (uint32_t)seed[4 * i] | (uint32_t)seed[4 * i + 1] << 8 | (uint32_t)seed[4 * i + 2] << 16 |
-                   (uint32_t)seed[4 * i + 3] << 24;
+    chacha_key(seed, c.key);
     /* the metagraph of 5 copies of each node; ceil(log2(5 node)) buckets */
     uint64_t meta = node * 5, n_buckets = 64 - (uint64_t)__builtin_clzll(meta - 1);
     uint32_t *others = g->api_1_0 ? out : out + 1;

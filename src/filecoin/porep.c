@@ -3,6 +3,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../util/blake2b.h"
+#include "../util/chacha.h"
 #include "../util/error.h"
 #include "../util/sha256.h"
 #include "domain.h"
@@ -55,6 +57,14 @@ const fc_porep_config *fc_porep_config_by_id(uint64_t id)
     return NULL;
 }
 
+const fc_porep_config *fc_porep_config_for(uint64_t sector_size, int api_1_0, int kind)
+{
+    for (size_t i = 0; i < N_CONFIGS; i++)
+        if (configs[i].sector_size == sector_size && configs[i].api_1_0 == api_1_0 && configs[i].kind == kind)
+            return &configs[i];
+    return NULL;
+}
+
 const fc_porep_config *fc_porep_config_by_size(const char *size)
 {
     char *end;
@@ -98,32 +108,96 @@ static uint64_t mod_le256(const unsigned char d[32], uint64_t m)
     return (uint64_t)r;
 }
 
-int fc_porep_challenges(const fc_porep_config *c, const unsigned char replica_id[32], const unsigned char seed[32],
-                        unsigned k, uint64_t *out, cuzk_error *err)
+/* rust-fil-proofs' keys and nonce of the synthetic challenges' ChaCha20 */
+static const char synth_gen_key[] = "filecoin.io|PoRep|1|Synthetic|1|Generation";
+static const char synth_select_key[] = "filecoin.io|PoRep|1|Synthetic|1|Selection";
+static const unsigned char synth_nonce[12] = "synth-porep";
+
+/* ChaCha20 keyed by BLAKE2b-256 (keyed with `tag`) of a and b */
+static void synth_prf(const char *tag, const unsigned char a[32], const unsigned char b[32], uint32_t key[8])
 {
-    if (c->kind != FC_POREP_INTERACTIVE)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: its challenges (%s) are not supported yet", c->name,
-                              c->kind == FC_POREP_SYNTHETIC ? "synthetic" : "non-interactive");
+    unsigned char k[32];
+    blake2b_state s;
+    blake2b_init_key(&s, 32, tag, strlen(tag));
+    blake2b_update(&s, a, 32);
+    blake2b_update(&s, b, 32);
+    blake2b_final(&s, k);
+    chacha_key(k, key);
+}
+
+uint64_t fc_synth_count(uint64_t nodes)
+{
+    return nodes < FC_SYNTH_CHALLENGES ? nodes : FC_SYNTH_CHALLENGES;
+}
+
+uint64_t fc_synth_challenge(uint64_t nodes, const unsigned char replica_id[32], const unsigned char comm_r[32],
+                            uint64_t i)
+{
+    uint32_t key[8];
+    unsigned char r[32];
+    synth_prf(synth_gen_key, replica_id, comm_r, key);
+    chacha20_keystream(key, synth_nonce, i * 32, r, 32);
+    return mod_le256(r, nodes - 1) + 1;
+}
+
+void fc_synth_indexes(const unsigned char replica_id[32], const unsigned char rand[32], uint64_t first, unsigned n,
+                      uint64_t count, uint64_t *out)
+{
+    uint32_t key[8];
+    unsigned char r[4];
+    synth_prf(synth_select_key, replica_id, rand, key);
+    for (unsigned i = 0; i < n; i++) {
+        chacha20_keystream(key, synth_nonce, (first + i) * 4, r, 4);
+        out[i] = ((uint64_t)r[0] | (uint64_t)r[1] << 8 | (uint64_t)r[2] << 16 | (uint64_t)r[3] << 24) % count;
+    }
+}
+
+static void sha256_challenges(const sha256_state *prefix, uint64_t nodes, uint32_t first, unsigned n, uint64_t *out)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t j = first + i;
+        unsigned char le[4] = {(unsigned char)j, (unsigned char)(j >> 8), (unsigned char)(j >> 16),
+                               (unsigned char)(j >> 24)},
+                      d[32];
+        sha256_state s = *prefix;
+        sha256_update(&s, le, 4);
+        sha256_final(&s, d);
+        out[i] = mod_le256(d, nodes - 1) + 1;
+    }
+}
+
+int fc_porep_challenges(const fc_porep_config *c, const unsigned char replica_id[32], const unsigned char comm_r[32],
+                        const unsigned char seed[32], unsigned k, uint64_t *out, cuzk_error *err)
+{
     if (k >= c->partitions)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARGUMENT, "%s: partition %u of %u", c->name, k, c->partitions);
     unsigned n = c->shape.challenges;
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t j = k * n + i;
-        unsigned char m[68], d[32];
-        memcpy(m, replica_id, 32);
-        memcpy(m + 32, seed, 32);
-        for (int b = 0; b < 4; b++)
-            m[64 + b] = (unsigned char)(j >> (8 * b));
-        sha256_state s;
-        sha256_init(&s);
-        sha256_update(&s, m, sizeof m);
-        sha256_final(&s, d);
-        out[i] = mod_le256(d, c->shape.nodes - 1) + 1;
+    uint64_t nodes = c->shape.nodes;
+    sha256_state s;
+    sha256_init(&s);
+    switch (c->kind) {
+    case FC_POREP_INTERACTIVE: /* SHA-256(replica_id, seed, j) */
+        sha256_update(&s, replica_id, 32);
+        sha256_update(&s, seed, 32);
+        sha256_challenges(&s, nodes, k * n, n, out);
+        break;
+    case FC_POREP_NON_INTERACTIVE: /* SHA-256(tag, replica_id, comm_r, j): no seed */
+        sha256_update(&s, "filecoin.io|PoRep|1|NonInteractive|1", 36);
+        sha256_update(&s, replica_id, 32);
+        sha256_update(&s, comm_r, 32);
+        sha256_challenges(&s, nodes, k * n, n, out);
+        break;
+    default: { /* the seed selects among the synthetic challenges */
+        uint64_t count = fc_synth_count(nodes);
+        fc_synth_indexes(replica_id, seed, (uint64_t)k * n, n, count, out);
+        for (unsigned i = 0; i < n; i++)
+            out[i] = fc_synth_challenge(nodes, replica_id, comm_r, out[i]);
+    }
     }
     return CUZK_OK;
 }
 
-int fc_porep_public_inputs(const fc_porep_config *c, const unsigned char replica_id[32], const unsigned char comm_d[32],
+int fc_porep_public_inputs(const fc_porep_config *c, const unsigned char porep_id[32], const unsigned char replica_id[32], const unsigned char comm_d[32],
                            const unsigned char comm_r[32], const unsigned char seed[32], unsigned k, fr *out,
                            cuzk_error *err)
 {
@@ -135,9 +209,12 @@ int fc_porep_public_inputs(const fc_porep_config *c, const unsigned char replica
     uint64_t *ch = calloc(c->shape.challenges, sizeof *ch);
     if (!ch)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    int rc = fc_porep_challenges(c, replica_id, seed, k, ch, err);
-    unsigned char porep_id[32];
-    fc_porep_id(c, porep_id);
+    int rc = fc_porep_challenges(c, replica_id, comm_r, seed, k, ch, err);
+    unsigned char own_id[32];
+    if (!porep_id) {
+        fc_porep_id(c, own_id);
+        porep_id = own_id;
+    }
     fc_graph g;
     fc_graph_init(&g, c->shape.nodes, porep_id, c->api_1_0);
     fr *o = out + 3;

@@ -250,7 +250,7 @@ int fc_sealed_partition(const fc_sealed *s, const unsigned char seed[32], unsign
         out->proofs = NULL;
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory (a partition)");
     }
-    int rc = fc_porep_challenges(c, s->replica_id, seed, k, ch, err);
+    int rc = fc_porep_challenges(c, s->replica_id, s->comm_r, seed, k, ch, err);
     fc_domain_to_fr(s->replica_id, &out->replica_id);
     fc_domain_to_fr(s->comm_d, &out->comm_d);
     fc_domain_to_fr(s->comm_r, &out->comm_r);

@@ -66,7 +66,8 @@ static int parse_layout(params_file *pf, cuzk_error *err)
         return rc;
     pf->vk = pf->vk_bytes;
     uint64_t pos = VK_BYTES;
-    for (int v = 0; v < PARAMS_VECTORS; v++) {
+    const int vectors = pf->vk_only ? 1 : PARAMS_VECTORS;
+    for (int v = 0; v < vectors; v++) {
         if (size - pos < 4)
             return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: file ends before the %s count (byte %llu)", name,
                                   params_vector_name[v], (unsigned long long)pos);
@@ -87,8 +88,9 @@ static int parse_layout(params_file *pf, cuzk_error *err)
         pos += bytes;
     }
     if (pos != size)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %llu bytes after the last vector (B_G2), expected none", name,
-                              (unsigned long long)(size - pos));
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: %llu bytes after the last vector (%s), expected none%s", name,
+                              (unsigned long long)(size - pos), params_vector_name[vectors - 1],
+                              pf->vk_only ? " (is it a .params key? a .vk holds the verifying key alone)" : "");
     static const struct {
         const char *what;
         int group;
@@ -120,9 +122,10 @@ int params_open(params_file *pf, const char *path, cuzk_error *err)
     return params_open_limited(pf, path, NULL, err);
 }
 
-int params_open_limited(params_file *pf, const char *path, const file_limits *lim, cuzk_error *err)
+static int open_file(params_file *pf, const char *path, const file_limits *lim, int vk_only, cuzk_error *err)
 {
     memset(pf, 0, sizeof(*pf));
+    pf->vk_only = vk_only;
     pf->fd = -1;
     snprintf(pf->name, sizeof(pf->name), "%s", path);
     struct stat st;
@@ -135,6 +138,16 @@ int params_open_limited(params_file *pf, const char *path, const file_limits *li
     if ((rc = parse_layout(pf, err)) != CUZK_OK)
         params_close(pf);
     return rc;
+}
+
+int params_open_limited(params_file *pf, const char *path, const file_limits *lim, cuzk_error *err)
+{
+    return open_file(pf, path, lim, 0, err);
+}
+
+int params_open_vk(params_file *pf, const char *path, cuzk_error *err)
+{
+    return open_file(pf, path, NULL, 1, err);
 }
 
 void params_close(params_file *pf)
@@ -303,51 +316,73 @@ int params_decode_vk(const params_file *pf, unsigned char *alpha1, unsigned char
 
 /* ------------------------------------------------------------ the vk */
 
-int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
+int params_read_vk(const params_file *pf, params_vk *vk, cuzk_error *err)
 {
-    *json = NULL;
+    memset(vk, 0, sizeof *vk);
     if (pf->count[PARAMS_IC] == 0)
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
                               "%s: the IC vector is empty; expected one point for the constant one and one per "
                               "public input",
                               pf->name);
-    const curve_desc *c = curve_by_id(CUZK_CURVE_BLS12_381);
     size_t n_ic = pf->count[PARAMS_IC];
-    /* the vk's points and IC in the library's layout (the .zkey's) */
-    unsigned char *pts = malloc((3 * 2 + n_ic) * c->g1_bytes + 3 * c->g2_bytes);
-    if (!pts)
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", pf->name);
-    unsigned char *alpha1 = pts, *beta2 = alpha1 + 2 * c->g1_bytes, *gamma2 = beta2 + c->g2_bytes,
-                  *delta2 = gamma2 + c->g2_bytes, *ic = delta2 + c->g2_bytes;
-    size_t bad;
-    int rc;
-    unsigned char beta1[96], delta1[96];
-    if ((rc = params_decode_vk(pf, alpha1, beta1, beta2, gamma2, delta1, delta2, err)) != CUZK_OK) {
-        free(pts);
+    int rc = params_decode_vk(pf, vk->alpha1, vk->beta1, vk->beta2, vk->gamma2, vk->delta1, vk->delta2, err);
+    if (rc != CUZK_OK)
         return rc;
-    }
     unsigned char *raw = malloc(n_ic * G1_UNCOMPRESSED);
-    if (!raw) {
-        free(pts);
+    vk->ic = malloc(n_ic * G1_UNCOMPRESSED); /* the library's layout: 96 bytes a point too */
+    if (!raw || !vk->ic) {
+        free(raw);
+        params_vk_free(vk);
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", pf->name);
     }
-    if ((rc = params_read_points(pf, PARAMS_IC, 0, n_ic, raw, err)) != CUZK_OK) {
-        free(raw);
-        free(pts);
-        return rc;
-    }
-    rc = cuzk_core()->check_zcash_points(1, raw, n_ic, 0, 1, ic, &bad);
+    size_t bad;
+    if ((rc = params_read_points(pf, PARAMS_IC, 0, n_ic, raw, err)) == CUZK_OK &&
+        (rc = cuzk_core()->check_zcash_points(1, raw, n_ic, 0, 1, vk->ic, &bad)) != CUZK_OK)
+        cuzk_error_set(err, rc, "%s: the IC vector: point %zu of %zu: %s", pf->name, bad, n_ic, cuzk_strerror(rc));
     free(raw);
     if (rc != CUZK_OK) {
-        free(pts);
-        return cuzk_error_set(err, rc, "%s: the IC vector: point %zu of %zu: %s", pf->name, bad, n_ic,
-                              cuzk_strerror(rc));
+        params_vk_free(vk);
+        return rc;
     }
-    *json = snarkjs_vk_json(c, alpha1, beta2, gamma2, delta2, ic, n_ic);
-    free(pts);
+    vk->n_ic = n_ic;
+    return CUZK_OK;
+}
+
+void params_vk_free(params_vk *vk)
+{
+    free(vk->ic);
+    vk->ic = NULL;
+    vk->n_ic = 0;
+}
+
+int params_export_vk(const params_file *pf, char **json, cuzk_error *err)
+{
+    *json = NULL;
+    params_vk vk;
+    int rc = params_read_vk(pf, &vk, err);
+    if (rc != CUZK_OK)
+        return rc;
+    *json = snarkjs_vk_json(curve_by_id(CUZK_CURVE_BLS12_381), vk.alpha1, vk.beta2, vk.gamma2, vk.delta2, vk.ic,
+                            vk.n_ic);
+    params_vk_free(&vk);
     if (!*json)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory writing the verification key", pf->name);
     return CUZK_OK;
+}
+
+int params_write_vk(const params_file *pf, const char *path, cuzk_error *err)
+{
+    /* the key's first bytes: the 864 of the verifying key, IC's count and
+     * points (bellperson's VerifyingKey::write) */
+    size_t len = VK_BYTES + 4 + (size_t)pf->count[PARAMS_IC] * G1_UNCOMPRESSED;
+    unsigned char *buf = malloc(len);
+    if (!buf)
+        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "%s: out of memory", pf->name);
+    int rc = read_at(pf, 0, buf, len, err);
+    if (rc == CUZK_OK)
+        rc = write_file_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
 }
 
 /* ------------------------------------------------------------ proofs */
@@ -368,6 +403,24 @@ int cuzk_proof_to_bellperson(const char *proof_json, size_t len, unsigned char o
     cuzk_core()->zcash_from_points(1, p.a, 1, 1, out);
     cuzk_core()->zcash_from_points(2, p.b, 1, 1, out + 48);
     cuzk_core()->zcash_from_points(1, p.c, 1, 1, out + 144);
+    return CUZK_OK;
+}
+
+int params_proof_decode(const unsigned char proof[CUZK_BELLPERSON_PROOF_BYTES], const char *name, unsigned char a[96],
+                        unsigned char b[192], unsigned char c[96], cuzk_error *err)
+{
+    static const struct {
+        const char *what;
+        int group;
+        size_t at;
+    } part[3] = {{"A", 1, 0}, {"B", 2, 48}, {"C", 1, 144}};
+    unsigned char *out[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        size_t bad;
+        int rc = cuzk_core()->check_zcash_points(part[i].group, proof + part[i].at, 1, 1, 1, out[i], &bad);
+        if (rc != CUZK_OK)
+            return cuzk_error_set(err, rc, "%s: the proof's %s: %s", name, part[i].what, cuzk_strerror(rc));
+    }
     return CUZK_OK;
 }
 

@@ -21,6 +21,7 @@ typedef struct params_file {
     uint32_t count[PARAMS_VECTORS];
     uint64_t off[PARAMS_VECTORS];             /* each vector's first point */
     const unsigned char *vec[PARAMS_VECTORS]; /* the same in data (NULL for a file) */
+    int vk_only; /* a .vk file: the verifying key and IC, no other vector */
 } params_file;
 
 extern const char *const params_vector_name[PARAMS_VECTORS];
@@ -34,6 +35,10 @@ extern const char *const params_vector_name[PARAMS_VECTORS];
 int params_open(params_file *pf, const char *path, cuzk_error *err);
 /* The same within limits (src/util/file.h; NULL: none). */
 int params_open_limited(params_file *pf, const char *path, const file_limits *lim, cuzk_error *err);
+/* A bellperson verifying-key file (Filecoin's .vk beside each .params):
+ * the same 864 bytes and IC vector as the key begins with, nothing after;
+ * the other vectors' counts are 0. */
+int params_open_vk(params_file *pf, const char *path, cuzk_error *err);
 int params_parse(params_file *pf, const void *data, size_t size, const char *name, cuzk_error *err);
 void params_close(params_file *pf);
 /* Points [first, first + n) of a vector, as the file holds them. */
@@ -58,6 +63,24 @@ int params_decode(const params_file *pf, int vector, unsigned char *out, int thr
  * infinity (a degenerate key: formats/point_check.h). */
 int params_decode_vk(const params_file *pf, unsigned char *alpha1, unsigned char *beta1, unsigned char *beta2,
                      unsigned char *gamma2, unsigned char *delta1, unsigned char *delta2, cuzk_error *err);
+
+/* The verifying key decoded and checked (every point canonical, on the
+ * curve, in the subgroup; none of the six at infinity), in the library's
+ * layout: what a pairing check reads. */
+typedef struct params_vk {
+    unsigned char alpha1[96], beta1[96], beta2[192], gamma2[192], delta1[96], delta2[192];
+    unsigned char *ic; /* n_ic G1 points: the constant one's, then one a public input */
+    size_t n_ic;
+} params_vk;
+int params_read_vk(const params_file *pf, params_vk *vk, cuzk_error *err);
+void params_vk_free(params_vk *vk);
+/* The .vk file of a key (or a .vk's copy), written atomically. */
+int params_write_vk(const params_file *pf, const char *path, cuzk_error *err);
+/* A proof as bellperson writes it (A, B, C compressed: 192 bytes)
+ * decoded, each point checked (canonical, on the curve, in the
+ * subgroup); name names it in messages. */
+int params_proof_decode(const unsigned char proof[CUZK_BELLPERSON_PROOF_BYTES], const char *name, unsigned char a[96],
+                        unsigned char b[192], unsigned char c[96], cuzk_error *err);
 
 /* verification_key.json of the key as snarkjs writes one (*json: free()
  * it): the Groth16 equation is bellperson's too, IC[0] the constant one's

@@ -76,6 +76,15 @@ void blake2b_init(blake2b_state *s, size_t outlen)
     s->outlen = outlen;
 }
 
+void blake2b_init_key(blake2b_state *s, size_t outlen, const void *key, size_t keylen)
+{
+    blake2b_init(s, outlen);
+    s->h[0] ^= (uint64_t)keylen << 8;
+    /* the key, zero-padded, is the first block */
+    memcpy(s->buf, key, keylen);
+    s->buflen = 128;
+}
+
 void blake2b_update(blake2b_state *s, const void *data, size_t len)
 {
     const unsigned char *p = data;

@@ -1,5 +1,6 @@
-/* BLAKE2b (RFC 7693), unkeyed, for snarkjs's circuit hash (the csHash of a
- * .zkey's section 10). */
+/* BLAKE2b (RFC 7693): snarkjs's circuit hash (the csHash of a .zkey's
+ * section 10), Filecoin's Feistel rounds, and keyed, its synthetic PoRep
+ * challenges' keys. */
 #ifndef CUZK_UTIL_BLAKE2B_H
 #define CUZK_UTIL_BLAKE2B_H
 
@@ -13,6 +14,8 @@ typedef struct blake2b_state {
 } blake2b_state;
 
 void blake2b_init(blake2b_state *s, size_t outlen); /* 1 <= outlen <= 64 */
+/* Keyed: 1 <= keylen <= 64. */
+void blake2b_init_key(blake2b_state *s, size_t outlen, const void *key, size_t keylen);
 void blake2b_update(blake2b_state *s, const void *data, size_t len);
 void blake2b_final(blake2b_state *s, unsigned char *out);
 

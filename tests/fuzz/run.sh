@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-600}
 shift || true
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(zkey wtns r1cs json params)
+[ ${#names[@]} -gt 0 ] || names=(zkey wtns r1cs json params filecoin)
 CC=clang cmake -S . -B build-fuzz -DCUZK_FUZZ=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j "$(nproc)" >/dev/null
 status=0

@@ -41,6 +41,20 @@ int fail_err(const cuzk_error *err)
     return fail("%s", err->message[0] ? err->message : cuzk_strerror(err->code));
 }
 
+int cli_verdict(int rc, const cuzk_error *err)
+{
+    if (rc == CUZK_OK) {
+        printf("OK\n");
+        return 0;
+    }
+    if (rc == CUZK_ERR_INVALID_PROOF) {
+        printf("INVALID\n");
+        fprintf(stderr, "cuzk: %s\n", err->message);
+        return 1;
+    }
+    return fail_err(err);
+}
+
 /* ------------------------------------------------------------ values */
 
 int parse_count(const char *label, const char *s, long lo, long hi, int *out)

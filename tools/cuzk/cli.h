@@ -18,6 +18,9 @@
 int fail_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int fail_err(const cuzk_error *err);
+/* A verification's outcome as the verify commands report it: OK (exit 0),
+ * INVALID and why (exit 1), or the error (exit 2). */
+int cli_verdict(int rc, const cuzk_error *err);
 
 /* Values of flags (or config lines): 0, or 2 after printing "<label>
  * expects ..., got '<text>'" (label names the input: "--workers", or

@@ -385,9 +385,20 @@ static int cmd_setup(int argc, char **argv)
     }
     if (npaths != 2)
         return fail("setup takes 2 files: <circuit.r1cs> <circuit.zkey>, got %d", npaths);
+    /* a .params key's .vk beside it (bellperson's verifying key, as
+     * Filecoin publishes one beside each key): KEY.params -> KEY.vk */
+    char vk_path[4096] = "";
+    if (format == CUZK_KEY_PARAMS) {
+        size_t n = strlen(paths[1]);
+        if (n >= 7 && !strcmp(paths[1] + n - 7, ".params"))
+            n -= 7;
+        if (n + 4 >= sizeof vk_path)
+            return fail("setup: the key's path is too long (%zu bytes)", strlen(paths[1]));
+        snprintf(vk_path, sizeof vk_path, "%.*s.vk", (int)n, paths[1]);
+    }
     const cli_file ins[] = {{"circuit.r1cs", paths[0]}, {"--ptau", ptau}};
-    const cli_file outs[] = {{"circuit.zkey", paths[1]}};
-    if (cli_check_outputs(outs, 1, ins, 2))
+    const cli_file outs[] = {{"circuit.zkey", paths[1]}, {"its .vk", vk_path[0] ? vk_path : NULL}};
+    if (cli_check_outputs(outs, 2, ins, 2))
         return 2;
     cuzk_error err = {0};
     progress_state ps = progress_start("setup");
@@ -401,6 +412,16 @@ static int cmd_setup(int argc, char **argv)
     progress_done(&ps);
     if (rc != CUZK_OK)
         return fail_err(&err);
+    if (vk_path[0]) {
+        params_file pf;
+        if ((rc = params_open(&pf, paths[1], &err)) == CUZK_OK) {
+            rc = params_write_vk(&pf, vk_path, &err);
+            params_close(&pf);
+        }
+        if (rc != CUZK_OK)
+            return fail_err(&err);
+        fprintf(stderr, "cuzk setup: %s, and its verifying key %s\n", paths[1], vk_path);
+    }
     return 0;
 }
 
@@ -410,16 +431,7 @@ static int cmd_verify(int argc, char **argv)
         return fail("verify takes 3 arguments: <verification_key.json> <public.json> <proof.json>, got %d", argc);
     cuzk_error err = {0};
     int rc = cuzk_verify_files(argv[0], argv[1], argv[2], &err);
-    if (rc == CUZK_OK) {
-        printf("OK\n");
-        return 0;
-    }
-    if (rc == CUZK_ERR_INVALID_PROOF) {
-        printf("INVALID\n");
-        fprintf(stderr, "cuzk: %s\n", err.message);
-        return 1;
-    }
-    return fail_err(&err);
+    return cli_verdict(rc, &err);
 }
 
 static int cmd_zkey(int argc, char **argv)
@@ -817,7 +829,8 @@ static const command commands[] = {
      "             circuit-specific setup from a phase-2-prepared powers of tau: the same\n"
      "             key, byte for byte, as snarkjs groth16 setup. Without --ptau: from\n"
      "             fresh randomness, for testing and benchmarking only. --format params\n"
-     "             writes a bellperson .params key instead (BLS12-381; docs/filecoin.md)\n"},
+     "             writes a bellperson .params key instead (BLS12-381; docs/filecoin.md)\n"
+     "             and its verifying key beside it (KEY.params -> KEY.vk, bellperson's)\n"},
     {"circuit", cmd_circuit, 0,
      "  circuit sha256-chain <out.r1cs> <out.wtns> --constraints N [--seed S]\n"
      "        [--public K] [--curve bn128|bls12381] [--message-out <file>]\n"
@@ -839,10 +852,12 @@ static const command commands[] = {
      "             nonzeros), -o writes DIR/circuit.stacked, its native form;\n"
      "             --bench-witness times a partition's witness synthesis\n"},
     {"porep", cmd_porep, 1,
-     "  porep seal --sector-size 2KiB|8MiB|512MiB [--seed N] DIR\n"
-     "  porep c2 <c1.json> <key.params> <out.proof> [--device D] [--threads N]\n"
-     "             Filecoin's PoRep C2 from a C1 output, and test sealing that makes C1\n"
-     "             outputs; cuzk porep --help\n"},
+     "  porep seal (--sector-size 2KiB|8MiB|512MiB | --proof NAME) [--seed N] DIR\n"
+     "  porep c2 <c1.json> <key.params> <out.proof> [--vk KEY.vk] [--record R.json]\n"
+     "        [--device D] [--threads N]\n"
+     "  porep verify <KEY.vk> <RECORD.json>\n"
+     "             Filecoin's PoRep C2 from a C1 output, verify_seal of a record, and\n"
+     "             test sealing that makes C1 outputs; cuzk porep --help\n"},
     {"verify", cmd_verify, 0,
      "  verify <verification_key.json> <public.json> <proof.json>\n"
      "             check a Groth16 proof (snarkjs's argument order); prints OK (exit 0)\n"

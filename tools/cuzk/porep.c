@@ -16,13 +16,16 @@
 
 static const char porep_usage[] =
     "usage:\n"
-    "  cuzk porep seal --sector-size 2KiB|8MiB|512MiB [--seed N] DIR\n"
+    "  cuzk porep seal (--sector-size 2KiB|8MiB|512MiB | --proof NAME) [--seed N] DIR\n"
     "             test sealing (PC1, PC2, C1) of a sector of random data from the seed\n"
     "             (default 1): DIR/c1.json, the C1 output (filecoin-ffi's JSON), and\n"
     "             DIR/record.json, its public values as rust-fil-proofs' seal records\n"
-    "             hold them (the proof empty). In memory: (layers + 3) x the sector\n"
-    "  cuzk porep c2 <c1.json> <key.params> <out.proof> [--device auto|gpu|cpu]\n"
-    "        [--threads N] [--json DIR]\n"
+    "             hold them (the proof empty). --sector-size seals the interactive\n"
+    "             V1_1 proof of that size; --proof names the registered seal proof\n"
+    "             (e.g. StackedDrg2KiBV1_1_Feat_SyntheticPoRep, StackedDrg8MiBV1).\n"
+    "             In memory: (layers + 3) x the sector\n"
+    "  cuzk porep c2 <c1.json> <key.params> <out.proof> [--vk KEY.vk]\n"
+    "        [--record RECORD.json] [--device auto|gpu|cpu] [--threads N] [--json DIR]\n"
     "             the PoRep C2: the C1 output (or Curio's {\"SectorNum\",\"Phase1Out\",...}\n"
     "             wrapper of it) read and checked, each partition's witness synthesized\n"
     "             and proved with the key (rust-fil-proofs' StackedCircuit of the C1's\n"
@@ -31,7 +34,15 @@ static const char porep_usage[] =
     "             encoding; 1,920 for a 32 GiB sector). Nothing is written on an error.\n"
     "             --json DIR also writes each partition's DIR/proof_K.json and\n"
     "             DIR/public_K.json as snarkjs does (snarkjs groth16 verify checks them\n"
-    "             with cuzk zkey export-vk's verification key)\n";
+    "             with cuzk zkey export-vk's verification key). --vk also checks the\n"
+    "             proofs against that verifying key (bellperson's .vk file, as Filecoin\n"
+    "             publishes one beside each .params); --record fills RECORD.json's proof\n"
+    "             (a record of the same sector, as porep seal writes one)\n"
+    "  cuzk porep verify <KEY.vk> <RECORD.json>\n"
+    "             verify_seal: the record's proof checked against the verifying key (a\n"
+    "             .vk, or the .params key it begins) with the public inputs derived from\n"
+    "             the record's values alone (replica_id, the challenges from the seed);\n"
+    "             prints OK (exit 0) or INVALID (exit 1); a malformed input exits 2\n";
 
 /* 32 bytes from a splitmix64 stream */
 static void fill_random(uint64_t *state, unsigned char *out, size_t n)
@@ -44,14 +55,6 @@ static void fill_random(uint64_t *state, unsigned char *out, size_t n)
     }
 }
 
-static void put_array(FILE *f, const char *key, const unsigned char *b, int last)
-{
-    fprintf(f, "\"%s\":[", key);
-    for (int i = 0; i < 32; i++)
-        fprintf(f, i ? ",%u" : "%u", b[i]);
-    fprintf(f, "]%s", last ? "" : ",");
-}
-
 static int write_text(const char *path, char *text, size_t len)
 {
     cuzk_error err;
@@ -62,11 +65,13 @@ static int write_text(const char *path, char *text, size_t len)
 
 static int porep_seal(int argc, char **argv)
 {
-    const char *size = NULL, *dir = NULL;
+    const char *size = NULL, *proof = NULL, *dir = NULL;
     unsigned long long seed = 1;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--sector-size") && i + 1 < argc)
             size = argv[++i];
+        else if (!strcmp(argv[i], "--proof") && i + 1 < argc)
+            proof = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             char *e;
             errno = 0;
@@ -80,11 +85,16 @@ static int porep_seal(int argc, char **argv)
         else
             return fail("porep seal takes one directory, got '%s' and '%s'", dir, argv[i]);
     }
-    if (!size || !dir)
-        return fail("porep seal needs --sector-size SIZE and a directory (cuzk porep --help)");
-    const fc_porep_config *c = fc_porep_config_by_size(size);
-    if (!c)
+    if (!(size || proof) || (size && proof) || !dir)
+        return fail("porep seal needs --sector-size SIZE or --proof NAME (one of them) and a directory (cuzk porep "
+                    "--help)");
+    const fc_porep_config *c = size ? fc_porep_config_by_size(size) : fc_porep_config_by_name(proof);
+    if (!c && size)
         return fail("porep seal: --sector-size '%s': 2KiB, 8MiB, 512MiB, 32GiB or 64GiB expected", size);
+    if (!c)
+        return fail("porep seal: --proof '%s' is not a registered seal proof (StackedDrg<size>V1, V1_1, "
+                    "V1_1_Feat_SyntheticPoRep or V1_2_Feat_NonInteractivePoRep)",
+                    proof);
     if (c->sector_size > 512ull << 20)
         return fail("porep seal: %s sectors are not sealed here (test sealing keeps (layers + 3) x the sector "
                     "in memory); 2KiB, 8MiB and 512MiB are",
@@ -92,22 +102,22 @@ static int porep_seal(int argc, char **argv)
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return fail("porep seal: cannot make the directory %s: %s", dir, strerror(errno));
     uint64_t st = seed;
-    unsigned char prover[32], ticket[32], rseed[32];
+    fc_record rec = {.config = c, .sector_id = seed, .api_version = fc_record_api_version(c)};
     unsigned char(*data)[32] = malloc(c->shape.nodes * 32);
     if (!data)
         return fail("porep seal: out of memory (%llu bytes of data)", (unsigned long long)c->sector_size);
     fill_random(&st, (unsigned char *)data, c->shape.nodes * 32);
     for (uint64_t i = 0; i < c->shape.nodes; i++)
         data[i][31] &= 0x3f; /* fr32: each node below 2^254 */
-    fill_random(&st, prover, 32);
-    fill_random(&st, ticket, 32);
-    fill_random(&st, rseed, 32);
-    prover[31] = ticket[31] = rseed[31] = 0; /* the top bits as Lotus clears them: below the field's modulus */
-    uint64_t sector_id = seed;
+    fill_random(&st, rec.prover_id, 32);
+    fill_random(&st, rec.ticket, 32);
+    fill_random(&st, rec.seed, 32);
+    /* the top bits as Lotus clears them: below the field's modulus */
+    rec.prover_id[31] = rec.ticket[31] = rec.seed[31] = 0;
     fc_sealed s;
     cuzk_error err;
     progress_state ps = progress_start("porep seal");
-    int rc = fc_seal(c, (const unsigned char(*)[32])data, prover, sector_id, ticket, &s, &err);
+    int rc = fc_seal(c, (const unsigned char(*)[32])data, rec.prover_id, rec.sector_id, rec.ticket, &s, &err);
     free(data);
     progress_done(&ps);
     if (rc)
@@ -115,7 +125,7 @@ static int porep_seal(int argc, char **argv)
     char path[4096], *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    if (!f || (rc = fc_c1_write(f, &s, rseed, &err)) != CUZK_OK) {
+    if (!f || (rc = fc_c1_write(f, &s, rec.seed, &err)) != CUZK_OK) {
         if (f)
             fclose(f);
         free(text);
@@ -127,27 +137,18 @@ static int porep_seal(int argc, char **argv)
     if ((rc = write_text(path, text, len)))
         return fc_sealed_free(&s), rc;
     /* the record: rust-fil-proofs' seal regression record's fields */
-    unsigned char porep_id[32];
-    fc_porep_id(c, porep_id);
+    fc_porep_id(c, rec.porep_id);
+    memcpy(rec.comm_r, s.comm_r, 32);
+    memcpy(rec.comm_d, s.comm_d, 32);
+    fc_sealed_free(&s);
     if (!(f = open_memstream(&text, &len)))
-        return fc_sealed_free(&s), fail("porep seal: out of memory");
-    fprintf(f, "{\"porep_config\":{\"sector_size\":%llu,\"partitions\":%u,", (unsigned long long)c->sector_size,
-            c->partitions);
-    put_array(f, "porep_id", porep_id, 0);
-    fprintf(f, "\"api_version\":\"%s\",\"api_features\":[]},", c->api_1_0 ? "V1_0_0" : "V1_1_0");
-    put_array(f, "comm_r", s.comm_r, 0);
-    put_array(f, "comm_d", s.comm_d, 0);
-    put_array(f, "prover_id", prover, 0);
-    fprintf(f, "\"sector_id\":%llu,", (unsigned long long)sector_id);
-    put_array(f, "ticket", ticket, 0);
-    put_array(f, "seed", rseed, 0);
-    fprintf(f, "\"proof\":[]}\n");
+        return fail("porep seal: out of memory");
+    fc_record_write(f, &rec);
     fclose(f);
     snprintf(path, sizeof path, "%s/record.json", dir);
     if ((rc = write_text(path, text, len)))
-        return fc_sealed_free(&s), rc;
+        return rc;
     printf("sealed a %s sector (%s): %s/c1.json, %s/record.json\n", c->size_name, c->name, dir, dir);
-    fc_sealed_free(&s);
     return 0;
 }
 
@@ -158,7 +159,7 @@ static int derived_public_json(const fc_c1 *c, unsigned k, char **out, cuzk_erro
     fr *in = malloc(n * sizeof *in);
     if (!in)
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
-    int rc = fc_porep_public_inputs(c->config, c->replica_id, c->comm_d, c->comm_r, c->seed, k, in, err);
+    int rc = fc_porep_public_inputs(c->config, NULL, c->replica_id, c->comm_d, c->comm_r, c->seed, k, in, err);
     char *text = NULL;
     size_t len = 0;
     FILE *f = rc ? NULL : open_memstream(&text, &len);
@@ -195,9 +196,60 @@ static int same_json_values(const char *a, const char *b)
     }
 }
 
+/* A verifying key: a .vk file, or the .params key it begins */
+static int open_vk(const char *path, params_vk *vk, cuzk_error *err)
+{
+    params_file pf;
+    int rc = params_open_vk(&pf, path, err);
+    if (rc == CUZK_ERR_FORMAT) {
+        cuzk_error e2;
+        if (params_open(&pf, path, &e2) == CUZK_OK)
+            rc = CUZK_OK;
+    }
+    if (rc)
+        return rc;
+    rc = params_read_vk(&pf, vk, err);
+    params_close(&pf);
+    return rc;
+}
+
+/* A seal record (record.h), one JSON object. */
+static int read_record(const char *path, fc_record *r, cuzk_error *err)
+{
+    char *text;
+    size_t len;
+    int rc = read_file_bounded(path, 1 << 20, "a seal record", &text, &len, err);
+    if (rc)
+        return rc;
+    rc = fc_record_read(text, len, path, r, err);
+    free(text);
+    return rc;
+}
+
+/* The record names the sector the C1 output is of: the same proof, comm_r,
+ * comm_d, seed and replica_id (and so prover_id, sector_id, ticket and
+ * porep_id). */
+static int record_matches(const fc_record *r, const fc_c1 *c, const char *rpath, const char *cpath)
+{
+    unsigned char replica_id[32], porep_id[32];
+    fc_record_replica_id(r, replica_id);
+    fc_porep_id(c->config, porep_id);
+    const char *bad = r->config != c->config         ? "the registered proof"
+                      : memcmp(r->comm_r, c->comm_r, 32) ? "comm_r"
+                      : memcmp(r->comm_d, c->comm_d, 32) ? "comm_d"
+                      : memcmp(r->seed, c->seed, 32)     ? "seed"
+                      : memcmp(r->porep_id, porep_id, 32) ? "porep_id"
+                      : memcmp(replica_id, c->replica_id, 32)
+                          ? "replica_id (from its prover_id, sector_id, ticket, comm_d and porep_id)"
+                          : NULL;
+    if (bad)
+        return fail("porep c2: --record %s is not of the sector of %s: its %s differs", rpath, cpath, bad);
+    return 0;
+}
+
 static int porep_c2(int argc, char **argv)
 {
-    const char *paths[3], *json_dir = NULL;
+    const char *paths[3], *json_dir = NULL, *vk_path = NULL, *record_path = NULL;
     int n_paths = 0;
     cuzk_prove_options po = {0};
     if (cli_env_prove(&po))
@@ -211,6 +263,10 @@ static int porep_c2(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc)
             json_dir = argv[++i];
+        else if (!strcmp(argv[i], "--vk") && i + 1 < argc)
+            vk_path = argv[++i];
+        else if (!strcmp(argv[i], "--record") && i + 1 < argc)
+            record_path = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
             return fail("porep c2: unknown option '%s' (cuzk porep --help)", argv[i]);
         else if (n_paths == 3)
@@ -220,9 +276,9 @@ static int porep_c2(int argc, char **argv)
     }
     if (n_paths != 3)
         return fail("porep c2 takes 3 files: <c1.json> <key.params> <out.proof>, got %d", n_paths);
-    const cli_file ins[] = {{"c1.json", paths[0]}, {"key.params", paths[1]}};
-    const cli_file outs[] = {{"out.proof", paths[2]}};
-    if (cli_check_outputs(outs, 1, ins, 2))
+    const cli_file ins[] = {{"c1.json", paths[0]}, {"key.params", paths[1]}, {"--vk", vk_path}};
+    const cli_file outs[] = {{"out.proof", paths[2]}, {"--record", record_path}};
+    if (cli_check_outputs(outs, 2, ins, 3))
         return 2;
     cuzk_error err;
     char *text;
@@ -239,6 +295,32 @@ static int porep_c2(int argc, char **argv)
         return fail("%s: the C1 output is not valid: %s", paths[0], err.message);
     }
     const fc_porep_config *cf = c1.config;
+    if (cf->kind == FC_POREP_NON_INTERACTIVE) {
+        fc_c1_free(&c1);
+        return fail("porep c2: %s is a non-interactive PoRep: its partitions' proofs are aggregated (SnarkPack), "
+                    "which cuzk does not do",
+                    cf->name);
+    }
+    fc_record rec = {0};
+    params_vk vk = {0};
+    if (record_path && read_record(record_path, &rec, &err)) {
+        fc_c1_free(&c1);
+        return fail_err(&err);
+    }
+    if (record_path && record_matches(&rec, &c1, record_path, paths[0])) {
+        fc_c1_free(&c1);
+        fc_record_free(&rec);
+        return 2;
+    }
+    if (vk_path && (rc = open_vk(vk_path, &vk, &err)) == CUZK_OK && vk.n_ic != 4 + 18 * (size_t)c1.challenges)
+        rc = cuzk_error_set(&err, CUZK_ERR_FORMAT, "--vk %s: a key of %zu public inputs; %s's circuit has %u: is it "
+                            "the verifying key of %s?", vk_path, vk.n_ic - 1, cf->name, 3 + 18 * c1.challenges, cf->name);
+    if (vk_path && rc) {
+        fc_c1_free(&c1);
+        fc_record_free(&rec);
+        params_vk_free(&vk);
+        return fail_err(&err);
+    }
     fprintf(stderr, "cuzk porep c2: %s, %u partitions of %u challenges; recording its circuit\n", cf->name,
             c1.partitions, c1.challenges);
     circuit_source *src;
@@ -252,6 +334,8 @@ static int porep_c2(int argc, char **argv)
     progress_done(&ps);
     if (rc) {
         fc_c1_free(&c1);
+        fc_record_free(&rec);
+        params_vk_free(&vk);
         return fail_err(&err);
     }
     unsigned char *out = malloc((size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES);
@@ -309,15 +393,68 @@ static int porep_c2(int argc, char **argv)
         fprintf(stderr, "cuzk porep c2: partition %u proved and verified (witness %.2f s, proof %.2f s)\n", k,
                 t1 - t0, cuzk_now() - t1);
     }
-    if (write_file_atomic(paths[2], out, (size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES, &err))
+    size_t out_len = (size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES;
+    if (vk_path) {
+        unsigned char porep_id[32];
+        fc_porep_id(cf, porep_id);
+        rc = fc_porep_verify(cf, porep_id, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, out, out_len, &vk, "the proofs",
+                             &err);
+        if (rc) {
+            rc = fail("porep c2: %s, though they verify against %s's own: the .vk %s and the key disagree; nothing "
+                      "was written",
+                      err.message, paths[1], vk_path);
+            goto done;
+        }
+        fprintf(stderr, "cuzk porep c2: the proofs verify against %s\n", vk_path);
+    }
+    if (write_file_atomic(paths[2], out, out_len, &err)) {
         rc = fail_err(&err);
-    else
-        printf("%s: %u proofs of %d bytes\n", paths[2], c1.partitions, CUZK_BELLPERSON_PROOF_BYTES);
+        goto done;
+    }
+    printf("%s: %u proofs of %d bytes\n", paths[2], c1.partitions, CUZK_BELLPERSON_PROOF_BYTES);
+    if (record_path) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f) {
+            rc = fail("porep c2: out of memory");
+            goto done;
+        }
+        free(rec.proof);
+        rec.proof = out;
+        rec.proof_len = out_len;
+        fc_record_write(f, &rec);
+        fclose(f);
+        rec.proof = NULL;
+        if ((rc = write_text(record_path, text, len)) == 0)
+            printf("%s: the proof recorded\n", record_path);
+    }
 done:
+    fc_record_free(&rec);
+    params_vk_free(&vk);
     free(out);
     cuzk_zkey_free(zk);
     fc_c1_free(&c1);
     return rc;
+}
+
+static int porep_verify(int argc, char **argv)
+{
+    if (argc != 2)
+        return fail("porep verify takes 2 files: <KEY.vk> <RECORD.json>, got %d", argc);
+    cuzk_error err;
+    fc_record rec;
+    params_vk vk;
+    if (read_record(argv[1], &rec, &err))
+        return fail_err(&err);
+    if (open_vk(argv[0], &vk, &err)) {
+        fc_record_free(&rec);
+        return fail_err(&err);
+    }
+    int rc = fc_seal_verify(&rec, &vk, argv[1], &err);
+    fc_record_free(&rec);
+    params_vk_free(&vk);
+    return cli_verdict(rc, &err);
 }
 
 int cmd_porep(int argc, char **argv)
@@ -330,7 +467,9 @@ int cmd_porep(int argc, char **argv)
         return porep_seal(argc - 1, argv + 1);
     if (!strcmp(argv[0], "c2"))
         return porep_c2(argc - 1, argv + 1);
-    return fail("porep: unknown subcommand '%s' (seal or c2; cuzk porep --help)", argv[0]);
+    if (!strcmp(argv[0], "verify"))
+        return porep_verify(argc - 1, argv + 1);
+    return fail("porep: unknown subcommand '%s' (seal, c2 or verify; cuzk porep --help)", argv[0]);
 }
 
 /* cuzk circuit stacked: the shape (--json) and native form (-o DIR) */
