@@ -4,7 +4,8 @@
 # /tmp/cuzk-gpu-check) gets summary.txt, bench_gpu.txt and logs.tgz (every
 # log: a few files, since the device tool returns only a few).
 #
-#   scripts/gpu-check.sh [tests|bench|targets|prove|params|supraseal|porep|sass|engine|serve|multigpu|all]...   (default: all)
+#   scripts/gpu-check.sh [tests|bench|targets|prove|params|supraseal|porep|filecoin|sass|engine|serve|multigpu|all]...
+#                         (default: all)
 #   scripts/gpu-check.sh pack        (here, without a GPU: build and pack)
 #   PREBUILT=build-gpu.tar.xz scripts/gpu-check.sh tests ...   (there)
 #
@@ -22,8 +23,14 @@
 #        fail to start there ("libpq.so.5: cannot open shared object").
 # tests  test_gpu (GPU vs CPU: fields, points, MSM, NTT, proof bytes),
 #        test_prove (every fixture's proof, on the GPU where one exists),
-#        test_engine (the engine's pipeline, on the GPU) and test_engine_gpu
-#        (the device-memory plan under forced budgets)
+#        test_engine (the engine's pipeline, on the GPU), test_engine_gpu
+#        (the device-memory plan under forced budgets) and test_filecoin_gpu
+#        (the PoRep circuit's proofs at 2 KiB, GPU bytes = CPU bytes)
+# filecoin  Filecoin's PoRep C2 on the GPU through the cuzk command, for
+#        each of FILECOIN_SIZES (default "2KiB 8MiB"; 512MiB seals for
+#        minutes): porep seal (and --sparse), the circuit's native form and
+#        its .params key and .vk (setup on the GPU), porep c2 --device gpu
+#        --vk --record, porep verify
 # bench  bench_gpu: MSM 2^16..2^26 (G1) / 2^24 (G2), NTT 2^20..2^27
 # prove  sha256-chain circuits of 2^20, 2^22, 2^24 constraints: random
 #        setup, then bench_prove on the GPU (uploads pinned, then pageable:
@@ -109,8 +116,8 @@ fi
   echo none >"$OUT/gpu.txt"
 t0=$(date +%s)
 # what the modes below run (and `pack` packs), relative to $BUILD
-binaries=(cuzk tests/test_gpu tests/test_prove_portable tests/test_engine tests/test_engine_gpu bench/bench_gpu
-          bench/bench_prove bench/bench_supraseal tests/flaky_proxy libcuzk_internal.a)
+binaries=(cuzk tests/test_gpu tests/test_prove_portable tests/test_engine tests/test_engine_gpu tests/test_filecoin_gpu
+          bench/bench_gpu bench/bench_prove bench/bench_supraseal tests/flaky_proxy libcuzk_internal.a)
 if [ -n "${PREBUILT:-}" ]; then
   mkdir -p "$BUILD"
   tar -C "$BUILD" -xJf "$PREBUILT"
@@ -126,8 +133,8 @@ else
     extra=(test_supraseal)
     binaries+=(tests/test_supraseal)
   fi
-  cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu bench_gpu \
-    bench_prove bench_supraseal flaky_proxy "${extra[@]}" >"$OUT/build.log" 2>&1 ||
+  cmake --build "$BUILD" -j"$JOBS" --target cuzk_cli test_gpu test_prove_portable test_engine test_engine_gpu \
+    test_filecoin_gpu bench_gpu bench_prove bench_supraseal flaky_proxy "${extra[@]}" >"$OUT/build.log" 2>&1 ||
     { tail -40 "$OUT/build.log"; exit 1; }
   note "build: $(( $(date +%s) - t0 )) s on $(nproc) cores; GPU: $(cat "$OUT/gpu.txt")"
 fi
@@ -147,9 +154,28 @@ if want tests; then
   else status=1; lap; note "test_gpu: FAIL ($dt)"; tail -20 "$OUT/test_gpu.log"; fi
   if "$BUILD/tests/test_prove_portable" tests/fixtures >"$OUT/test_prove.log" 2>&1; then lap; note "test_prove (GPU where present): PASS ($dt)"
   else status=1; lap; note "test_prove: FAIL ($dt)"; tail -20 "$OUT/test_prove.log"; fi
-  for t in test_engine test_engine_gpu; do
+  for t in test_engine test_engine_gpu test_filecoin_gpu; do
     if "$BUILD/tests/$t" tests/fixtures >"$OUT/$t.log" 2>&1; then lap; note "$t: PASS ($(tail -1 "$OUT/$t.log"); $dt)"
     else status=1; lap; note "$t: FAIL ($dt)"; tail -20 "$OUT/$t.log"; fi
+  done
+fi
+
+if want filecoin; then
+  for size in ${FILECOIN_SIZES:-2KiB 8MiB}; do
+    d=$(mktemp -d) fl="$OUT/filecoin_$size.log"
+    ok=1
+    { "$BUILD/cuzk" porep seal --sector-size "$size" "$d/s" &&
+      "$BUILD/cuzk" porep seal --sector-size "$size" --sparse --seed 2 "$d/sp" &&
+      "$BUILD/cuzk" circuit stacked --sector-size "$size" -o "$d/k" &&
+      "$BUILD/cuzk" setup "$d/k/circuit.stacked" "$d/k/key.params" --format params --quiet &&
+      for s in s sp; do
+        "$BUILD/cuzk" porep c2 "$d/$s/c1.json" "$d/k/key.params" "$d/$s.proof" --device gpu --vk "$d/k/key.vk" \
+          --record "$d/$s/record.json" && "$BUILD/cuzk" porep verify "$d/k/key.vk" "$d/$s/record.json" || exit 1
+      done; } >"$fl" 2>&1 || ok=0
+    lap
+    if [ $ok = 1 ]; then note "filecoin $size (sealed and sparse: c2 on the GPU, porep verify OK): PASS ($dt; $(grep -o 'witness [0-9.]* s, proof [0-9.]* s' "$fl" | tr '\n' ';'))"
+    else status=1; note "filecoin $size: FAIL ($dt)"; tail -20 "$fl"; fi
+    rm -rf "$d"
   done
 fi
 

@@ -10,7 +10,9 @@
 # that disagrees; snarkjs and cuzk verify accept the partition's proof
 # with the key's exported vk and reject it with a public input changed;
 # a SyntheticPoRep sector proves with the same key and verifies only as
-# one; a tampered C1 output (a label's parent, a sibling, the seed), a cut
+# one, so does a sparse sector (porep seal --sparse; 32 GiB's written in
+# seconds); a key of another circuit is refused before the circuit is
+# recorded; a tampered C1 output (a label's parent, a sibling, the seed), a cut
 # one and bad arguments are refused with the field named and nothing
 # written.
 # CUZK_TEST_LIGHT=1 (make asan-test) leaves out the setup and the proof
@@ -120,6 +122,17 @@ open(sys.argv[2], "w").write(json.dumps(r))
 PY
 expect 1 "INVALID" porep verify "$tmp/k/key.vk" "$tmp/r_inter.json"
 
+# a sparse sector (zero data, made-up nodes off the challenged paths): proves and verifies as a sealed one
+expect 0 "sealed a sparse 2KiB sector" porep seal --sector-size 2KiB --sparse --seed 5 "$tmp/sp"
+expect 0 "1 proofs of 192 bytes" porep c2 "$tmp/sp/c1.json" "$tmp/k/key.params" "$tmp/sp.proof" --device cpu \
+  --vk "$tmp/k/key.vk" --record "$tmp/sp/record.json"
+expect 0 "OK" porep verify "$tmp/k/key.vk" "$tmp/sp/record.json"
+# a key of another circuit: refused before the circuit is recorded
+fixtures=$(cd "$(dirname "$0")/fixtures/bls12381" && pwd)
+expect 0 "" setup "$fixtures/mul1k.r1cs" "$tmp/mul.params" --format params
+expect 2 "is it the key of StackedDrg2KiBV1_1" porep c2 "$tmp/sp/c1.json" "$tmp/mul.params" "$tmp/bad.proof" --device cpu
+grep -q "recording its circuit" "$tmp/err" && fail "the circuit was recorded before the key was refused"
+
 # snarkjs and cuzk verify the partition's proof with the key's vk; a changed public input fails
 expect 0 "" zkey export-vk "$tmp/k/key.params" "$tmp/vk.json"
 sj "OK" groth16 verify "$tmp/vk.json" "$tmp/j/public_0.json" "$tmp/j/proof_0.json"
@@ -157,4 +170,8 @@ echo '{"registered_proof":"StackedDrg3KiBV1"}' >"$tmp/c1_name.json"
 bad "not a registered seal proof" "$tmp/c1_name.json"
 expect 2 "3 files" porep c2 "$tmp/s/c1.json" "$key"
 expect 2 "unknown subcommand" porep c3
+expect 0 "sealed a sparse 32GiB sector" porep seal --sector-size 32GiB --sparse "$tmp/sp32"
+[ "$(stat -c %s "$tmp/sp32/c1.json")" -gt 30000000 ] || fail "a sparse 32 GiB C1 output of $(stat -c %s "$tmp/sp32/c1.json") bytes"
+expect 2 "interactive proofs only" porep seal --proof StackedDrg2KiBV1_1_Feat_SyntheticPoRep --sparse "$tmp/sp_syn"
+expect 2 "--sparse makes a C1 output of any size" porep seal --sector-size 32GiB "$tmp/sp_no"
 echo "test_porep: OK"

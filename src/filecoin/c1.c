@@ -700,14 +700,15 @@ static void put_column(FILE *f, const fc_column_proof *cp, uint64_t index, unsig
 
 static void put_labeling(FILE *f, const fc_sealed *s, const uint32_t par[14], unsigned layer, uint64_t node)
 {
-    uint64_t n = s->config->shape.nodes;
     unsigned np = layer == 1 ? 6 : 14;
     fputs("{\"parents\":[", f);
     for (unsigned k = 0; k < 37; k++) {
         unsigned q = k % np;
+        unsigned char label[32];
         if (k)
             fputc(',', f);
-        put_bytes(f, s->labels[(uint64_t)(q < 6 ? layer - 1 : layer - 2) * n + par[q]]);
+        fc_sealed_label(s, q < 6 ? layer : layer - 1, par[q], label);
+        put_bytes(f, label);
     }
     fprintf(f, "],\"layer_index\":%u,\"node\":%llu}", layer, (unsigned long long)node);
 }
@@ -739,8 +740,11 @@ int fc_c1_write(FILE *f, const fc_sealed *s, const unsigned char seed[32], cuzk_
             put_merkle(f, &p->comm_r_last_path, extra);
             fputs(",\"replica_column_proofs\":{\"c_x\":", f);
             fc_column_proof cx = {.path = p->comm_c_path};
-            for (unsigned l = 0; l < L; l++)
-                fc_domain_to_fr(s->labels[(uint64_t)l * cf->shape.nodes + ch], &cx.rows[l]);
+            for (unsigned l = 0; l < L; l++) {
+                unsigned char label[32];
+                fc_sealed_label(s, l + 1, ch, label);
+                fc_domain_to_fr(label, &cx.rows[l]);
+            }
             put_column(f, &cx, ch, L, extra);
             fputs(",\"drg_parents\":[", f);
             for (int q = 0; q < 6; q++) {

@@ -9,6 +9,7 @@
 #include "../util/file.h"
 
 struct cuzk_zkey;
+struct srs_densities;
 
 /* A key of the .params file's points alone (canonical, on the curve, not at
  * infinity; IC and the verification key in the subgroup), decoded with

@@ -16,14 +16,19 @@
 
 static const char porep_usage[] =
     "usage:\n"
-    "  cuzk porep seal (--sector-size 2KiB|8MiB|512MiB | --proof NAME) [--seed N] DIR\n"
+    "  cuzk porep seal (--sector-size SIZE | --proof NAME) [--sparse] [--seed N] DIR\n"
     "             test sealing (PC1, PC2, C1) of a sector of random data from the seed\n"
     "             (default 1): DIR/c1.json, the C1 output (filecoin-ffi's JSON), and\n"
     "             DIR/record.json, its public values as rust-fil-proofs' seal records\n"
     "             hold them (the proof empty). --sector-size seals the interactive\n"
     "             V1_1 proof of that size; --proof names the registered seal proof\n"
     "             (e.g. StackedDrg2KiBV1_1_Feat_SyntheticPoRep, StackedDrg8MiBV1).\n"
-    "             In memory: (layers + 3) x the sector\n"
+    "             In memory: (layers + 3) x the sector, so 2KiB, 8MiB and 512MiB;\n"
+    "             --sparse makes a C1 output of any size (32GiB, 64GiB) in kilobytes:\n"
+    "             a sector of zero data (committed capacity) whose challenged nodes'\n"
+    "             labels are computed from their parents' and whose other labels and\n"
+    "             tree nodes are made up - valid for every check c2 makes, for\n"
+    "             benchmarks and tests (interactive proofs only)\n"
     "  cuzk porep c2 <c1.json> <key.params> <out.proof> [--vk KEY.vk]\n"
     "        [--record RECORD.json] [--device auto|gpu|cpu] [--threads N] [--json DIR]\n"
     "             the PoRep C2: the C1 output (or Curio's {\"SectorNum\",\"Phase1Out\",...}\n"
@@ -67,9 +72,12 @@ static int porep_seal(int argc, char **argv)
 {
     const char *size = NULL, *proof = NULL, *dir = NULL;
     unsigned long long seed = 1;
+    int sparse = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--sector-size") && i + 1 < argc)
             size = argv[++i];
+        else if (!strcmp(argv[i], "--sparse"))
+            sparse = 1;
         else if (!strcmp(argv[i], "--proof") && i + 1 < argc)
             proof = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
@@ -95,20 +103,22 @@ static int porep_seal(int argc, char **argv)
         return fail("porep seal: --proof '%s' is not a registered seal proof (StackedDrg<size>V1, V1_1, "
                     "V1_1_Feat_SyntheticPoRep or V1_2_Feat_NonInteractivePoRep)",
                     proof);
-    if (c->sector_size > 512ull << 20)
+    if (c->sector_size > 512ull << 20 && !sparse)
         return fail("porep seal: %s sectors are not sealed here (test sealing keeps (layers + 3) x the sector "
-                    "in memory); 2KiB, 8MiB and 512MiB are",
+                    "in memory); 2KiB, 8MiB and 512MiB are, and --sparse makes a C1 output of any size",
                     c->size_name);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return fail("porep seal: cannot make the directory %s: %s", dir, strerror(errno));
     uint64_t st = seed;
     fc_record rec = {.config = c, .sector_id = seed, .api_version = fc_record_api_version(c)};
-    unsigned char(*data)[32] = malloc(c->shape.nodes * 32);
-    if (!data)
+    unsigned char(*data)[32] = sparse ? NULL : malloc(c->shape.nodes * 32);
+    if (!sparse && !data)
         return fail("porep seal: out of memory (%llu bytes of data)", (unsigned long long)c->sector_size);
-    fill_random(&st, (unsigned char *)data, c->shape.nodes * 32);
-    for (uint64_t i = 0; i < c->shape.nodes; i++)
-        data[i][31] &= 0x3f; /* fr32: each node below 2^254 */
+    if (data) {
+        fill_random(&st, (unsigned char *)data, c->shape.nodes * 32);
+        for (uint64_t i = 0; i < c->shape.nodes; i++)
+            data[i][31] &= 0x3f; /* fr32: each node below 2^254 */
+    }
     fill_random(&st, rec.prover_id, 32);
     fill_random(&st, rec.ticket, 32);
     fill_random(&st, rec.seed, 32);
@@ -117,7 +127,8 @@ static int porep_seal(int argc, char **argv)
     fc_sealed s;
     cuzk_error err;
     progress_state ps = progress_start("porep seal");
-    int rc = fc_seal(c, (const unsigned char(*)[32])data, rec.prover_id, rec.sector_id, rec.ticket, &s, &err);
+    int rc = sparse ? fc_seal_sparse(c, rec.prover_id, rec.sector_id, rec.ticket, rec.seed, &s, &err)
+                    : fc_seal(c, (const unsigned char(*)[32])data, rec.prover_id, rec.sector_id, rec.ticket, &s, &err);
     free(data);
     progress_done(&ps);
     if (rc)
@@ -148,7 +159,8 @@ static int porep_seal(int argc, char **argv)
     snprintf(path, sizeof path, "%s/record.json", dir);
     if ((rc = write_text(path, text, len)))
         return rc;
-    printf("sealed a %s sector (%s): %s/c1.json, %s/record.json\n", c->size_name, c->name, dir, dir);
+    printf("sealed a %s%s sector (%s): %s/c1.json, %s/record.json\n", sparse ? "sparse " : "", c->size_name, c->name,
+           dir, dir);
     return 0;
 }
 
@@ -283,62 +295,65 @@ static int porep_c2(int argc, char **argv)
     cuzk_error err;
     char *text;
     size_t len;
+    fc_c1 c1 = {0};
+    fc_record rec = {0};
+    params_vk vk = {0};
+    cuzk_zkey *zk = NULL;
+    unsigned char *out = NULL;
+    int rc;
     if (read_file_bounded(paths[0], C1_MAX, "a C1 output", &text, &len, &err))
         return fail_err(&err);
-    fc_c1 c1;
-    int rc = fc_c1_read(text, len, paths[0], &c1, &err);
+    rc = fc_c1_read(text, len, paths[0], &c1, &err);
     free(text);
     if (rc)
         return fail_err(&err);
-    if ((rc = fc_c1_check(&c1, &err))) {
-        fc_c1_free(&c1);
-        return fail("%s: the C1 output is not valid: %s", paths[0], err.message);
-    }
     const fc_porep_config *cf = c1.config;
+    const unsigned n_in = 3 + 18 * c1.challenges;
+    params_file pf;
+    if ((rc = fc_c1_check(&c1, &err))) {
+        rc = fail("%s: the C1 output is not valid: %s", paths[0], err.message);
+        goto done;
+    }
     if (cf->kind == FC_POREP_NON_INTERACTIVE) {
-        fc_c1_free(&c1);
-        return fail("porep c2: %s is a non-interactive PoRep: its partitions' proofs are aggregated (SnarkPack), "
-                    "which cuzk does not do",
-                    cf->name);
+        rc = fail("porep c2: %s is a non-interactive PoRep: its partitions' proofs are aggregated (SnarkPack), "
+                  "which cuzk does not do",
+                  cf->name);
+        goto done;
     }
-    fc_record rec = {0};
-    params_vk vk = {0};
     if (record_path && read_record(record_path, &rec, &err)) {
-        fc_c1_free(&c1);
-        return fail_err(&err);
+        rc = fail_err(&err);
+        goto done;
     }
-    if (record_path && record_matches(&rec, &c1, record_path, paths[0])) {
-        fc_c1_free(&c1);
-        fc_record_free(&rec);
-        return 2;
-    }
-    if (vk_path && (rc = open_vk(vk_path, &vk, &err)) == CUZK_OK && vk.n_ic != 4 + 18 * (size_t)c1.challenges)
+    if (record_path && (rc = record_matches(&rec, &c1, record_path, paths[0])))
+        goto done;
+    /* the keys' public inputs (and the .params key's layout) before the
+     * circuit's recording: a minute and 9 GB at 32 GiB */
+    if (vk_path && (rc = open_vk(vk_path, &vk, &err)) == CUZK_OK && vk.n_ic != n_in + 1)
         rc = cuzk_error_set(&err, CUZK_ERR_FORMAT, "--vk %s: a key of %zu public inputs; %s's circuit has %u: is it "
-                            "the verifying key of %s?", vk_path, vk.n_ic - 1, cf->name, 3 + 18 * c1.challenges, cf->name);
-    if (vk_path && rc) {
-        fc_c1_free(&c1);
-        fc_record_free(&rec);
-        params_vk_free(&vk);
-        return fail_err(&err);
+                            "the verifying key of %s?", vk_path, vk.n_ic - 1, cf->name, n_in, cf->name);
+    if (!rc && (rc = params_open(&pf, paths[1], &err)) == CUZK_OK) {
+        if (pf.count[PARAMS_IC] != n_in + 1)
+            rc = cuzk_error_set(&err, CUZK_ERR_FORMAT,
+                                "%s: a key of %u public inputs; %s's circuit has %u: is it the key of %s?", paths[1],
+                                pf.count[PARAMS_IC] ? pf.count[PARAMS_IC] - 1 : 0, cf->name, n_in, cf->name);
+        params_close(&pf);
+    }
+    if (rc) {
+        rc = fail_err(&err);
+        goto done;
     }
     fprintf(stderr, "cuzk porep c2: %s, %u partitions of %u challenges; recording its circuit\n", cf->name,
             c1.partitions, c1.challenges);
     circuit_source *src;
-    if ((rc = fc_stacked_source_make(&src, cf->name, &cf->shape, &err))) {
-        fc_c1_free(&c1);
-        return fail_err(&err);
-    }
-    cuzk_zkey *zk;
     progress_state ps = progress_start("porep c2");
-    rc = params_key_open_source(&zk, paths[1], src, NULL, print_progress, &ps, &err);
+    if ((rc = fc_stacked_source_make(&src, cf->name, &cf->shape, &err)) == CUZK_OK)
+        rc = params_key_open_source(&zk, paths[1], src, NULL, print_progress, &ps, &err);
     progress_done(&ps);
     if (rc) {
-        fc_c1_free(&c1);
-        fc_record_free(&rec);
-        params_vk_free(&vk);
-        return fail_err(&err);
+        rc = fail_err(&err);
+        goto done;
     }
-    unsigned char *out = malloc((size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES);
+    out = malloc((size_t)c1.partitions * CUZK_BELLPERSON_PROOF_BYTES);
     if (!out) {
         rc = fail("porep c2: out of memory");
         goto done;
