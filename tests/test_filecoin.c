@@ -541,7 +541,7 @@ static void test_c1(const fc_sealed *s, const unsigned char seed[32], const fc_s
     CHECK_MSG(fc_c1_partition(&c, 0, &part, &err) == CUZK_OK, "%s", err.message);
     unsigned char *a, *b;
     uint64_t na, nb;
-    CHECK(fc_stacked_witness(&part, &a, &na, &err) == CUZK_OK && fc_stacked_witness(want, &b, &nb, &err) == CUZK_OK);
+    CHECK(fc_stacked_witness(&part, 1, &a, &na, &err) == CUZK_OK && fc_stacked_witness(want, 3, &b, &nb, &err) == CUZK_OK);
     CHECK(na == nb && memcmp(a, b, na * 32) == 0);
     free(a);
     free(b);
@@ -625,6 +625,21 @@ static void test_seal_2kib(void)
     CHECK(w.n_input == 1 + 3 + 18 * c->shape.challenges);
     for (uint64_t i = 0; i + 1 < w.n_input; i++)
         CHECK_MSG(bls12_381_fr_eq(&w.input[i + 1], &pub[i]), "input %llu", (unsigned long long)i + 1);
+    /* the witness made in parts on threads: the same values, in order */
+    unsigned char *par;
+    uint64_t n_par;
+    CHECK_MSG(fc_stacked_witness(&x.part, 4, &par, &n_par, &err) == CUZK_OK, "%s", err.message);
+    CHECK(n_par == w.n_input + w.n_aux);
+    for (uint64_t i = 0; i < n_par; i++) {
+        unsigned char b[32];
+        bls12_381_fr_to_bytes_le(b, i < w.n_input ? &w.input[i] : &w.aux[i - w.n_input]);
+        if (memcmp(b, par + 32 * i, 32)) {
+            CHECK_MSG(0, "the witness made in parts differs at value %llu of %llu", (unsigned long long)i,
+                      (unsigned long long)n_par);
+            break;
+        }
+    }
+    free(par);
     cs_free(&w);
 
     test_c1(&s, seed, &x.part);

@@ -25,7 +25,7 @@ static struct cuzk_wtns *partition_witness(const fc_sealed *s, const unsigned ch
     unsigned char *values, *wv;
     uint64_t n;
     CHECK_MSG(fc_sealed_partition(s, seed, 0, &part, &err) == CUZK_OK, "%s", err.message);
-    CHECK_MSG(fc_stacked_witness(&part, &values, &n, &err) == CUZK_OK, "%s", err.message);
+    CHECK_MSG(fc_stacked_witness(&part, 0, &values, &n, &err) == CUZK_OK, "%s", err.message);
     fc_stacked_free(&part);
     struct cuzk_wtns *w;
     CHECK(wtns_alloc(&w, curve_by_id(CUZK_CURVE_BLS12_381), (uint32_t)n, "partition 0", &wv, &err) == CUZK_OK);

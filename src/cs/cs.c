@@ -128,6 +128,15 @@ int cs_init(cs_system *cs, int mode, int keep_values, cuzk_error *err)
     return CUZK_OK;
 }
 
+void cs_init_part(cs_system *cs, uint64_t aux_at, uint64_t input_at)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->mode = CS_WITNESS;
+    cs->keep_values = 1;
+    cs->n_aux = cs->aux_base = aux_at;
+    cs->n_input = cs->input_base = input_at;
+}
+
 void lc_free(cs_lc *lc)
 {
     free(lc->t);
@@ -159,8 +168,9 @@ cs_var cs_alloc(cs_system *cs, const fr *value)
         cs_fail(cs, CUZK_ERR_UNSUPPORTED, "constraint system: more than 2^31 aux variables");
         return 0;
     }
-    if (cs->keep_values && grow(cs, (void **)&cs->aux, &cs->cap_aux, cs->n_aux + 1, sizeof(fr)))
-        cs->aux[cs->n_aux] = *value;
+    uint64_t at = cs->n_aux - cs->aux_base;
+    if (cs->keep_values && grow(cs, (void **)&cs->aux, &cs->cap_aux, at + 1, sizeof(fr)))
+        cs->aux[at] = *value;
     return (cs_var)cs->n_aux++;
 }
 
@@ -175,8 +185,9 @@ cs_var cs_alloc_input(cs_system *cs, const fr *value)
         cs_fail(cs, CUZK_ERR_UNSUPPORTED, "constraint system: more than 2^31 inputs");
         return CS_ONE;
     }
-    if (cs->keep_values && grow(cs, (void **)&cs->input, &cs->cap_input, cs->n_input + 1, sizeof(fr)))
-        cs->input[cs->n_input] = *value;
+    uint64_t at = cs->n_input - cs->input_base;
+    if (cs->keep_values && grow(cs, (void **)&cs->input, &cs->cap_input, at + 1, sizeof(fr)))
+        cs->input[at] = *value;
     return (cs_var)cs->n_input++ | CS_INPUT_FLAG;
 }
 

@@ -94,10 +94,13 @@ typedef struct cs_system {
     int mode;
     int keep_values; /* CS_RECORD: keep the assignment too */
     cuzk_error err;  /* the first error; err.code != 0 once failed */
-    /* the assignment (CS_WITNESS, or CS_RECORD with keep_values) */
+    /* the assignment (CS_WITNESS, or CS_RECORD with keep_values): input
+     * input_base + i in input[i], aux likewise (the bases are 0 but in a
+     * part, cs_init_part) */
     fr *input, *aux;
     uint64_t cap_input, cap_aux;
     uint64_t n_input, n_aux, n_constraints;
+    uint64_t input_base, aux_base;
     /* the constraint being built */
     cs_lc lc[3];
     /* CS_COUNT and CS_RECORD */
@@ -116,6 +119,13 @@ typedef struct cs_system {
  * never). CUZK_OK or CUZK_ERR_NO_MEMORY. */
 int cs_init(cs_system *cs, int mode, int keep_values, cuzk_error *err);
 void cs_free(cs_system *cs);
+/* A part of a witness made apart (on another thread): a CS_WITNESS
+ * system numbering its variables from aux variable aux_at and input
+ * input_at on, as they are numbered where the part goes in the whole
+ * circuit (whose structure does not depend on values, so each part's
+ * place is known before any is made). Its values: input[0..n_input -
+ * input_base), aux[0..n_aux - aux_base). Freed with cs_free. */
+void cs_init_part(cs_system *cs, uint64_t aux_at, uint64_t input_at);
 
 static inline int cs_failed(const cs_system *cs)
 {

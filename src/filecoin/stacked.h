@@ -59,6 +59,13 @@ unsigned fc_tree_base_levels(const fc_porep_shape *s);
  * alone; values not below the field's modulus fail cs. */
 void fc_stacked_circuit(cs_system *cs, const fc_stacked_partition *p);
 
+/* A partition's witness (the assignment alone, as CS_WITNESS makes it):
+ * n_wires plain 32-byte values, inputs (ONE first) then aux, into a
+ * buffer the caller frees; its parts (each challenge's head, labels and
+ * tail) made on `threads` threads, the same values as one thread makes. */
+int fc_stacked_witness(const fc_stacked_partition *p, int threads, unsigned char **values, uint64_t *n_wires,
+                       cuzk_error *err);
+
 /* A partition of the shape with every value zero and every path of the
  * shape's levels (the blank circuit a setup or a count records).
  * CUZK_ERR_NO_MEMORY, CUZK_ERR_INVALID_ARGUMENT for a shape out of range. */

@@ -143,32 +143,3 @@ int fc_stacked_source_parse(circuit_source **out, const char *path, const char *
     return fc_stacked_source_make(out, path, &shape, err);
 }
 
-int fc_stacked_witness(const fc_stacked_partition *p, unsigned char **values, uint64_t *n_wires, cuzk_error *err)
-{
-    *values = NULL;
-    cs_system w;
-    int rc = cs_init(&w, CS_WITNESS, 0, err);
-    if (rc)
-        return rc;
-    fc_stacked_circuit(&w, p);
-    if (cs_failed(&w)) {
-        rc = cuzk_error_set(err, w.err.code, "%s", w.err.message);
-        cs_free(&w);
-        return rc;
-    }
-    uint64_t n = w.n_input + w.n_aux;
-    unsigned char *v = malloc(n * 32);
-    if (!v) {
-        cs_free(&w);
-        return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory (a witness of %llu values)",
-                              (unsigned long long)n);
-    }
-    for (uint64_t i = 0; i < w.n_input; i++)
-        bls12_381_fr_to_bytes_le(v + 32 * i, &w.input[i]);
-    for (uint64_t i = 0; i < w.n_aux; i++)
-        bls12_381_fr_to_bytes_le(v + 32 * (w.n_input + i), &w.aux[i]);
-    cs_free(&w);
-    *values = v;
-    *n_wires = n;
-    return CUZK_OK;
-}

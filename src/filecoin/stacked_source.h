@@ -33,8 +33,4 @@ void fc_stacked_description(const char *proof_name, const fc_porep_shape *shape,
 /* The source of a shape, recorded now. */
 int fc_stacked_source_make(circuit_source **out, const char *name, const fc_porep_shape *shape, cuzk_error *err);
 
-/* A partition's witness (CS_WITNESS): n_wires plain 32-byte values,
- * inputs (ONE first) then aux, into a buffer the caller frees. */
-int fc_stacked_witness(const fc_stacked_partition *p, unsigned char **values, uint64_t *n_wires, cuzk_error *err);
-
 #endif

@@ -846,13 +846,14 @@ static const command commands[] = {
      "             .r1cs goes; its witnesses are made where they are proved (--witnesses\n"
      "             writes them)\n"
      "  circuit stacked (--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB | --nodes N --layers L\n"
-     "        --challenges C [--tree B-S-T]) [--json] [-o DIR] [--bench-witness]\n"
+     "        --challenges C [--tree B-S-T]) [--json] [-o DIR] [--bench-witness [--threads N]]\n"
      "             Filecoin's PoRep circuit of one partition (rust-fil-proofs' StackedCircuit):\n"
      "             --json prints its shape (inputs, constraints, aux, densities' popcounts,\n"
      "             nonzeros), -o writes DIR/circuit.stacked, its native form;\n"
-     "             --bench-witness times a partition's witness synthesis\n"},
+     "             --bench-witness times a partition's witness synthesis on N threads\n"
+     "             (default: every core)\n"},
     {"porep", cmd_porep, 1,
-     "  porep seal (--sector-size 2KiB|8MiB|512MiB | --proof NAME) [--seed N] DIR\n"
+     "  porep seal (--sector-size SIZE | --proof NAME) [--sparse] [--seed N] DIR\n"
      "  porep c2 <c1.json> <key.params> <out.proof> [--vk KEY.vk] [--record R.json]\n"
      "        [--device D] [--threads N]\n"
      "  porep verify <KEY.vk> <RECORD.json>\n"

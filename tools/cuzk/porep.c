@@ -368,7 +368,7 @@ static int porep_c2(int argc, char **argv)
         snprintf(name, sizeof name, "partition %u", k);
         rc = fc_c1_partition(&c1, k, &part, &err);
         if (!rc) {
-            rc = fc_stacked_witness(&part, &values, &n, &err);
+            rc = fc_stacked_witness(&part, po.threads > 0 ? po.threads : cpu_cores(), &values, &n, &err);
             fc_stacked_free(&part);
         }
         if (!rc && n >= UINT32_MAX)
@@ -492,7 +492,7 @@ int cmd_circuit_stacked(int argc, char **argv)
 {
     const char *size = NULL, *dir = NULL, *tree = NULL;
     unsigned long long nodes = 0;
-    int layers = 0, challenges = 0, json = 0, bench = 0;
+    int layers = 0, challenges = 0, json = 0, bench = 0, threads = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--sector-size") && i + 1 < argc)
@@ -514,6 +514,10 @@ int cmd_circuit_stacked(int argc, char **argv)
             json = 1;
         else if (!strcmp(a, "--bench-witness"))
             bench = 1;
+        else if (!strcmp(a, "--threads") && i + 1 < argc) {
+            if (parse_threads(argv[++i], &threads))
+                return 2;
+        }
         else if (!strcmp(a, "-o") && i + 1 < argc)
             dir = argv[++i];
         else
@@ -561,22 +565,24 @@ int cmd_circuit_stacked(int argc, char **argv)
                (unsigned long long)(s.nnz[0] + s.inputs), (unsigned long long)s.nnz[1],
                (unsigned long long)s.nnz[2]);
     }
-    if (bench) { /* the witness backend over a blank partition: the work of a C1 output's (BENCHMARKS.md R14) */
+    if (bench) { /* the witness of a blank partition, made in parts on threads (BENCHMARKS.md R14) */
         fc_stacked_partition blank;
-        cs_system cs;
-        if (fc_stacked_blank(&shape, &blank, &err) || cs_init(&cs, CS_WITNESS, 0, &err))
+        if (fc_stacked_blank(&shape, &blank, &err))
             return fail_err(&err);
+        unsigned char *values;
+        uint64_t n;
+        int t = threads > 0 ? threads : cpu_cores();
         double t0 = cuzk_now();
-        fc_stacked_circuit(&cs, &blank);
-        double t = cuzk_now() - t0;
+        int rc = fc_stacked_witness(&blank, t, &values, &n, &err);
+        double secs = cuzk_now() - t0;
         fc_stacked_free(&blank);
-        if (cs_failed(&cs))
-            return fail("circuit stacked: %s", cs.err.message);
+        if (rc)
+            return fail_err(&err);
+        free(values);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        printf("witness synthesis: %.2f s, one thread, %llu values; peak memory %.2f GB\n", t,
-               (unsigned long long)(cs.n_input + cs.n_aux), ru.ru_maxrss / 1e6);
-        cs_free(&cs);
+        printf("witness synthesis: %.2f s on %d thread%s, %llu values; peak memory %.2f GB\n", secs, t,
+               t == 1 ? "" : "s", (unsigned long long)n, ru.ru_maxrss / 1e6);
     }
     if (dir) {
         if (mkdir(dir, 0755) != 0 && errno != EEXIST)
