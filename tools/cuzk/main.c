@@ -847,11 +847,12 @@ static const command commands[] = {
      "             writes them)\n"
      "  circuit stacked (--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB | --nodes N --layers L\n"
      "        --challenges C [--tree B-S-T]) [--json] [-o DIR] [--bench-witness [--threads N]]\n"
+     "        [--bench-record]\n"
      "             Filecoin's PoRep circuit of one partition (rust-fil-proofs' StackedCircuit):\n"
      "             --json prints its shape (inputs, constraints, aux, densities' popcounts,\n"
      "             nonzeros), -o writes DIR/circuit.stacked, its native form;\n"
      "             --bench-witness times a partition's witness synthesis on N threads\n"
-     "             (default: every core)\n"},
+     "             (default: every core), --bench-record its R1CS recording\n"},
     {"porep", cmd_porep, 1,
      "  porep seal (--sector-size SIZE | --proof NAME) [--sparse] [--seed N] DIR\n"
      "  porep c2 <c1.json> <key.params> <out.proof> [--vk KEY.vk] [--record R.json]\n"

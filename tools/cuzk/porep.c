@@ -492,7 +492,7 @@ int cmd_circuit_stacked(int argc, char **argv)
 {
     const char *size = NULL, *dir = NULL, *tree = NULL;
     unsigned long long nodes = 0;
-    int layers = 0, challenges = 0, json = 0, bench = 0, threads = 0;
+    int layers = 0, challenges = 0, json = 0, bench = 0, bench_record = 0, threads = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--sector-size") && i + 1 < argc)
@@ -514,6 +514,8 @@ int cmd_circuit_stacked(int argc, char **argv)
             json = 1;
         else if (!strcmp(a, "--bench-witness"))
             bench = 1;
+        else if (!strcmp(a, "--bench-record"))
+            bench_record = 1;
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (parse_threads(argv[++i], &threads))
                 return 2;
@@ -537,9 +539,9 @@ int cmd_circuit_stacked(int argc, char **argv)
             return fail("circuit stacked needs --sector-size, or --nodes N --layers L --challenges C [--tree B-S-T]");
         shape = (fc_porep_shape){nodes, (unsigned)layers, (unsigned)challenges, {a[0], a[1], a[2]}};
     }
-    if (!json && !dir && !bench)
+    if (!json && !dir && !bench && !bench_record)
         return fail("circuit stacked: --json prints the shape, -o DIR writes the native form, --bench-witness "
-                    "times a partition's witness; none given");
+                    "times a partition's witness, --bench-record its recording; none given");
     cuzk_error err;
     char desc[256];
     fc_stacked_description(c ? c->name : NULL, &shape, desc, sizeof desc);
@@ -565,7 +567,18 @@ int cmd_circuit_stacked(int argc, char **argv)
                (unsigned long long)(s.nnz[0] + s.inputs), (unsigned long long)s.nnz[1],
                (unsigned long long)s.nnz[2]);
     }
-    if (bench) { /* the witness of a blank partition, made in parts on threads (BENCHMARKS.md R14) */
+    if (bench_record) { /* the R1CS recorded, as porep c2 does before reading the key (BENCHMARKS.md R17) */
+        circuit_source *src;
+        double t0 = cuzk_now();
+        if (fc_stacked_source_make(&src, c ? c->name : NULL, &shape, &err))
+            return fail_err(&err);
+        double secs = cuzk_now() - t0;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("circuit recorded: %.2f s, one thread; peak memory %.2f GB\n", secs, ru.ru_maxrss / 1e6);
+        circuit_source_free(src);
+    }
+    if (bench) { /* the witness of a blank partition, made in parts on threads (BENCHMARKS.md R17) */
         fc_stacked_partition blank;
         if (fc_stacked_blank(&shape, &blank, &err))
             return fail_err(&err);
