@@ -601,11 +601,9 @@ static void test_seal_2kib(void)
     for (uint64_t i = 0; i < c->shape.nodes; i++)
         for (int b = 0; b < 32; b++)
             data[i][b] = (unsigned char)(b == 31 ? test_rand64() & 0x3f : test_rand64());
-    for (int b = 0; b < 32; b++) {
-        prover[b] = (unsigned char)test_rand64();
-        ticket[b] = (unsigned char)test_rand64();
-        seed[b] = (unsigned char)test_rand64();
-    }
+    test_rand_bytes(prover, 32);
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
     fc_sealed s;
     cuzk_error err;
     CHECK_MSG(fc_seal(c, (const unsigned char(*)[32])data, prover, 1234, ticket, &s, &err) == CUZK_OK, "%s",
@@ -688,11 +686,9 @@ static void test_seal_sparse(void)
     test_context = "sparse sectors";
     static const char *const sizes[] = {"2KiB", "8MiB", "32GiB"};
     unsigned char prover[32], ticket[32], seed[32];
-    for (int b = 0; b < 32; b++) {
-        prover[b] = (unsigned char)test_rand64();
-        ticket[b] = (unsigned char)test_rand64();
-        seed[b] = (unsigned char)test_rand64();
-    }
+    test_rand_bytes(prover, 32);
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
     prover[31] = ticket[31] = seed[31] = 0;
     cuzk_error err;
     for (int z = 0; z < 3; z++) {

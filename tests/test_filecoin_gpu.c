@@ -60,11 +60,9 @@ int main(void)
     CHECK_MSG(params_key_open_source(&zk, key_path, src, NULL, NULL, NULL, &err) == CUZK_OK, "%s", err.message);
 
     unsigned char prover[32], ticket[32], seed[32];
-    for (int b = 0; b < 32; b++) {
-        prover[b] = (unsigned char)test_rand64();
-        ticket[b] = (unsigned char)test_rand64();
-        seed[b] = (unsigned char)test_rand64();
-    }
+    test_rand_bytes(prover, 32);
+    test_rand_bytes(ticket, 32);
+    test_rand_bytes(seed, 32);
     prover[31] = ticket[31] = seed[31] = 0;
     for (int sparse = 0; sparse < 2; sparse++) {
         test_context = sparse ? "a sparse 2 KiB sector" : "a sealed 2 KiB sector";

@@ -108,6 +108,13 @@ TEST_UNUSED static uint64_t test_rand64(void)
     return result;
 }
 
+/* n bytes from the seeded generator */
+TEST_UNUSED static void test_rand_bytes(void *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ((unsigned char *)buf)[i] = (unsigned char)test_rand64();
+}
+
 static void test_init(const char *name)
 {
     const char *env = getenv("CUZK_TEST_SEED");
