@@ -37,6 +37,7 @@ static const char porep_usage[] =
     "             registered proof), every proof checked with the key's verifying key:\n"
     "             out.proof holds the partitions' proofs, 192 bytes each (bellperson's\n"
     "             encoding; 1,920 for a 32 GiB sector). Nothing is written on an error.\n"
+    "             --threads: the witness synthesis's and the CPU's (default every core).\n"
     "             --json DIR also writes each partition's DIR/proof_K.json and\n"
     "             DIR/public_K.json as snarkjs does (snarkjs groth16 verify checks them\n"
     "             with cuzk zkey export-vk's verification key). --vk also checks the\n"
