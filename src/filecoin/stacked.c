@@ -252,8 +252,20 @@ static void put_values(unsigned char *out, const fr *v, uint64_t n)
         bls12_381_fr_to_bytes_le(out + 32 * i, &v[i]);
 }
 
+static unsigned char *malloc_values(void *ctx, uint64_t n)
+{
+    (void)ctx;
+    return malloc(n * 32);
+}
+
 int fc_stacked_witness(const fc_stacked_partition *p, int threads, unsigned char **values, uint64_t *n_wires,
                        cuzk_error *err)
+{
+    return fc_stacked_witness_to(p, threads, malloc_values, NULL, values, n_wires, err);
+}
+
+int fc_stacked_witness_to(const fc_stacked_partition *p, int threads, fc_witness_alloc_fn alloc, void *ctx,
+                          unsigned char **values, uint64_t *n_wires, cuzk_error *err)
 {
     *values = NULL;
     *n_wires = 0;
@@ -294,7 +306,7 @@ int fc_stacked_witness(const fc_stacked_partition *p, int threads, unsigned char
     }
     unsigned char *v = NULL;
     const uint64_t n = n_input + n_aux;
-    if (!cs_failed(&head) && !(v = malloc(n * 32)))
+    if (!cs_failed(&head) && !(v = alloc(ctx, n)))
         cs_fail(&head, CUZK_ERR_NO_MEMORY, "out of memory (a witness of %llu values)", (unsigned long long)n);
     if (!cs_failed(&head)) {
         /* inputs (ONE first), then the aux variables; each part's in its
@@ -311,8 +323,7 @@ int fc_stacked_witness(const fc_stacked_partition *p, int threads, unsigned char
     }
     if (cs_failed(&head)) {
         rc = cuzk_error_set(err, head.err.code, "%s", head.err.message);
-        free(v);
-        v = NULL;
+        v = NULL; /* alloc's, its owner's to free */
     }
     for (size_t k = 0; j.parts && k < n_parts; k++)
         cs_free(&j.parts[k]);

@@ -65,6 +65,12 @@ void fc_stacked_circuit(cs_system *cs, const fc_stacked_partition *p);
  * tail) made on `threads` threads, the same values as one thread makes. */
 int fc_stacked_witness(const fc_stacked_partition *p, int threads, unsigned char **values, uint64_t *n_wires,
                        cuzk_error *err);
+/* The same into memory of alloc's (ctx, n_wires): n_wires x 32 bytes, the
+ * caller's to free even on a failure (a witness file's memory, say, so the
+ * 4 GB of a 32 GiB partition are not copied again); NULL: out of memory. */
+typedef unsigned char *(*fc_witness_alloc_fn)(void *ctx, uint64_t n_wires);
+int fc_stacked_witness_to(const fc_stacked_partition *p, int threads, fc_witness_alloc_fn alloc, void *ctx,
+                          unsigned char **values, uint64_t *n_wires, cuzk_error *err);
 
 /* A partition of the shape with every value zero and every path of the
  * shape's levels (the blank circuit a setup or a count records).

@@ -260,6 +260,25 @@ static int record_matches(const fc_record *r, const fc_c1 *c, const char *rpath,
     return 0;
 }
 
+/* A partition's witness made straight into a witness's memory (4 GB at
+ * 32 GiB, not copied again) */
+typedef struct witness_memory {
+    const char *name;
+    struct cuzk_wtns *w;
+    cuzk_error err;
+} witness_memory;
+
+static unsigned char *witness_file_memory(void *ctx, uint64_t n)
+{
+    witness_memory *m = ctx;
+    unsigned char *v;
+    if (n >= UINT32_MAX) {
+        cuzk_error_set(&m->err, CUZK_ERR_UNSUPPORTED, "%s: a witness of %llu values", m->name, (unsigned long long)n);
+        return NULL;
+    }
+    return wtns_alloc(&m->w, curve_by_id(CUZK_CURVE_BLS12_381), (uint32_t)n, m->name, &v, &m->err) ? NULL : v;
+}
+
 static int porep_c2(int argc, char **argv)
 {
     const char *paths[3], *json_dir = NULL, *vk_path = NULL, *record_path = NULL;
@@ -361,22 +380,21 @@ static int porep_c2(int argc, char **argv)
     }
     for (unsigned k = 0; k < c1.partitions; k++) {
         fc_stacked_partition part;
-        unsigned char *values = NULL, *wv;
+        unsigned char *values;
         uint64_t n;
-        struct cuzk_wtns *w = NULL;
         char *proof = NULL, *pub = NULL, *want = NULL, name[64];
         double t0 = cuzk_now();
         snprintf(name, sizeof name, "partition %u", k);
+        witness_memory wm = {name, NULL, {0}};
         rc = fc_c1_partition(&c1, k, &part, &err);
         if (!rc) {
-            rc = fc_stacked_witness(&part, po.threads > 0 ? po.threads : cpu_cores(), &values, &n, &err);
+            rc = fc_stacked_witness_to(&part, po.threads > 0 ? po.threads : cpu_cores(), witness_file_memory, &wm,
+                                       &values, &n, &err);
             fc_stacked_free(&part);
+            if (rc && wm.err.code)
+                err = wm.err;
         }
-        if (!rc && n >= UINT32_MAX)
-            rc = cuzk_error_set(&err, CUZK_ERR_UNSUPPORTED, "a witness of %llu values", (unsigned long long)n);
-        if (!rc && !(rc = wtns_alloc(&w, curve_by_id(CUZK_CURVE_BLS12_381), (uint32_t)n, name, &wv, &err)))
-            memcpy(wv, values, n * 32);
-        free(values);
+        struct cuzk_wtns *w = wm.w;
         double t1 = cuzk_now();
         if (!rc)
             rc = cuzk_prove(zk, w, &po, &proof, &pub, NULL, &err);
