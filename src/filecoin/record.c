@@ -159,6 +159,15 @@ void fc_record_replica_id(const fc_record *r, unsigned char out[32])
     fc_replica_id(r->prover_id, r->sector_id, r->ticket, r->comm_d, r->porep_id, out);
 }
 
+int fc_porep_key_fits(const fc_porep_config *c, size_t n_ic, const char *what, const char *kind, cuzk_error *err)
+{
+    const unsigned n_in = 3 + 18 * c->shape.challenges;
+    if (n_ic == (size_t)n_in + 1)
+        return CUZK_OK;
+    return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s has %zu public inputs; %s's circuit has %u: is it the %s of %s?",
+                          what, n_ic ? n_ic - 1 : 0, c->name, n_in, kind, c->name);
+}
+
 int fc_porep_verify(const fc_porep_config *c, const unsigned char porep_id[32], const unsigned char replica_id[32],
                     const unsigned char comm_d[32], const unsigned char comm_r[32], const unsigned char seed[32],
                     const unsigned char *proof, size_t proof_len, const params_vk *vk, const char *name,
@@ -170,10 +179,9 @@ int fc_porep_verify(const fc_porep_config *c, const unsigned char porep_id[32], 
                               "does not verify",
                               name, c->name);
     const unsigned n_in = 3 + 18 * c->shape.challenges;
-    if (vk->n_ic != (size_t)n_in + 1)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                              "the verifying key has %zu public inputs; %s's circuit has %u: is it the key of %s?",
-                              vk->n_ic - 1, c->name, n_in, c->name);
+    int rc = fc_porep_key_fits(c, vk->n_ic, "the verifying key", "verifying key", err);
+    if (rc)
+        return rc;
     if ((size_t)c->partitions * CUZK_BELLPERSON_PROOF_BYTES != proof_len)
         return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
                               "%s: a proof of %zu bytes; %s's is %u partitions of %d bytes (%u)", name, proof_len,
@@ -192,7 +200,6 @@ int fc_porep_verify(const fc_porep_config *c, const unsigned char porep_id[32], 
         return cuzk_error_set(err, CUZK_ERR_NO_MEMORY, "out of memory");
     }
     core_vk cvk = {vk->alpha1, vk->beta2, vk->gamma2, vk->delta2, vk->ic, vk->n_ic};
-    int rc = CUZK_OK;
     for (unsigned k = 0; k < c->partitions && !rc; k++) {
         char what[64];
         unsigned char a[96], b[192], cc[96];

@@ -42,6 +42,10 @@ void fc_record_replica_id(const fc_record *r, unsigned char out[32]);
  * circuit (another count of inputs); CUZK_ERR_UNSUPPORTED for
  * non-interactive PoRep (its proofs are aggregated). */
 int fc_seal_verify(const fc_record *r, const params_vk *vk, const char *name, cuzk_error *err);
+/* Whether a key of n_ic IC points (ONE and the public inputs) is one of
+ * the config's circuit: CUZK_ERR_FORMAT naming what (the key's file) and
+ * its kind ("key", "verifying key") otherwise. */
+int fc_porep_key_fits(const fc_porep_config *c, size_t n_ic, const char *what, const char *kind, cuzk_error *err);
 /* The same from the values a C1 output holds (replica_id given). */
 int fc_porep_verify(const fc_porep_config *c, const unsigned char porep_id[32], const unsigned char replica_id[32],
                     const unsigned char comm_d[32], const unsigned char comm_r[32], const unsigned char seed[32],

@@ -328,7 +328,6 @@ static int porep_c2(int argc, char **argv)
     if (rc)
         return fail_err(&err);
     const fc_porep_config *cf = c1.config;
-    const unsigned n_in = 3 + 18 * c1.challenges;
     params_file pf;
     if ((rc = fc_c1_check(&c1, &err))) {
         rc = fail("%s: the C1 output is not valid: %s", paths[0], err.message);
@@ -348,14 +347,12 @@ static int porep_c2(int argc, char **argv)
         goto done;
     /* the keys' public inputs (and the .params key's layout) before the
      * circuit's recording: a minute and 9 GB at 32 GiB */
-    if (vk_path && (rc = open_vk(vk_path, &vk, &err)) == CUZK_OK && vk.n_ic != n_in + 1)
-        rc = cuzk_error_set(&err, CUZK_ERR_FORMAT, "--vk %s: a key of %zu public inputs; %s's circuit has %u: is it "
-                            "the verifying key of %s?", vk_path, vk.n_ic - 1, cf->name, n_in, cf->name);
+    char what[4200];
+    snprintf(what, sizeof what, "--vk %s", vk_path ? vk_path : "");
+    if (vk_path && (rc = open_vk(vk_path, &vk, &err)) == CUZK_OK)
+        rc = fc_porep_key_fits(cf, vk.n_ic, what, "verifying key", &err);
     if (!rc && (rc = params_open(&pf, paths[1], &err)) == CUZK_OK) {
-        if (pf.count[PARAMS_IC] != n_in + 1)
-            rc = cuzk_error_set(&err, CUZK_ERR_FORMAT,
-                                "%s: a key of %u public inputs; %s's circuit has %u: is it the key of %s?", paths[1],
-                                pf.count[PARAMS_IC] ? pf.count[PARAMS_IC] - 1 : 0, cf->name, n_in, cf->name);
+        rc = fc_porep_key_fits(cf, pf.count[PARAMS_IC], paths[1], "key", &err);
         params_close(&pf);
     }
     if (rc) {
